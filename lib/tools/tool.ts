@@ -1,0 +1,46 @@
+/**
+ * The one shape every tool has, built-in or MCP. The agent loop knows tools only through this.
+ */
+
+/** JSON Schema for a tool's input; the Messages API requires `"type": "object"` at the top. */
+export interface InputSchema {
+  type: "object";
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+/** An Anthropic content block that may appear inside a `tool_result`. */
+export type ToolResultBlock =
+  | { type: "text"; text: string }
+  | { type: "image"; source: { type: "base64"; media_type: string; data: string } };
+
+/** What a tool returns. `content` is a string or text/image blocks; `isError` becomes `is_error`. */
+export interface ToolOutput {
+  content: string | ToolResultBlock[];
+  isError?: boolean;
+}
+
+/** Per-call context: the working directory every relative path resolves against, and cancellation. */
+export interface ToolContext {
+  cwd: string;
+  /** Aborted when the user interrupts the turn or the run is shutting down. */
+  signal: AbortSignal;
+}
+
+export interface Tool {
+  /** Name as sent to the Messages API: `^[a-zA-Z0-9_-]{1,64}$`, unique. */
+  name: string;
+  description: string;
+  inputSchema: InputSchema;
+  /** True when the tool never changes anything, so several calls may run concurrently. */
+  readOnly?: boolean;
+  /**
+   * Runs one call. May throw: the loop turns any thrown error into an `is_error` tool_result
+   * carrying the error's message.
+   */
+  run(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
+}
+
+/** Thrown by tools for failures the model should read as-is (no stack, no prefix). */
+export class ToolError extends Error {}

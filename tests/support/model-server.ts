@@ -1,0 +1,108 @@
+/**
+ * A scripted Anthropic Messages API server on 127.0.0.1, port 0.
+ * Speaks the real wire format: JSON for plain requests, SSE when the request has `stream: true`.
+ * Every request is recorded (headers and parsed body) for assertions.
+ */
+import type { Server } from "bun";
+
+export type Block =
+  | { type: "text"; text: string }
+  | { type: "tool_use"; id: string; name: string; input: unknown };
+
+/** One scripted step: a model reply, an HTTP error, or a function computing either from the request. */
+export type Step =
+  | { content: Block[]; stop_reason?: string; usage?: { input_tokens: number; output_tokens: number } }
+  | { status: number; error: { type: string; message: string } }
+  | ((req: RecordedRequest) => Step | Promise<Step>);
+
+export interface RecordedRequest {
+  headers: Record<string, string>;
+  body: any;
+}
+
+export interface ModelServer {
+  url: string;
+  requests: RecordedRequest[];
+  stop(): void;
+}
+
+let nextId = 1;
+export const text = (t: string): Block => ({ type: "text", text: t });
+export const toolUse = (name: string, input: unknown, id = `toolu_${String(nextId++).padStart(4, "0")}`): Block => ({
+  type: "tool_use",
+  id,
+  name,
+  input,
+});
+/** A reply; `stop_reason` defaults to `tool_use` when a block is a tool_use, else `end_turn`. */
+export const reply = (...content: Block[]): Step => ({
+  content,
+  stop_reason: content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn",
+});
+
+export function startModelServer(script: Step[]): ModelServer {
+  const requests: RecordedRequest[] = [];
+  let cursor = 0;
+  const server: Server<undefined> = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    async fetch(req) {
+      const url = new URL(req.url);
+      if (req.method !== "POST" || !url.pathname.endsWith("/v1/messages")) {
+        return new Response("not found", { status: 404 });
+      }
+      const body = await req.json();
+      const recorded: RecordedRequest = { headers: Object.fromEntries(req.headers), body };
+      requests.push(recorded);
+      let step: Step = script[cursor++] ?? reply(text("(script exhausted)"));
+      while (typeof step === "function") step = await step(recorded);
+      if ("status" in step) {
+        return Response.json({ type: "error", error: step.error }, { status: step.status });
+      }
+      const message = {
+        id: `msg_${cursor}`,
+        type: "message",
+        role: "assistant",
+        model: body.model,
+        content: step.content,
+        stop_reason: step.stop_reason ?? "end_turn",
+        stop_sequence: null,
+        usage: step.usage ?? { input_tokens: 10, output_tokens: 5 },
+      };
+      if (!body.stream) return Response.json(message);
+      return new Response(sse(message), { headers: { "content-type": "text/event-stream" } });
+    },
+  });
+  return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
+}
+
+function sse(message: any): string {
+  const events: [string, unknown][] = [];
+  events.push(["message_start", { type: "message_start", message: { ...message, content: [], stop_reason: null } }]);
+  message.content.forEach((block: Block, index: number) => {
+    if (block.type === "text") {
+      events.push(["content_block_start", { type: "content_block_start", index, content_block: { type: "text", text: "" } }]);
+      // Two deltas, so clients that stream are seen to join them.
+      const half = Math.ceil(block.text.length / 2);
+      for (const part of [block.text.slice(0, half), block.text.slice(half)]) {
+        events.push(["content_block_delta", { type: "content_block_delta", index, delta: { type: "text_delta", text: part } }]);
+      }
+    } else {
+      events.push([
+        "content_block_start",
+        { type: "content_block_start", index, content_block: { type: "tool_use", id: block.id, name: block.name, input: {} } },
+      ]);
+      events.push([
+        "content_block_delta",
+        { type: "content_block_delta", index, delta: { type: "input_json_delta", partial_json: JSON.stringify(block.input) } },
+      ]);
+    }
+    events.push(["content_block_stop", { type: "content_block_stop", index }]);
+  });
+  events.push([
+    "message_delta",
+    { type: "message_delta", delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } },
+  ]);
+  events.push(["message_stop", { type: "message_stop" }]);
+  return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join("");
+}

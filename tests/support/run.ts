@@ -1,0 +1,84 @@
+/**
+ * Runs the real agent (`your_program.sh`, which uses the compiled executable when it is fresh)
+ * in a given directory, with a scripted model, and collects its output.
+ */
+import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+export const ROOT = resolve(import.meta.dir, "../..");
+export const PROGRAM = join(ROOT, "your_program.sh");
+/** The bun binary running the tests: fixture servers are started with it. */
+export const BUN = process.execPath;
+export const FIXTURE_SERVER = join(ROOT, "fixtures/servers/fixture-server.ts");
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  cwd: string;
+  /** Model server URL; sets ANTHROPIC_BASE_URL and a test key. */
+  model?: string;
+  env?: Record<string, string | undefined>;
+  stdin?: string;
+  timeoutMs?: number;
+}
+
+/** A fresh, empty temporary directory (realpath, so it compares equal to what tools report). */
+export function tempDir(prefix = "agent-test-"): string {
+  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+}
+
+/** Writes `.mcp.json` in `dir` with the given `mcpServers` map. */
+export function writeMcpConfig(dir: string, servers: Record<string, unknown>): void {
+  writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: servers }, null, 2));
+}
+
+/** An `.mcp.json` entry that starts our fixture server with the given flags. */
+export function fixtureServer(...flags: string[]) {
+  return { command: BUN, args: [FIXTURE_SERVER, ...flags] };
+}
+
+export function baseEnv(model?: string): Record<string, string | undefined> {
+  const env: Record<string, string | undefined> = { ...process.env };
+  for (const k of Object.keys(env)) if (k.startsWith("ANTHROPIC_") || k.startsWith("MCP_") || k.startsWith("CLAUDE")) delete env[k];
+  env.NO_COLOR = "1";
+  if (model) {
+    env.ANTHROPIC_BASE_URL = model;
+    env.ANTHROPIC_API_KEY = "test-key";
+  }
+  return env;
+}
+
+export async function runAgent(args: string[], opts: RunOptions): Promise<RunResult> {
+  const env = { ...baseEnv(opts.model), ...(opts.env ?? {}) };
+  for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  const proc = Bun.spawn([PROGRAM, ...args], {
+    cwd: opts.cwd,
+    env: env as Record<string, string>,
+    stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  const timer = setTimeout(() => proc.kill("SIGKILL"), opts.timeoutMs ?? 25000);
+  const [stdout, stderr, code] = await Promise.all([
+    new Response(proc.stdout).text(),
+    new Response(proc.stderr).text(),
+    proc.exited,
+  ]);
+  clearTimeout(timer);
+  return { code, stdout, stderr };
+}
+
+/** True when a process with this pid exists (signal 0). */
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
