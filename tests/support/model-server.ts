@@ -51,7 +51,7 @@ export function startModelServer(script: Step[]): ModelServer {
       if (req.method !== "POST" || !url.pathname.endsWith("/v1/messages")) {
         return new Response("not found", { status: 404 });
       }
-      const body = await req.json();
+      const body: any = await req.json();
       const recorded: RecordedRequest = { headers: Object.fromEntries(req.headers), body };
       requests.push(recorded);
       let step: Step = script[cursor++] ?? reply(text("(script exhausted)"));

@@ -1,0 +1,166 @@
+/**
+ * The tool-use loop (Anthropic Messages API, tool use): call the model, run every `tool_use` of
+ * the reply, send all `tool_result` blocks back in one user message, repeat until `stop_reason`
+ * is not `tool_use`. The loop knows tools only through the `Tool` interface.
+ */
+import type { Tool, ToolOutput } from "../tools/tool.ts";
+import {
+  isToolUse,
+  replyText,
+  type AssistantReply,
+  type MessageParam,
+  type ToolResultContentBlock,
+  type ToolUseBlock,
+  type Usage,
+} from "./messages.ts";
+import type { ModelClient } from "./model.ts";
+
+/** Thrown when `--max-turns` model calls were made and the model still wanted tools. */
+export class MaxTurnsError extends Error {
+  constructor(readonly turns: number) {
+    super(`reached --max-turns ${turns} before the model finished`);
+  }
+}
+
+export interface LoopHooks {
+  /** A reply arrived (after empty text blocks were dropped). */
+  onAssistant?(reply: AssistantReply): void;
+  /** The tool_result message about to go back to the model. */
+  onToolResults?(message: MessageParam): void;
+  /** A tool call is starting / has finished (interactive display). */
+  onToolStart?(call: ToolUseBlock): void;
+  onToolEnd?(call: ToolUseBlock, result: ToolResultContentBlock): void;
+  /** Streamed text; when set, model calls stream. */
+  onText?(delta: string): void;
+}
+
+export interface LoopOptions {
+  model: ModelClient;
+  system: string;
+  /** The current tools; asked before every model call, since MCP servers may change their lists. */
+  tools(): Tool[];
+  /** Runs before every model call (MCP list_changed refresh). */
+  beforeModelCall?(): Promise<void>;
+  /** Asked before a tool runs; false means the user refused it. */
+  canUseTool?(tool: Tool, input: Record<string, unknown>): Promise<boolean>;
+  cwd: string;
+  maxTurns?: number;
+  signal?: AbortSignal;
+  hooks?: LoopHooks;
+}
+
+export interface LoopResult {
+  text: string;
+  turns: number;
+  stopReason: string | null;
+  usage: Usage;
+}
+
+/**
+ * Runs the loop on `messages`, appending every reply and tool_result message to it in place
+ * (so an interactive session keeps its history).
+ * @throws MaxTurnsError, ModelError, or the abort reason when `signal` fires between steps.
+ */
+export async function runLoop(messages: MessageParam[], opts: LoopOptions): Promise<LoopResult> {
+  const usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  const signal = opts.signal ?? new AbortController().signal;
+  for (let turn = 1; ; turn++) {
+    if (opts.maxTurns !== undefined && turn > opts.maxTurns) throw new MaxTurnsError(opts.maxTurns);
+    await opts.beforeModelCall?.();
+    const tools = opts.tools();
+    const reply = await opts.model.create(
+      {
+        system: opts.system,
+        messages,
+        tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
+      },
+      { onText: opts.hooks?.onText, signal },
+    );
+    usage.input_tokens += reply.usage?.input_tokens ?? 0;
+    usage.output_tokens += reply.usage?.output_tokens ?? 0;
+    // Empty text blocks are rejected by the API when sent back; drop them from the history.
+    const content = reply.content.filter((b) => b.type !== "text" || (b as { text: string }).text.trim() !== "");
+    const cleaned = { ...reply, content };
+    opts.hooks?.onAssistant?.(cleaned);
+    const calls = content.filter(isToolUse);
+    if (reply.stop_reason !== "tool_use" && !(reply.stop_reason === "max_tokens" && calls.length)) {
+      if (content.length) messages.push({ role: "assistant", content });
+      return { text: replyText(content), turns: turn, stopReason: reply.stop_reason, usage };
+    }
+    messages.push({ role: "assistant", content });
+    // A reply cut off by max_tokens may end in a tool_use whose input is partial: never run that one.
+    const truncated = reply.stop_reason === "max_tokens" && isToolUse(content.at(-1)!) ? (content.at(-1) as ToolUseBlock) : undefined;
+    const results = await runToolCalls(calls, tools, opts, signal, truncated);
+    const message: MessageParam = { role: "user", content: results };
+    messages.push(message);
+    opts.hooks?.onToolResults?.(message);
+    if (signal.aborted) throw signal.reason ?? new Error("interrupted");
+  }
+}
+
+/**
+ * Runs a reply's calls and returns exactly one tool_result per tool_use, in order. Consecutive
+ * read-only calls run concurrently; anything that may change state runs alone, in order.
+ */
+async function runToolCalls(
+  calls: ToolUseBlock[],
+  tools: Tool[],
+  opts: LoopOptions,
+  signal: AbortSignal,
+  truncated: ToolUseBlock | undefined,
+): Promise<ToolResultContentBlock[]> {
+  const byName = new Map(tools.map((t) => [t.name, t]));
+  const results: ToolResultContentBlock[] = new Array(calls.length);
+  let i = 0;
+  while (i < calls.length) {
+    let j = i + 1;
+    if (byName.get(calls[i]!.name)?.readOnly) while (j < calls.length && byName.get(calls[j]!.name)?.readOnly) j++;
+    await Promise.all(
+      calls.slice(i, j).map(async (call, k) => {
+        results[i + k] = await runOne(call, byName.get(call.name), opts, signal, call === truncated);
+      }),
+    );
+    i = j;
+  }
+  return results;
+}
+
+async function runOne(
+  call: ToolUseBlock,
+  tool: Tool | undefined,
+  opts: LoopOptions,
+  signal: AbortSignal,
+  truncated: boolean,
+): Promise<ToolResultContentBlock> {
+  opts.hooks?.onToolStart?.(call);
+  const output = await execute(call, tool, opts, signal, truncated);
+  const content = typeof output.content === "string" || output.content.length ? output.content : "(no output)";
+  const result: ToolResultContentBlock = { type: "tool_result", tool_use_id: call.id, content };
+  if (output.isError) result.is_error = true;
+  opts.hooks?.onToolEnd?.(call, result);
+  return result;
+}
+
+async function execute(
+  call: ToolUseBlock,
+  tool: Tool | undefined,
+  opts: LoopOptions,
+  signal: AbortSignal,
+  truncated: boolean,
+): Promise<ToolOutput> {
+  if (truncated) {
+    return { isError: true, content: "This tool call was cut off by max_tokens and was not run: its input may be partial. Try again with a shorter call." };
+  }
+  if (signal.aborted) return { isError: true, content: "Interrupted by the user before this tool ran." };
+  if (!tool) return { isError: true, content: `No such tool: ${call.name}` };
+  const input = (call.input && typeof call.input === "object" ? call.input : {}) as Record<string, unknown>;
+  try {
+    if (opts.canUseTool && !(await opts.canUseTool(tool, input))) {
+      return { isError: true, content: `The user refused to run ${call.name}.` };
+    }
+    return await tool.run(input, { cwd: opts.cwd, signal });
+  } catch (err) {
+    return { isError: true, content: err instanceof Error ? err.message : String(err) };
+  }
+}
+

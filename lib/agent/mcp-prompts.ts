@@ -1,0 +1,68 @@
+/**
+ * MCP prompts as slash commands (MCP 2025-11-25 server/prompts): `/mcp__<server>__<prompt> args`.
+ * Words map positionally onto the prompt's declared `arguments`; words beyond the last argument
+ * join it; absent optional arguments are omitted. The returned `messages` become the user message.
+ */
+import type { ContentBlock } from "./messages.ts";
+import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
+import { shellWords } from "./shell-words.ts";
+
+/** The usage line for a prompt: `usage: /mcp__jira__create <title> [priority]`. */
+export function promptUsage(command: string, prompt: McpPromptInfo): string {
+  const args = (prompt.arguments ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`));
+  return ["usage: /" + command, ...args].join(" ");
+}
+
+/** Positional words → named arguments. Returns the missing required argument names too. */
+export function mapPromptArguments(prompt: McpPromptInfo, words: string[]): { args: Record<string, string>; missing: string[] } {
+  const declared = prompt.arguments ?? [];
+  const args: Record<string, string> = {};
+  declared.forEach((a, i) => {
+    const value = i === declared.length - 1 ? words.slice(i).join(" ") : words[i];
+    if (value !== undefined && value !== "") args[a.name] = value;
+  });
+  const missing = declared.filter((a) => a.required && !(a.name in args)).map((a) => a.name);
+  return { args, missing };
+}
+
+/**
+ * Expands `/mcp__<server>__<prompt>`; undefined when the name matches no connected server's prompt
+ * pattern at all (the caller then reports an unknown command).
+ * @throws InputError for a missing required argument or a failed prompts/get.
+ */
+export async function expandMcpPrompt(name: string, rawArgs: string, mcp: McpInput): Promise<ContentBlock[] | undefined> {
+  // Server names may contain "__": take the longest configured name that fits.
+  const server = mcp
+    .serverNames()
+    .filter((s) => name.startsWith(`mcp__${s}__`))
+    .sort((a, b) => b.length - a.length)[0];
+  if (!server) return undefined;
+  if (!mcp.isConnected(server)) throw new InputError(`/${name}: MCP server "${server}" is not connected`);
+  const promptName = name.slice(`mcp__${server}__`.length);
+  const prompt = (await mcp.listPrompts(server)).find((p) => p.name === promptName);
+  if (!prompt) throw new InputError(`unknown command: /${name} (server "${server}" has no prompt "${promptName}")`);
+  const { args, missing } = mapPromptArguments(prompt, shellWords(rawArgs));
+  if (missing.length) throw new InputError(promptUsage(name, prompt));
+  let result: { messages?: unknown[] };
+  try {
+    result = await mcp.getPrompt(server, promptName, args);
+  } catch (err) {
+    throw new InputError(`/${name}: prompts/get failed: ${(err as Error).message}`);
+  }
+  return promptBlocks(result.messages ?? []);
+}
+
+/** Prompt messages → one text block (texts joined with newlines) plus image blocks. */
+function promptBlocks(messages: unknown[]): ContentBlock[] {
+  const texts: string[] = [];
+  const images: ContentBlock[] = [];
+  for (const m of messages) {
+    const c = (m as { content?: any }).content;
+    if (!c) continue;
+    if (c.type === "text") texts.push(c.text);
+    else if (c.type === "image") images.push({ type: "image", source: { type: "base64", media_type: c.mimeType, data: c.data } });
+    else if (c.type === "resource" && typeof c.resource?.text === "string") texts.push(c.resource.text);
+    else if (c.type === "resource") texts.push(`(binary resource ${c.resource?.uri ?? ""}, ${c.resource?.mimeType ?? "unknown type"})`);
+  }
+  return [{ type: "text", text: texts.join("\n") }, ...images];
+}

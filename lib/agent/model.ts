@@ -1,0 +1,96 @@
+/**
+ * The only file that touches @anthropic-ai/sdk (Messages API). The SDK is imported lazily, on the
+ * first model call, so runs that never call the model (--help, mcp inspector, mcp-init) skip it.
+ */
+import type { AssistantReply, ModelRequest } from "./messages.ts";
+
+export const DEFAULT_MODEL = "claude-sonnet-4-6";
+export const DEFAULT_MAX_TOKENS = 16000;
+
+/** A model failure worth one clear stderr line: a missing or refused key, an unreachable endpoint, an API error. */
+export class ModelError extends Error {
+  constructor(message: string, readonly status?: number) {
+    super(message);
+  }
+}
+
+export interface ModelClient {
+  readonly model: string;
+  /** Total ms spent waiting on the API, for `duration_api_ms`. */
+  readonly apiMs: number;
+  /**
+   * One Messages API call. With `onText`, the request streams (SSE) and text deltas are passed
+   * as they arrive; without, it is a plain JSON request. Retries are the SDK's (429, 5xx, 529).
+   * @throws ModelError
+   */
+  create(req: ModelRequest, opts?: { onText?: (delta: string) => void; signal?: AbortSignal }): Promise<AssistantReply>;
+}
+
+export interface ModelOptions {
+  model: string;
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * Checks credentials up front so a missing key fails before any server starts.
+ * @throws ModelError when neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set.
+ */
+export function createModelClient({ model, env = process.env }: ModelOptions): ModelClient {
+  const apiKey = env.ANTHROPIC_API_KEY || undefined;
+  const authToken = apiKey ? undefined : env.ANTHROPIC_AUTH_TOKEN || undefined;
+  if (!apiKey && !authToken) {
+    throw new ModelError("no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)");
+  }
+  const baseURL = env.ANTHROPIC_BASE_URL || undefined;
+  let sdk: Promise<any> | undefined;
+  const client = () =>
+    (sdk ??= import("@anthropic-ai/sdk").then(
+      ({ default: Anthropic }) =>
+        new Anthropic({ apiKey: apiKey ?? null, authToken: authToken ?? null, baseURL, maxRetries: 2, timeout: 600_000 }),
+    ));
+  let apiMs = 0;
+  return {
+    model,
+    get apiMs() {
+      return apiMs;
+    },
+    async create(req, opts = {}) {
+      const anthropic = await client();
+      const params = {
+        model,
+        max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS,
+        system: req.system,
+        messages: req.messages,
+        ...(req.tools.length ? { tools: req.tools } : {}),
+      };
+      const started = performance.now();
+      try {
+        if (!opts.onText) {
+          return (await anthropic.messages.create(params, { signal: opts.signal })) as AssistantReply;
+        }
+        const stream = anthropic.messages.stream(params, { signal: opts.signal });
+        stream.on("text", (delta: string) => opts.onText!(delta));
+        return (await stream.finalMessage()) as AssistantReply;
+      } catch (err) {
+        throw await describeError(err, baseURL);
+      } finally {
+        apiMs += performance.now() - started;
+      }
+    },
+  };
+}
+
+async function describeError(err: unknown, baseURL: string | undefined): Promise<Error> {
+  const { APIError, APIConnectionError, APIUserAbortError } = await import("@anthropic-ai/sdk");
+  if (err instanceof APIUserAbortError) return err;
+  if (err instanceof APIConnectionError) {
+    return new ModelError(`cannot reach the API at ${baseURL ?? "the default endpoint"}: ${err.cause instanceof Error ? err.cause.message : err.message}`);
+  }
+  if (err instanceof APIError && err.status) {
+    const body = err.error as { error?: { message?: string } } | undefined;
+    const detail = body?.error?.message ?? err.message;
+    if (err.status === 401) return new ModelError(`API key refused (401): ${detail}`, 401);
+    return new ModelError(`API error ${err.status}: ${detail}`, err.status);
+  }
+  return err instanceof Error ? err : new Error(String(err));
+}

@@ -1,0 +1,124 @@
+/**
+ * Everything one run needs, assembled once: the model client, MCP servers from the config, the
+ * tool list (built-in + MCP, minus --disallowedTools), the system prompt and the input context.
+ * Shared by print mode and the interactive session.
+ */
+import type { Tool } from "../tools/tool.ts";
+import { builtinTools } from "../tools/builtin.ts";
+import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
+import type { McpRegistry } from "../mcp/registry.ts";
+import { createModelClient, type ModelClient } from "./model.ts";
+import { buildSystemPrompt } from "./system-prompt.ts";
+import { onShutdown } from "./lifecycle.ts";
+import type { McpInput, McpPromptInfo } from "./input-types.ts";
+import { samplingHandler } from "./sampling.ts";
+
+export interface SessionOptions {
+  cwd: string;
+  model: string;
+  mcpConfig: string[];
+  strictMcpConfig: boolean;
+  disallowedTools: string[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  sampling: boolean;
+  verbose: boolean;
+  debug: boolean;
+  /** One diagnostic line to stderr. */
+  log(line: string): void;
+  /** Called just before `count` MCP servers start (the interactive start-up status line). */
+  onMcpStart?(count: number): void;
+}
+
+export interface ServerSummary {
+  name: string;
+  status: "connected" | "failed";
+  error?: string;
+}
+
+export class AgentSession {
+  private constructor(
+    readonly opts: SessionOptions,
+    readonly model: ModelClient,
+    readonly registry: McpRegistry | undefined,
+    readonly configured: ServerConfig[],
+  ) {}
+
+  /**
+   * Creates the model client (failing fast on a missing key), then starts every configured MCP
+   * server concurrently; failed servers are reported through `log` and skipped.
+   * @throws ModelError when there is no API key.
+   */
+  static async start(opts: SessionOptions): Promise<AgentSession> {
+    const model = createModelClient({ model: opts.model });
+    const { servers, warnings } = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
+    for (const w of warnings) opts.log(w);
+    let registry: McpRegistry | undefined;
+    if (servers.length) {
+      opts.onMcpStart?.(servers.length);
+      const { McpRegistry, DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } = await import("../mcp/registry.ts");
+      registry = await McpRegistry.start(servers, {
+        cwd: opts.cwd,
+        startupTimeoutMs: envMs("MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT_MS),
+        toolTimeoutMs: envMs("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS),
+        log: opts.log,
+        verbose: opts.verbose,
+        debug: opts.debug,
+        sampling: opts.sampling ? samplingHandler(model, opts.log) : undefined,
+      });
+      const started = registry;
+      onShutdown(() => started.shutdown());
+    }
+    return new AgentSession(opts, model, registry, servers);
+  }
+
+  /** Built-in and MCP tools the model may use now (MCP lists can change between calls). */
+  tools(): Tool[] {
+    const all = [...builtinTools(), ...(this.registry?.tools() ?? [])];
+    const denied = this.opts.disallowedTools;
+    if (!denied.length) return all;
+    return all.filter((t) => !denied.some((d) => t.name === d || t.name.startsWith(`${d}__`)));
+  }
+
+  systemPrompt(): string {
+    return buildSystemPrompt({
+      cwd: this.opts.cwd,
+      override: this.opts.systemPrompt,
+      append: this.opts.appendSystemPrompt,
+      serverInstructions: (this.registry?.servers ?? [])
+        .filter((s) => s.status === "connected" && s.instructions)
+        .map((s) => ({ name: s.name, instructions: s.instructions! })),
+    });
+  }
+
+  servers(): ServerSummary[] {
+    return (this.registry?.servers ?? []).map((s) => ({ name: s.name, status: s.status, error: s.error }));
+  }
+
+  /** Re-lists tools of servers that sent list_changed; run before every model call. */
+  async refresh(): Promise<void> {
+    await this.registry?.refresh();
+  }
+
+  /** The registry as the input layer sees it (prompts and resources). */
+  mcpInput(): McpInput | undefined {
+    const registry = this.registry;
+    if (!registry) return undefined;
+    return {
+      serverNames: () => registry.servers.map((s) => s.name),
+      isConnected: (name) => registry.isConnected(name),
+      listPrompts: async (name) => {
+        const state = registry.servers.find((s) => s.name === name);
+        if (state?.capabilities?.prompts) return state.prompts as McpPromptInfo[];
+        return (await registry.listPrompts(name)) as McpPromptInfo[];
+      },
+      getPrompt: (server, name, args) => registry.getPrompt(server, name, args) as Promise<{ messages?: unknown[] }>,
+      readResource: (server, uri) => registry.readResource(server, uri) as Promise<{ contents?: unknown[] }>,
+    };
+  }
+}
+
+function envMs(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+}

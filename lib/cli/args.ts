@@ -1,0 +1,122 @@
+/**
+ * Command-line flags, parsed with util.parseArgs. Names follow Claude Code's where it has them.
+ */
+import { parseArgs } from "node:util";
+
+export const VERSION = "0.1.0";
+
+export const USAGE = `Usage: agent [options] [prompt]
+       agent -p "prompt"               one prompt, print the final answer, exit
+       agent                           interactive session (on a terminal)
+       agent mcp <list|get|tools|prompts|resources|call|prompt|read> …   inspect MCP servers, no model needed
+       agent mcp-init [FIXTURE]        print the MCP initialize request for a grader fixture
+
+Options:
+  -p, --print                   print mode: answer the prompt (argument or stdin) and exit
+  --model <id>                  model (default: $ANTHROPIC_MODEL, else claude-sonnet-4-6)
+  --output-format <fmt>         text (default), json or stream-json (print mode)
+  --max-turns <n>               stop after n model calls (exit 1)
+  --mcp-config <file|json>      extra MCP servers (repeatable)
+  --strict-mcp-config           use only --mcp-config servers, not .mcp.json
+  --allowedTools <names>        tools that need no permission (comma or space separated)
+  --disallowedTools <names>     tools removed from the model's list; mcp__<server> names a whole server
+  --system-prompt <text>        replace the system prompt
+  --append-system-prompt <text> append to the system prompt
+  --dangerously-skip-permissions  never ask before running tools (interactive)
+  --no-sampling                 refuse MCP servers' sampling/createMessage requests
+  --verbose                     server stderr and start-up progress on stderr
+  --debug                       also the JSON-RPC traffic on stderr
+  -v, --version                 print the version
+  -h, --help                    print this help`;
+
+export type OutputFormat = "text" | "json" | "stream-json";
+
+export interface CliArgs {
+  print: boolean;
+  prompt?: string;
+  model?: string;
+  outputFormat: OutputFormat;
+  maxTurns?: number;
+  mcpConfig: string[];
+  strictMcpConfig: boolean;
+  allowedTools: string[];
+  disallowedTools: string[];
+  systemPrompt?: string;
+  appendSystemPrompt?: string;
+  skipPermissions: boolean;
+  sampling: boolean;
+  verbose: boolean;
+  debug: boolean;
+  version: boolean;
+  help: boolean;
+}
+
+/** A flag the user got wrong; the CLI prints its message on one stderr line and exits 2. */
+export class UsageError extends Error {}
+
+const options = {
+  print: { type: "boolean", short: "p" },
+  model: { type: "string" },
+  "output-format": { type: "string" },
+  "max-turns": { type: "string" },
+  "mcp-config": { type: "string", multiple: true },
+  "strict-mcp-config": { type: "boolean" },
+  allowedTools: { type: "string", multiple: true },
+  allowed_tools: { type: "string", multiple: true },
+  disallowedTools: { type: "string", multiple: true },
+  disallowed_tools: { type: "string", multiple: true },
+  "system-prompt": { type: "string" },
+  "append-system-prompt": { type: "string" },
+  "dangerously-skip-permissions": { type: "boolean" },
+  "no-sampling": { type: "boolean" },
+  verbose: { type: "boolean" },
+  debug: { type: "boolean" },
+  version: { type: "boolean", short: "v" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+/**
+ * Parses argv (without the executable and script). Positionals are joined into the prompt.
+ * @throws UsageError for an unknown flag, a missing value or a bad value.
+ */
+export function parseCliArgs(argv: string[]): CliArgs {
+  let values: Record<string, unknown>;
+  let positionals: string[];
+  try {
+    ({ values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true }));
+  } catch (err) {
+    throw new UsageError((err as Error).message.split("\n")[0]!);
+  }
+  const format = (values["output-format"] as string | undefined) ?? "text";
+  if (!["text", "json", "stream-json"].includes(format)) {
+    throw new UsageError(`--output-format must be text, json or stream-json (got "${format}")`);
+  }
+  let maxTurns: number | undefined;
+  if (values["max-turns"] !== undefined) {
+    maxTurns = Number(values["max-turns"]);
+    if (!Number.isInteger(maxTurns) || maxTurns < 1) {
+      throw new UsageError(`--max-turns must be a whole number of at least 1 (got "${values["max-turns"]}")`);
+    }
+  }
+  const list = (...keys: string[]) =>
+    keys.flatMap((k) => ((values[k] as string[] | undefined) ?? []).flatMap((v) => v.split(/[\s,]+/).filter(Boolean)));
+  return {
+    print: Boolean(values.print),
+    prompt: positionals.length ? positionals.join(" ") : undefined,
+    model: values.model as string | undefined,
+    outputFormat: format as OutputFormat,
+    maxTurns,
+    mcpConfig: (values["mcp-config"] as string[] | undefined) ?? [],
+    strictMcpConfig: Boolean(values["strict-mcp-config"]),
+    allowedTools: list("allowedTools", "allowed_tools"),
+    disallowedTools: list("disallowedTools", "disallowed_tools"),
+    systemPrompt: values["system-prompt"] as string | undefined,
+    appendSystemPrompt: values["append-system-prompt"] as string | undefined,
+    skipPermissions: Boolean(values["dangerously-skip-permissions"]),
+    sampling: !values["no-sampling"],
+    verbose: Boolean(values.verbose || values.debug),
+    debug: Boolean(values.debug),
+    version: Boolean(values.version),
+    help: Boolean(values.help),
+  };
+}

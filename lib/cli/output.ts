@@ -1,0 +1,57 @@
+/**
+ * Print-mode output formats, with Claude Code's shapes: `text` (the final answer), `json` (one
+ * result object) and `stream-json` (one JSON event per line: system/init, assistant, user, result).
+ */
+import type { AssistantReply, MessageParam, Usage } from "../agent/messages.ts";
+import type { OutputFormat } from "./args.ts";
+
+export interface ResultEvent {
+  type: "result";
+  subtype: "success" | "error_max_turns" | "error_during_execution";
+  is_error: boolean;
+  result: string;
+  num_turns: number;
+  duration_ms: number;
+  duration_api_ms: number;
+  usage: Usage;
+  session_id: string;
+}
+
+export interface InitInfo {
+  tools: string[];
+  cwd: string;
+  model: string;
+  mcp_servers: { name: string; status: string }[];
+}
+
+/** Writes a run's events in one format. Only stdout; diagnostics go elsewhere. */
+export class OutputWriter {
+  readonly sessionId = crypto.randomUUID();
+  constructor(private readonly format: OutputFormat, private readonly write: (s: string) => void) {}
+
+  private event(obj: object) {
+    this.write(JSON.stringify({ ...obj, session_id: this.sessionId }) + "\n");
+  }
+
+  init(info: InitInfo): void {
+    if (this.format === "stream-json") this.event({ type: "system", subtype: "init", ...info });
+  }
+
+  assistant(reply: AssistantReply): void {
+    if (this.format === "stream-json") this.event({ type: "assistant", message: { ...reply, type: "message", role: "assistant" } });
+  }
+
+  user(message: MessageParam): void {
+    if (this.format === "stream-json") this.event({ type: "user", message });
+  }
+
+  /** The final result. In text format an error prints nothing: its line is on stderr. */
+  result(r: Omit<ResultEvent, "type" | "session_id">): void {
+    if (this.format === "text") {
+      if (!r.is_error) this.write(r.result.endsWith("\n") || r.result === "" ? r.result : r.result + "\n");
+      return;
+    }
+    const event = { type: "result", ...r, session_id: this.sessionId };
+    this.write(JSON.stringify(event) + "\n");
+  }
+}

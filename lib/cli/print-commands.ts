@@ -1,0 +1,42 @@
+/**
+ * Built-in slash commands in print mode: they answer on stdout without a model call.
+ */
+import type { AgentSession } from "../agent/session.ts";
+import { listCustomCommands } from "../agent/commands.ts";
+
+export const PRINT_BUILTINS: ReadonlySet<string> = new Set(["help", "mcp", "tools"]);
+
+/** The text a built-in command prints, ending with a newline. */
+export function printBuiltin(name: string, session: AgentSession): string {
+  switch (name) {
+    case "mcp":
+      return serverTable(session) + "\n";
+    case "tools":
+      return session.tools().map((t) => t.name).join("\n") + "\n";
+    default:
+      return helpText(session) + "\n";
+  }
+}
+
+export function serverTable(session: AgentSession): string {
+  const servers = session.servers();
+  if (!servers.length) return "No MCP servers configured (.mcp.json or --mcp-config).";
+  return servers.map((s) => `${s.name}: ${s.status}${s.error ? ` (${s.error})` : ""}`).join("\n");
+}
+
+export function helpText(session: AgentSession): string {
+  const lines = ["Commands:", "  /help   this list", "  /mcp    MCP servers and their status", "  /tools  the tools the model can use", "  /clear  start a new conversation (interactive)", "  /exit   leave (interactive)", "  /model  show the model, or /model <id> to switch (interactive)"];
+  const custom = listCustomCommands(session.opts.cwd);
+  if (custom.length) {
+    lines.push("Custom commands:");
+    for (const c of custom) lines.push(`  /${c.name}  ${c.description} (${c.scope})`);
+  }
+  const prompts = (session.registry?.servers ?? []).flatMap((s) =>
+    s.status === "connected" ? (s.prompts as { name: string; description?: string }[]).map((p) => ({ server: s.name, ...p })) : [],
+  );
+  if (prompts.length) {
+    lines.push("MCP prompts:");
+    for (const p of prompts) lines.push(`  /mcp__${p.server}__${p.name}  ${p.description ?? ""}`.trimEnd());
+  }
+  return lines.join("\n");
+}

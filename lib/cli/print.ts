@@ -1,0 +1,105 @@
+/**
+ * `-p` print mode: one prompt (argument, stdin, or both), the tool-use loop, the final answer on
+ * stdout, diagnostics on stderr. Non-streaming model requests, as scripted graders expect.
+ * Exit codes: 0 success; 1 the run failed (model error, bad input, --max-turns).
+ */
+import type { CliArgs } from "./args.ts";
+import { AgentSession } from "../agent/session.ts";
+import { parseInput, InputError } from "../agent/input.ts";
+import { runLoop, MaxTurnsError } from "../agent/loop.ts";
+import { ModelError, DEFAULT_MODEL } from "../agent/model.ts";
+import type { MessageParam, Usage } from "../agent/messages.ts";
+import { shutdown } from "../agent/lifecycle.ts";
+import { readPipedStdin, STDIN_GRACE_MS } from "./stdin.ts";
+import { OutputWriter } from "./output.ts";
+import { printBuiltin, PRINT_BUILTINS } from "./print-commands.ts";
+
+const stderr = (line: string) => process.stderr.write(line + "\n");
+
+export async function runPrint(args: CliArgs): Promise<number> {
+  const started = performance.now();
+  const cwd = process.cwd();
+  const out: string[] = [];
+  const writer = new OutputWriter(args.outputFormat, (s) => out.push(s));
+  const stdinText = readPipedStdin(args.prompt === undefined ? undefined : STDIN_GRACE_MS);
+  let session: AgentSession | undefined;
+  let turns = 0;
+  let usage: Usage = { input_tokens: 0, output_tokens: 0 };
+  const finish = (r: { subtype: "success" | "error_max_turns" | "error_during_execution"; result: string }) =>
+    writer.result({
+      ...r,
+      is_error: r.subtype !== "success",
+      num_turns: turns,
+      duration_ms: Math.round(performance.now() - started),
+      duration_api_ms: Math.round(session?.model.apiMs ?? 0),
+      usage,
+    });
+  let code = 0;
+  try {
+    session = await AgentSession.start({
+      cwd,
+      model: args.model ?? (process.env.ANTHROPIC_MODEL || DEFAULT_MODEL),
+      mcpConfig: args.mcpConfig,
+      strictMcpConfig: args.strictMcpConfig,
+      disallowedTools: args.disallowedTools,
+      systemPrompt: args.systemPrompt,
+      appendSystemPrompt: args.appendSystemPrompt,
+      sampling: args.sampling,
+      verbose: args.verbose,
+      debug: args.debug,
+      log: stderr,
+    });
+    const piped = await stdinText;
+    const prompt = [args.prompt, piped.trim() ? piped : undefined].filter((s) => s !== undefined).join("\n\n");
+    if (!prompt.trim()) throw new InputError("no prompt: give one as an argument or on stdin (agent -p \"…\")");
+    const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: session.mcpInput() });
+    if (parsed.kind === "builtin") {
+      out.push(printBuiltin(parsed.name, session));
+      return 0;
+    }
+    const s = session;
+    writer.init({
+      tools: s.tools().map((t) => t.name),
+      cwd,
+      model: s.model.model,
+      mcp_servers: s.servers().map(({ name, status }) => ({ name, status })),
+    });
+    const messages: MessageParam[] = [{ role: "user", content: parsed.content }];
+    const result = await runLoop(messages, {
+      model: s.model,
+      system: s.systemPrompt(),
+      tools: () => s.tools(),
+      beforeModelCall: () => s.refresh(),
+      cwd,
+      maxTurns: args.maxTurns,
+      hooks: {
+        onAssistant: (reply) => {
+          turns++;
+          usage = addUsage(usage, reply.usage);
+          writer.assistant(reply);
+        },
+        onToolResults: (m) => writer.user(m),
+      },
+    });
+    finish({ subtype: "success", result: result.text });
+  } catch (err) {
+    code = 1;
+    if (err instanceof MaxTurnsError) {
+      stderr(`error: ${err.message}`);
+      finish({ subtype: "error_max_turns", result: "" });
+    } else if (err instanceof ModelError || err instanceof InputError) {
+      stderr(`error: ${err.message}`);
+      finish({ subtype: "error_during_execution", result: err.message });
+    } else {
+      throw err;
+    }
+  } finally {
+    await shutdown();
+    await Bun.write(Bun.stdout, out.join(""));
+  }
+  return code;
+}
+
+function addUsage(a: Usage, b: Usage | undefined): Usage {
+  return { input_tokens: a.input_tokens + (b?.input_tokens ?? 0), output_tokens: a.output_tokens + (b?.output_tokens ?? 0) };
+}

@@ -1,0 +1,56 @@
+/**
+ * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools and
+ * /model [id]. Text commands reuse print mode's output (print-commands.ts) so both modes agree.
+ */
+import type { AgentSession } from "../agent/session.ts";
+import type { MessageParam } from "../agent/messages.ts";
+import { createModelClient, ModelError, type ModelClient } from "../agent/model.ts";
+import { listCustomCommands } from "../agent/commands.ts";
+import { printBuiltin } from "./print-commands.ts";
+
+export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model"]);
+
+/** What the session carries between turns. */
+export interface ReplState {
+  messages: MessageParam[];
+  model: ModelClient;
+}
+
+/**
+ * Runs built-in `name` with `args`; returns the text to print (ending with a newline), or
+ * "exit" for /exit. /model with an id switches the model for the following turns.
+ */
+export function runBuiltin(name: string, args: string, session: AgentSession, state: ReplState): string | "exit" {
+  switch (name) {
+    case "exit":
+      return "exit";
+    case "clear":
+      state.messages.length = 0;
+      return "Conversation cleared.\n";
+    case "model": {
+      if (!args) return `model: ${state.model.model}\n`;
+      try {
+        state.model = createModelClient({ model: args });
+      } catch (err) {
+        if (!(err instanceof ModelError)) throw err;
+        return `error: ${err.message}\n`;
+      }
+      return `model set to ${args}\n`;
+    }
+    default:
+      return printBuiltin(name, session);
+  }
+}
+
+/** Every slash command name without the slash: built-in, custom, and connected servers' MCP prompts. */
+export function commandNames(session: AgentSession): string[] {
+  const prompts = (session.registry?.servers ?? []).flatMap((s) =>
+    s.status === "connected" ? s.prompts.map((p) => `mcp__${s.name}__${p.name}`) : [],
+  );
+  return [...REPL_BUILTINS, ...listCustomCommands(session.opts.cwd).map((c) => c.name), ...prompts];
+}
+
+/** Connected servers' resources as `server:uri`, for `@` completion. */
+export function resourceMentions(session: AgentSession): string[] {
+  return (session.registry?.servers ?? []).flatMap((s) => (s.status === "connected" ? s.resources.map((r) => `${s.name}:${r.uri}`) : []));
+}

@@ -1,0 +1,75 @@
+/**
+ * Permission prompts of the interactive session (the loop's `canUseTool` hook), as in Claude
+ * Code: Read, Glob and Grep never ask; every other tool (Bash, Write, Edit, MCP tools) asks
+ * `Allow <tool> <args>? [y]es / [n]o / [a]lways for this tool` unless it is allowed by
+ * --allowedTools, an earlier "always", or --dangerously-skip-permissions. Print mode never asks.
+ */
+import type { Tool } from "../tools/tool.ts";
+import { shortArgs } from "./ui-tool-lines.ts";
+
+/** Built-in tools that only read, so never need the user's consent. */
+export const NEVER_ASK: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
+
+/**
+ * True when `allowed` (--allowedTools entries) covers `toolName`: the exact name, a whole MCP
+ * server as `mcp__<server>` or `mcp__<server>__*`.
+ */
+export function isAllowed(toolName: string, allowed: Iterable<string>): boolean {
+  for (const rule of allowed) {
+    const server = rule.endsWith("__*") ? rule.slice(0, -1) : `${rule}__`;
+    if (toolName === rule || (rule.startsWith("mcp__") && toolName.startsWith(server))) return true;
+  }
+  return false;
+}
+
+export type Answer = "yes" | "no" | "always";
+
+/** `y`/`yes`, `n`/`no`, `a`/`always` (any case); undefined for anything else. */
+export function parseAnswer(text: string): Answer | undefined {
+  const t = text.trim().toLowerCase();
+  if (t === "y" || t === "yes") return "yes";
+  if (t === "n" || t === "no") return "no";
+  if (t === "a" || t === "always") return "always";
+  return undefined;
+}
+
+export interface PermissionOptions {
+  cwd: string;
+  /** --allowedTools; "always" answers are added to it. */
+  allowed: Set<string>;
+  skipAll: boolean;
+  /** The turn's signal: once aborted, queued questions are not asked and the call is refused. */
+  signal: AbortSignal;
+  /** Shows a question and resolves with the typed line, or null when the user pressed Ctrl-C. */
+  ask(question: string): Promise<string | null>;
+  /** Called when the user pressed Ctrl-C at the question: the turn is interrupted. */
+  onInterrupt(): void;
+}
+
+/**
+ * The `canUseTool` hook for one turn. Questions are asked one at a time (concurrent read-only MCP calls may
+ * both need one); an unclear answer asks again; Ctrl-C refuses and interrupts the turn.
+ */
+export function permissionHook(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>) => Promise<boolean> {
+  let queue: Promise<unknown> = Promise.resolve();
+  const decide = async (tool: Tool, input: Record<string, unknown>): Promise<boolean> => {
+    if (opts.skipAll || NEVER_ASK.has(tool.name) || isAllowed(tool.name, opts.allowed)) return true;
+    if (opts.signal.aborted) return false;
+    const question = `Allow ${tool.name} ${shortArgs(tool.name, input, opts.cwd)}? [y]es / [n]o / [a]lways for this tool `;
+    for (;;) {
+      const line = await opts.ask(question);
+      if (line === null) {
+        opts.onInterrupt();
+        return false;
+      }
+      const answer = parseAnswer(line);
+      if (answer === "always") opts.allowed.add(tool.name);
+      if (answer) return answer !== "no";
+    }
+  };
+  return (tool, input) => {
+    const turn = queue.then(() => decide(tool, input));
+    queue = turn.catch(() => undefined);
+    return turn;
+  };
+}

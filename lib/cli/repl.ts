@@ -1,0 +1,165 @@
+/**
+ * The interactive session (no -p, stdin a terminal): a prompt with line editing, history and Tab
+ * completion; each input goes through the shared input path (parseInput) and the tool-use loop on
+ * the running conversation, with streamed model text, one line per tool call, and permission
+ * prompts. Ctrl-C interrupts a turn; Ctrl-C twice or Ctrl-D leaves; servers are shut down on exit.
+ */
+import type { CliArgs } from "./args.ts";
+import { AgentSession } from "../agent/session.ts";
+import { parseInput, InputError } from "../agent/input.ts";
+import { runLoop } from "../agent/loop.ts";
+import { DEFAULT_MODEL, ModelError } from "../agent/model.ts";
+import { exitAfterShutdown, shutdown } from "../agent/lifecycle.ts";
+import { colorEnabled, createStyle, type Style } from "./ui-style.ts";
+import { StartupStatus } from "./ui-status.ts";
+import { TurnView } from "./ui-turn.ts";
+import { History, HISTORY_SIZE, historyPath } from "./repl-history.ts";
+import { Terminal } from "./repl-terminal.ts";
+import { createCompleter } from "./repl-complete.ts";
+import { permissionHook } from "./repl-permission.ts";
+import { commandNames, REPL_BUILTINS, resourceMentions, runBuiltin, type ReplState } from "./repl-commands.ts";
+
+/** The abort reason of a turn the user interrupted with Ctrl-C. */
+class TurnInterrupted extends Error {
+  constructor() {
+    super("interrupted by the user");
+  }
+}
+
+/**
+ * Runs the session until the user leaves. Returns 0 after a normal exit (servers shut down),
+ * 1 when the session cannot start (no API key).
+ */
+export async function runRepl(args: CliArgs): Promise<number> {
+  const cwd = process.cwd();
+  const style = createStyle(colorEnabled(process.stderr));
+  const status = new StartupStatus(process.stderr, style);
+  let log = status.log;
+  let session: AgentSession;
+  try {
+    session = await AgentSession.start({
+      cwd,
+      model: args.model ?? (process.env.ANTHROPIC_MODEL || DEFAULT_MODEL),
+      mcpConfig: args.mcpConfig,
+      strictMcpConfig: args.strictMcpConfig,
+      disallowedTools: args.disallowedTools,
+      systemPrompt: args.systemPrompt,
+      appendSystemPrompt: args.appendSystemPrompt,
+      sampling: args.sampling,
+      verbose: args.verbose,
+      debug: args.debug,
+      log: (line) => log(line),
+      onMcpStart: (count) => status.start(count),
+    });
+  } catch (err) {
+    if (!(err instanceof ModelError)) throw err;
+    process.stderr.write(`error: ${err.message}\n`);
+    await shutdown();
+    return 1;
+  }
+  status.finish(session.servers());
+  const view = new TurnView(process.stdout, process.stderr, style, cwd);
+  log = view.line;
+  process.stderr.write(style.dim(`${session.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");
+
+  const history = new History(historyPath(), view.line);
+  const term = new Terminal({
+    completer: createCompleter({ cwd, commands: () => commandNames(session), resources: () => resourceMentions(session) }),
+    history: history.load(),
+    historySize: HISTORY_SIZE,
+    note: (line) => process.stderr.write(style.dim(line) + "\n"),
+  });
+  const state: ReplState = { messages: [], model: session.model };
+  const turn = new TurnRunner(session, state, term, view, style, args);
+  try {
+    for (;;) {
+      const line = await term.readLine();
+      if (line === null) break;
+      if (!line.trim()) continue;
+      history.add(line);
+      if ((await turn.run(line)) === "exit") break;
+    }
+  } finally {
+    term.close();
+  }
+  await shutdown();
+  return 0;
+}
+
+/** One input at a time: a built-in command, or a turn of the tool-use loop. */
+class TurnRunner {
+  /** --allowedTools plus every "always" answer of this session. */
+  private readonly allowed: Set<string>;
+
+  constructor(
+    private readonly session: AgentSession,
+    private readonly state: ReplState,
+    private readonly term: Terminal,
+    private readonly view: TurnView,
+    private readonly style: Style,
+    private readonly args: CliArgs,
+  ) {
+    this.allowed = new Set(args.allowedTools);
+  }
+
+  /** Handles one submitted line; "exit" when the user asked to leave. Never throws. */
+  async run(line: string): Promise<"exit" | undefined> {
+    const { session, state, term, view, style } = this;
+    const controller = new AbortController();
+    const interrupt = () => controller.abort(new TurnInterrupted());
+    let interrupts = 0;
+    // A second Ctrl-C while the turn is still winding down leaves, as at an idle prompt.
+    term.busy(() => (++interrupts > 1 ? void exitAfterShutdown(0) : interrupt()));
+    try {
+      const cwd = session.opts.cwd;
+      const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: session.mcpInput() }), controller.signal);
+      if (parsed.kind === "builtin") {
+        const out = runBuiltin(parsed.name, parsed.args, session, state);
+        if (out === "exit") return "exit";
+        process.stdout.write(out);
+        return undefined;
+      }
+      state.messages.push({ role: "user", content: parsed.content });
+      await runLoop(state.messages, {
+        model: state.model,
+        system: session.systemPrompt(),
+        tools: () => session.tools(),
+        beforeModelCall: () => session.refresh(),
+        canUseTool: permissionHook({
+          cwd,
+          allowed: this.allowed,
+          skipAll: this.args.skipPermissions,
+          signal: controller.signal,
+          ask: (question) => {
+            view.endLine();
+            return term.ask(style.yellow(question));
+          },
+          onInterrupt: interrupt,
+        }),
+        cwd,
+        signal: controller.signal,
+        hooks: { onText: view.text, onToolStart: view.toolStart, onToolEnd: view.toolEnd },
+      });
+      view.endLine();
+    } catch (err) {
+      if (controller.signal.aborted) view.line(style.yellow("Interrupted."));
+      else view.line(style.red(`error: ${err instanceof InputError || err instanceof ModelError ? err.message : describe(err)}`));
+    } finally {
+      term.idle();
+    }
+    return undefined;
+  }
+}
+
+/** `work`, or a rejection with the abort reason as soon as `signal` fires. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function describe(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
+}

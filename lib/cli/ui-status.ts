@@ -1,0 +1,62 @@
+/**
+ * The start-up status line on stderr while MCP servers start: on a terminal one live line
+ * (`connecting 3 MCP servers…`) that log lines print above and that the final summary replaces
+ * (`MCP: 2 connected, 1 failed (/mcp for details)`); elsewhere only the log lines and the summary.
+ */
+import type { Style } from "./ui-style.ts";
+
+export interface StatusStream {
+  write(s: string): unknown;
+  isTTY?: boolean;
+}
+
+/** Per-server outcome as the session reports it. */
+export interface ServerOutcome {
+  status: "connected" | "failed";
+}
+
+/** Erases the current terminal line: carriage return + EL (erase to end of line). */
+const CLEAR_LINE = "\r\x1b[K";
+
+/** The final summary: `MCP: 2 connected, 1 failed (/mcp for details)`; "" without servers. */
+export function summaryLine(servers: ServerOutcome[], style: Style): string {
+  if (!servers.length) return "";
+  const connected = servers.filter((s) => s.status === "connected").length;
+  const failed = servers.length - connected;
+  const parts = [style.green(`${connected} connected`)];
+  if (failed) parts.push(style.red(`${failed} failed`) + style.dim(" (/mcp for details)"));
+  return `MCP: ${parts.join(", ")}`;
+}
+
+export class StartupStatus {
+  private live: string | undefined;
+
+  constructor(
+    private readonly out: StatusStream,
+    private readonly style: Style,
+  ) {}
+
+  /** Shows `connecting N MCP servers…` (on a terminal only; nothing for N = 0). */
+  start(count: number): void {
+    if (!count || !this.out.isTTY) return;
+    this.live = this.style.dim(`connecting ${count} MCP server${count === 1 ? "" : "s"}…`);
+    this.out.write(this.live);
+  }
+
+  /** Prints one diagnostic line above the live line, which is then redrawn. */
+  readonly log = (line: string): void => {
+    if (this.live === undefined) {
+      this.out.write(line + "\n");
+      return;
+    }
+    this.out.write(`${CLEAR_LINE}${line}\n${this.live}`);
+  };
+
+  /** Replaces the live line by the summary of `servers` (nothing when there are none). */
+  finish(servers: ServerOutcome[]): void {
+    const summary = summaryLine(servers, this.style);
+    if (this.live !== undefined) this.out.write(CLEAR_LINE);
+    this.live = undefined;
+    if (summary) this.out.write(summary + "\n");
+  }
+}

@@ -1,0 +1,33 @@
+/**
+ * Terminal colours for the interactive session: ANSI SGR codes, only when the stream is a
+ * terminal and NO_COLOR is unset (no-color.org: any non-empty value disables colour).
+ */
+
+export interface Style {
+  readonly enabled: boolean;
+  dim(s: string): string;
+  bold(s: string): string;
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  cyan(s: string): string;
+}
+
+/** True when `stream` is a TTY and `env.NO_COLOR` is unset or empty. */
+export function colorEnabled(stream: { isTTY?: boolean }, env: Record<string, string | undefined> = process.env): boolean {
+  return Boolean(stream.isTTY) && !env.NO_COLOR;
+}
+
+/** A style that wraps text in SGR codes when `enabled`, and returns it unchanged otherwise. */
+export function createStyle(enabled: boolean): Style {
+  const sgr = (open: number, close: number) => (s: string) => (enabled ? `\x1b[${open}m${s}\x1b[${close}m` : s);
+  return {
+    enabled,
+    dim: sgr(2, 22),
+    bold: sgr(1, 22),
+    red: sgr(31, 39),
+    green: sgr(32, 39),
+    yellow: sgr(33, 39),
+    cyan: sgr(36, 39),
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * One-line summaries of tool calls for the terminal: `● Bash(npm test)` when a call starts,
+ * `  ⎿  first line of the result (+12 lines)` when it ends. Pure functions, no I/O.
+ */
+import { isAbsolute, relative } from "node:path";
+import type { ToolResultBlock } from "../tools/tool.ts";
+import type { Style } from "./ui-style.ts";
+
+/** Longest argument summary shown, in characters. */
+export const MAX_ARGS_CHARS = 80;
+/** Longest result preview shown, in characters. */
+export const MAX_PREVIEW_CHARS = 100;
+
+/** The input field that says most about a call of each built-in tool. */
+const MAIN_ARG: Record<string, string> = {
+  Bash: "command",
+  Read: "file_path",
+  Write: "file_path",
+  Edit: "file_path",
+  Glob: "pattern",
+  Grep: "pattern",
+};
+
+/** Folds a value onto one line and cuts it to `max` characters with an ellipsis. */
+export function oneLine(s: string, max: number): string {
+  const flat = s.replace(/\s*\n\s*/g, " ⏎ ").replace(/\s+/g, " ").trim();
+  return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
+}
+
+/**
+ * The short argument text of a call: the main field of a built-in tool (paths relative to `cwd`
+ * when inside it), else `key: value` pairs with JSON values. At most MAX_ARGS_CHARS.
+ */
+export function shortArgs(name: string, input: unknown, cwd: string): string {
+  const fields = input && typeof input === "object" ? (input as Record<string, unknown>) : {};
+  const main = MAIN_ARG[name];
+  const value = main ? fields[main] : undefined;
+  if (typeof value === "string") {
+    const shown = main === "file_path" && isAbsolute(value) ? displayPath(value, cwd) : value;
+    return oneLine(shown, MAX_ARGS_CHARS);
+  }
+  const pairs = Object.entries(fields).map(([k, v]) => `${k}: ${JSON.stringify(v) ?? String(v)}`);
+  return oneLine(pairs.join(", "), MAX_ARGS_CHARS);
+}
+
+function displayPath(path: string, cwd: string): string {
+  const rel = relative(cwd, path);
+  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+}
+
+/** The line printed when a call starts: `● Name(args)`. */
+export function toolStartLine(name: string, input: unknown, cwd: string, style: Style): string {
+  return `${style.cyan("●")} ${style.bold(name)}(${shortArgs(name, input, cwd)})`;
+}
+
+/**
+ * The line printed when a call ends: the first non-empty line of its result and how many more
+ * there are; errors are marked `Error:` (red when colour is on). `label` names the call when
+ * other calls were printed in between.
+ */
+export function toolResultLine(content: string | ToolResultBlock[], isError: boolean, style: Style, label?: string): string {
+  const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : `[image ${b.source.media_type}]`)).join("\n");
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  const first = oneLine(lines[0] ?? "(no output)", MAX_PREVIEW_CHARS);
+  const more = lines.length > 1 ? style.dim(` (+${lines.length - 1} line${lines.length === 2 ? "" : "s"})`) : "";
+  const prefix = `  ⎿  ${label ? `${label}: ` : ""}`;
+  return isError ? prefix + style.red(`Error: ${first}`) + more : prefix + first + more;
+}
