@@ -1,0 +1,157 @@
+/**
+ * MCP server configuration: `<cwd>/.mcp.json` and `--mcp-config` values, validated entry by entry,
+ * with `${VAR}` / `${VAR:-default}` expansion (the Claude Code `.mcp.json` conventions).
+ * Bad input never throws: it becomes a warning line and the offending file or entry is skipped.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { jsonErrorOffset, lineColumn } from "./json-position.ts";
+
+/** One stdio server to spawn. `env` is added to the inherited environment by the transport. */
+export interface ServerConfig {
+  name: string;
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+}
+
+export interface LoadMcpConfigOptions {
+  /** Directory holding `.mcp.json`; relative `--mcp-config` paths resolve against it. */
+  cwd: string;
+  /** `--mcp-config` values in command-line order: each a file path or a JSON object text. */
+  extra?: string[];
+  /** `--strict-mcp-config`: ignore `.mcp.json`, use only `extra`. */
+  strict?: boolean;
+  /** Variables for `${VAR}` expansion; defaults to process.env. */
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * Loads and merges MCP server configs: `.mcp.json` first (unless `strict`), then each `extra` in
+ * order; a later definition of a server name replaces an earlier one.
+ * Returns the valid servers and one ready-to-print line per problem (a missing `.mcp.json` is not
+ * a problem). Warnings name the file, the server and the field, never an environment value.
+ */
+export function loadMcpConfig(opts: LoadMcpConfigOptions): { servers: ServerConfig[]; warnings: string[] } {
+  const env = opts.env ?? process.env;
+  const warnings: string[] = [];
+  const merged = new Map<string, ServerConfig>();
+  const sources: { label: string; text: string | undefined }[] = [];
+  if (!opts.strict) sources.push({ label: ".mcp.json", text: readSource(resolve(opts.cwd, ".mcp.json"), ".mcp.json", true, warnings) });
+  for (const value of opts.extra ?? []) {
+    if (value.trimStart().startsWith("{")) sources.push({ label: "MCP config (inline JSON)", text: value });
+    else sources.push({ label: `MCP config ${value}`, text: readSource(resolve(opts.cwd, value), `MCP config ${value}`, false, warnings) });
+  }
+  for (const { label, text } of sources) {
+    if (text === undefined) continue;
+    for (const server of parseSource(label, text, env, warnings)) {
+      merged.delete(server.name); // Re-insert so the listing order follows the winning definition.
+      merged.set(server.name, server);
+    }
+  }
+  return { servers: [...merged.values()], warnings };
+}
+
+function readSource(path: string, label: string, optional: boolean, warnings: string[]): string | undefined {
+  try {
+    return readFileSync(path, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === "ENOENT") {
+      if (!optional) warnings.push(`${label}: file not found`);
+    } else {
+      warnings.push(`${label}: cannot read (${code ?? (err as Error).message})`);
+    }
+    return undefined;
+  }
+}
+
+function parseSource(label: string, rawText: string, env: Record<string, string | undefined>, warnings: string[]): ServerConfig[] {
+  const text = rawText.replace(/^\uFEFF/, ""); // Editors on Windows add a BOM that JSON.parse rejects.
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch (err) {
+    const offset = jsonErrorOffset(text);
+    const pos = offset >= 0 ? lineColumn(text, offset) : undefined;
+    const where = pos ? ` at line ${pos.line}:${pos.column}` : "";
+    const reason = (err as Error).message.replace(/^JSON Parse error: /, "");
+    warnings.push(`${label}: invalid JSON${where}: ${reason}`);
+    return [];
+  }
+  const servers = isObject(doc) ? doc.mcpServers : undefined;
+  if (!isObject(servers)) {
+    warnings.push(`${label}: expected an object {"mcpServers": {"<name>": {"command": ...}}}`);
+    return [];
+  }
+  const out: ServerConfig[] = [];
+  for (const [name, entry] of Object.entries(servers)) {
+    const result = validateEntry(name, entry, env);
+    if (typeof result === "string") warnings.push(`${label}: server "${name}": ${result}`);
+    else {
+      out.push(result.server);
+      if (result.unset.length) {
+        const vars = result.unset.join(", ");
+        warnings.push(`${label}: server "${name}": environment variable${result.unset.length > 1 ? "s" : ""} ${vars} not set (left as written)`);
+      }
+    }
+  }
+  return out;
+}
+
+/** A valid entry with the variables that had no value, or the one-line reason it was skipped. */
+function validateEntry(name: string, entry: unknown, env: Record<string, string | undefined>): { server: ServerConfig; unset: string[] } | string {
+  if (name.trim() === "") return "empty server name; skipped";
+  if (!isObject(entry)) return "expected an object with \"command\"; skipped";
+  if (entry.type !== undefined && entry.type !== "stdio") {
+    return `transport not supported: "type" is ${JSON.stringify(entry.type)} (only "stdio" servers can be started); skipped`;
+  }
+  if (entry.type === undefined && entry.command === undefined && entry.url !== undefined) {
+    return "transport not supported: has \"url\" but no \"command\" (only stdio servers can be started); skipped";
+  }
+  if (typeof entry.command !== "string" || entry.command.trim() === "") return "\"command\" must be a non-empty string; skipped";
+  const args = entry.args ?? [];
+  if (!Array.isArray(args)) return "\"args\" must be an array of strings; skipped";
+  const badArg = args.findIndex((a) => typeof a !== "string");
+  if (badArg !== -1) return `"args" must be an array of strings (args[${badArg}] is ${describeType(args[badArg])}); skipped`;
+  const envIn = entry.env ?? {};
+  if (!isObject(envIn)) return "\"env\" must be an object of strings; skipped";
+  for (const [key, value] of Object.entries(envIn)) {
+    if (typeof value !== "string") return `"env" value for ${key} must be a string (is ${describeType(value)}); skipped`;
+  }
+
+  const unset = new Set<string>();
+  const expand = (s: string) => expandVars(s, env, unset);
+  const server: ServerConfig = {
+    name,
+    command: expand(entry.command),
+    args: (args as string[]).map(expand),
+    env: Object.fromEntries(Object.entries(envIn as Record<string, string>).map(([k, v]) => [k, expand(v)])),
+  };
+  return { server, unset: [...unset] };
+}
+
+const VAR_REF = /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g;
+
+/**
+ * Expands `${VAR}` and `${VAR:-default}` in `s` from `env` (Claude Code semantics: the default
+ * applies only when VAR is unset, an empty value is kept). An unset VAR without a default is left
+ * as written and its name added to `unset`.
+ */
+export function expandVars(s: string, env: Record<string, string | undefined>, unset: Set<string>): string {
+  return s.replace(VAR_REF, (whole, name: string, fallback: string | undefined) => {
+    const value = env[name];
+    if (value !== undefined) return value;
+    if (fallback !== undefined) return fallback;
+    unset.add(name);
+    return whole;
+  });
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function describeType(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
+}

@@ -1,0 +1,174 @@
+/**
+ * MCP content → Anthropic content blocks: tools/call results (MCP 2025-11-25,
+ * server/tools#tool-result), prompts/get messages (server/prompts) and resources/read contents
+ * (server/resources). Input comes from a server, so anything malformed is described, never thrown.
+ */
+import type { ToolOutput, ToolResultBlock } from "../tools/tool.ts";
+
+export { normalizeInputSchema } from "./schema.ts";
+
+/** Default for MAX_MCP_OUTPUT_TOKENS. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
+/** Rough characters per token used to turn the token limit into a character budget. */
+export const CHARS_PER_TOKEN = 4;
+/** Image types the Messages API accepts. */
+const API_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
+/** Messages API per-image limit (bytes, decoded). */
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+/** The character budget for one tool result: MAX_MCP_OUTPUT_TOKENS (tokens, default 25000) × 4. */
+export function maxOutputChars(env: Record<string, string | undefined> = process.env): number {
+  const tokens = Number(env.MAX_MCP_OUTPUT_TOKENS);
+  return (Number.isInteger(tokens) && tokens > 0 ? tokens : DEFAULT_MAX_OUTPUT_TOKENS) * CHARS_PER_TOKEN;
+}
+
+/**
+ * A CallToolResult → the tool_result content for the model.
+ * Text blocks only → one string joined with "\n"; any image → an array of text/image blocks.
+ * Empty or missing `content` with `structuredContent` → the structuredContent as JSON text
+ * (text content, when present, is kept as the result and structuredContent ignored).
+ * `isError: true` → `isError`. Text beyond `maxChars` (characters; default maxOutputChars())
+ * is cut and a note appended saying so and how to get less. A result that is not an object, or
+ * whose `content` is not an array, → `isError` with a one-line description. Never throws.
+ */
+export function callToolResultToOutput(result: unknown, opts: { maxChars?: number } = {}): ToolOutput {
+  const maxChars = opts.maxChars ?? maxOutputChars();
+  if (!isObject(result)) return malformed(`expected an object, got ${describeType(result)}`);
+  const isError = result.isError === true ? { isError: true } : {};
+  const { content, structuredContent } = result;
+  if ((content === undefined || (Array.isArray(content) && content.length === 0)) && structuredContent !== undefined) {
+    return { content: truncate([{ type: "text", text: JSON.stringify(structuredContent) }], maxChars), ...isError };
+  }
+  if (content === undefined) return malformed("it has neither content nor structuredContent");
+  if (!Array.isArray(content)) return malformed(`"content" is ${describeType(content)}, not an array`);
+  if (content.length === 0) return { content: "(no content)", ...isError };
+  return { content: truncate(content.map(blockToAnthropic), maxChars), ...isError };
+}
+
+/**
+ * prompts/get `messages` (each `{role, content}` with a single content block) → content blocks
+ * for a user turn, in order: text → text, image → image (or a description when the API can't
+ * take it), embedded resource → its text, anything else → a one-line description.
+ * Not an array → []. Never throws.
+ */
+export function promptMessagesToBlocks(messages: unknown): ToolResultBlock[] {
+  if (!Array.isArray(messages)) return [];
+  return messages.map((m) => blockToAnthropic(isObject(m) ? m.content : m));
+}
+
+/**
+ * resources/read `contents` → content blocks: text → text; a blob with an API image type →
+ * image; any other blob → a description naming `label` (e.g. "server:uri"), the mime type and
+ * the decoded size in bytes. Not an array or empty → one text block saying there was nothing.
+ */
+export function resourceContentsToBlocks(label: string, contents: unknown): ToolResultBlock[] {
+  if (!Array.isArray(contents) || contents.length === 0) return [{ type: "text", text: `[${label}: no contents]` }];
+  return contents.map((c): ToolResultBlock => {
+    if (!isObject(c)) return { type: "text", text: `[${label}: malformed resource contents]` };
+    if (typeof c.text === "string") return { type: "text", text: c.text };
+    const mime = typeof c.mimeType === "string" ? c.mimeType : "unknown type";
+    if (typeof c.blob !== "string") return { type: "text", text: `[${label}: resource contents without text or blob]` };
+    const image = imageBlock(mime, c.blob);
+    if (image.type === "image") return image;
+    const uri = typeof c.uri === "string" && !label.includes(c.uri) ? ` ${c.uri}` : "";
+    return { type: "text", text: `[${label}:${uri} binary resource, ${mime}, ${base64Bytes(c.blob)} bytes, not shown]` };
+  });
+}
+
+/** One MCP content block → one Anthropic block (images) or a text block (everything else). */
+function blockToAnthropic(block: unknown): ToolResultBlock {
+  const text = (t: string): ToolResultBlock => ({ type: "text", text: t });
+  if (!isObject(block)) return text(`[malformed content block: ${describeType(block)}]`);
+  const mime = typeof block.mimeType === "string" ? block.mimeType : "unknown type";
+  switch (block.type) {
+    case "text":
+      return typeof block.text === "string" ? text(block.text) : text("[malformed text block: no text]");
+    case "image":
+      return typeof block.data === "string" ? imageBlock(mime, block.data) : text(`[image: ${mime}, no data]`);
+    case "audio":
+      return text(`[audio: ${mime}, ${typeof block.data === "string" ? base64Bytes(block.data) : 0} bytes]`);
+    case "resource_link": {
+      const name = typeof block.name === "string" ? block.name : "resource";
+      const desc = typeof block.description === "string" ? `: ${block.description}` : "";
+      return text(`[resource link: ${name} <${String(block.uri)}>${desc}]`);
+    }
+    case "resource": {
+      const r = isObject(block.resource) ? block.resource : {};
+      if (typeof r.text === "string") return text(r.text);
+      const rMime = typeof r.mimeType === "string" ? r.mimeType : "unknown type";
+      const size = typeof r.blob === "string" ? `${base64Bytes(r.blob)} bytes` : "no data";
+      return text(`[embedded resource ${String(r.uri)}: ${rMime}, ${size}]`);
+    }
+    default:
+      return text(`[unsupported content block type ${JSON.stringify(block.type)}]`);
+  }
+}
+
+/** An image block when the API can take it, else a text description saying why not. */
+function imageBlock(mime: string, data: string): ToolResultBlock {
+  const compact = data.replace(/\s+/g, "");
+  const bytes = base64Bytes(compact);
+  const describe = (why: string): ToolResultBlock => ({ type: "text", text: `[image: ${mime}, ${bytes} bytes, ${why}]` });
+  if (!API_IMAGE_TYPES.has(mime)) return describe("type not supported for display");
+  if (compact.length % 4 !== 0 || !BASE64.test(compact)) return describe("invalid base64 data");
+  if (bytes > MAX_IMAGE_BYTES) return describe(`larger than the ${MAX_IMAGE_BYTES}-byte image limit`);
+  return { type: "image", source: { type: "base64", media_type: mime, data: compact } };
+}
+
+/**
+ * Applies the character budget to the text blocks, in order; the block that crosses it is cut and
+ * everything after it dropped. Only text blocks → one string joined with "\n".
+ */
+function truncate(blocks: ToolResultBlock[], maxChars: number): string | ToolResultBlock[] {
+  const allText = blocks.every((b) => b.type === "text");
+  const texts = blocks.map((b) => (b.type === "text" ? b.text : ""));
+  const total = allText ? texts.join("\n").length : texts.reduce((n, t) => n + t.length, 0);
+  if (total <= maxChars) return allText ? texts.join("\n") : blocks;
+  const note =
+    `\n\n[Output truncated: the MCP tool returned ${total} characters, more than the ${maxChars}-character limit ` +
+    `(MAX_MCP_OUTPUT_TOKENS). Call the tool again asking for less (a narrower query, a smaller range or a page), ` +
+    `or raise MAX_MCP_OUTPUT_TOKENS.]`;
+  if (allText) return cut(texts.join("\n"), maxChars) + note;
+  const kept: ToolResultBlock[] = [];
+  let budget = maxChars;
+  for (const b of blocks) {
+    if (b.type !== "text") {
+      kept.push(b);
+      continue;
+    }
+    if (b.text.length <= budget) {
+      kept.push(b);
+      budget -= b.text.length;
+      continue;
+    }
+    kept.push({ type: "text", text: cut(b.text, budget) + note });
+    break;
+  }
+  return kept;
+}
+
+/** The first `n` UTF-16 units of `s`, never splitting a surrogate pair. */
+function cut(s: string, n: number): string {
+  const code = s.charCodeAt(n - 1);
+  return s.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
+}
+
+/** Decoded size (bytes) of base64 text. */
+function base64Bytes(data: string): number {
+  const clean = data.replace(/\s+/g, "");
+  const padding = clean.endsWith("==") ? 2 : clean.endsWith("=") ? 1 : 0;
+  return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);
+}
+
+function malformed(why: string): ToolOutput {
+  return { content: `MCP tool returned a malformed result: ${why}`, isError: true };
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function describeType(v: unknown): string {
+  return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
+}
