@@ -2,7 +2,7 @@
  * Runs the real agent (`your_program.sh`, which uses the compiled executable when it is fresh)
  * in a given directory, with a scripted model, and collects its output.
  */
-import { mkdtempSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -73,12 +73,21 @@ export async function runAgent(args: string[], opts: RunOptions): Promise<RunRes
   return { code, stdout, stderr };
 }
 
-/** True when a process with this pid exists (signal 0). */
+/**
+ * True when `pid` is a live process. An orphan that init never reaps stays a zombie, which
+ * signal 0 still finds; a zombie runs nothing, so it counts as dead here.
+ */
 export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
-    return true;
   } catch {
     return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+    return state !== "Z" && state !== "X";
+  } catch {
+    return !existsSync("/proc/self");
   }
 }

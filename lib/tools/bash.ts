@@ -1,0 +1,147 @@
+/**
+ * Bash: runs a shell command in its own process group, with a timeout, capped output,
+ * and nothing it started left running afterwards.
+ */
+import { optionalInteger, requiredString } from "./input.ts";
+import { HeadTailBuffer } from "./output-cap.ts";
+import { killProcessGroup, signalGroup } from "./process-group.ts";
+import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
+
+export const DEFAULT_TIMEOUT_MS = 120_000;
+export const MAX_TIMEOUT_MS = 600_000;
+/** The most characters of output returned, note included. */
+export const MAX_OUTPUT_CHARS = 30_000;
+/** How long output still in the pipe is read after the shell exits (ms); background jobs may hold it open forever. */
+const DRAIN_MS = 100;
+/** Between SIGTERM and SIGKILL (ms) when the command is stopped. */
+const KILL_GRACE_MS = 1000;
+/** Between SIGTERM and SIGKILL (ms) for background jobs left behind by a command that finished. */
+const CLEANUP_GRACE_MS = 200;
+
+/** Variables that stop programs from waiting for a pager, an editor or a password prompt that no one will answer. */
+const NON_INTERACTIVE_ENV = {
+  PAGER: "cat",
+  GIT_PAGER: "cat",
+  EDITOR: "true",
+  VISUAL: "true",
+  GIT_EDITOR: "true",
+  GIT_TERMINAL_PROMPT: "0",
+  TERM: "dumb",
+};
+
+export const bashTool: Tool = {
+  name: "Bash",
+  description: [
+    "Runs a bash command in the working directory and returns its output (stdout and stderr interleaved) and exit code.",
+    `- timeout is in milliseconds: default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}. On timeout the command and everything it started are killed.`,
+    "- The command gets no terminal and an empty stdin: interactive programs, prompts and pagers will not wait for input.",
+    `- Output beyond ${MAX_OUTPUT_CHARS} characters is cut in the middle, keeping the start and the end.`,
+    "- Each call is a fresh shell: `cd` does not carry over. Background jobs (`cmd &`) are killed when the command finishes.",
+    "- Prefer Read, Edit, Write, Glob and Grep over cat, sed, echo >, find and grep.",
+  ].join("\n"),
+  inputSchema: {
+    type: "object",
+    properties: {
+      command: { type: "string", description: "The command to run" },
+      timeout: { type: "integer", minimum: 1, maximum: MAX_TIMEOUT_MS, description: `Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})` },
+      description: { type: "string", description: "What the command does, in 5-10 words" },
+    },
+    required: ["command"],
+    additionalProperties: false,
+  },
+  async run(input, ctx) {
+    const command = requiredString(input, "command");
+    if (command.trim() === "") throw new ToolError("command is empty");
+    const timeoutMs = Math.min(optionalInteger(input, "timeout", 1) ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+    return formatResult(await runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal }), timeoutMs);
+  },
+};
+
+export interface CommandResult {
+  /** stdout and stderr in arrival order, capped to MAX_OUTPUT_CHARS. */
+  output: string;
+  /** The shell's exit code; null when it was ended by a signal. */
+  exitCode: number | null;
+  signalCode: string | null;
+  /** Why the call ended: the shell exited, the timeout expired, or `signal` was aborted. */
+  ended: "exited" | "timeout" | "interrupted";
+}
+
+/**
+ * Runs `bash -c command` in `cwd` as a new session (so its own process group), stdin /dev/null,
+ * stderr merged into stdout. Completion is the shell's exit; then output already in the pipe
+ * is drained for DRAIN_MS and the process group is killed, so background jobs never outlive the call.
+ * On timeout (`timeoutMs`, ms) or abort the group gets SIGTERM, then SIGKILL after KILL_GRACE_MS.
+ * Throws ToolError when the shell cannot be started (e.g. `cwd` missing).
+ */
+export async function runCommand(
+  command: string,
+  opts: { cwd: string; timeoutMs: number; signal: AbortSignal },
+): Promise<CommandResult> {
+  if (opts.signal.aborted) return { output: "", exitCode: null, signalCode: null, ended: "interrupted" };
+  let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
+  try {
+    // `exec ... 2>&1` gives the user's command one pipe for both streams, so their order is kept.
+    proc = Bun.spawn(["bash", "-c", 'exec bash -c "$1" 2>&1', "bash", command], {
+      cwd: opts.cwd,
+      env: { ...process.env, ...NON_INTERACTIVE_ENV },
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "ignore",
+      detached: true,
+    });
+  } catch (error) {
+    throw new ToolError(`Cannot run the command in ${opts.cwd}: ${(error as Error).message}`);
+  }
+  const buffer = new HeadTailBuffer((MAX_OUTPUT_CHARS - 200) / 2, (MAX_OUTPUT_CHARS - 200) / 2);
+  const reader = proc.stdout.getReader();
+  const pump = readAll(reader, buffer);
+
+  let timer: Timer | undefined;
+  let onAbort: (() => void) | undefined;
+  const stopped = new Promise<"timeout" | "interrupted">((resolve) => {
+    timer = setTimeout(() => resolve("timeout"), opts.timeoutMs);
+    onAbort = () => resolve("interrupted");
+    opts.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  const ended = await Promise.race([proc.exited.then(() => "exited" as const), stopped]);
+  clearTimeout(timer);
+  opts.signal.removeEventListener("abort", onAbort!);
+  if (ended !== "exited") await killProcessGroup(proc.pid, KILL_GRACE_MS);
+  await proc.exited;
+
+  await Promise.race([pump, Bun.sleep(DRAIN_MS)]);
+  if (signalGroup(proc.pid, 0)) {
+    await killProcessGroup(proc.pid, CLEANUP_GRACE_MS);
+    await Promise.race([pump, Bun.sleep(DRAIN_MS)]);
+  }
+  // Something that left the group (setsid) may still hold the pipe: stop reading regardless.
+  await reader.cancel().catch(() => {});
+  await pump;
+  return { output: buffer.toString(), exitCode: proc.exitCode, signalCode: proc.signalCode === null ? null : String(proc.signalCode), ended };
+}
+
+async function readAll(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }, buffer: HeadTailBuffer): Promise<void> {
+  const decoder = new TextDecoder();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done || !value) break;
+      buffer.append(decoder.decode(value, { stream: true }));
+    }
+  } catch {
+    // Cancelled or a read error: keep what was read.
+  }
+  buffer.append(decoder.decode());
+}
+
+/** The tool_result for a finished command: output, then why it failed when it did. */
+export function formatResult(result: CommandResult, timeoutMs: number): ToolOutput {
+  const output = result.output.replace(/\n$/, "");
+  const withNote = (note: string) => ({ content: output === "" ? note : `${output}\n${note}`, isError: true });
+  if (result.ended === "timeout") return withNote(`Command timed out after ${timeoutMs} ms; it and every process it started were killed`);
+  if (result.ended === "interrupted") return withNote("Command interrupted; it and every process it started were killed");
+  if (result.exitCode === null) return withNote(`Command killed by ${result.signalCode ?? "a signal"}`);
+  if (result.exitCode !== 0) return withNote(`Exit code ${result.exitCode}`);
+  return { content: output === "" ? "(no output)" : output };
+}

@@ -1,0 +1,121 @@
+/**
+ * Read: a file's lines numbered like `cat -n`, in windows of at most 2000 lines;
+ * images come back as an image block so the model can see them.
+ */
+import { readFileSync, statSync } from "node:fs";
+import { errnoCode, optionalInteger, requiredString, resolvePath } from "./input.ts";
+import { decodeText, encodingLabel } from "./text-file.ts";
+import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
+
+export const DEFAULT_LINE_LIMIT = 2000;
+export const MAX_LINE_CHARS = 2000;
+/** Larger files are refused rather than loaded whole (bytes). */
+export const MAX_READ_BYTES = 100 * 1024 * 1024;
+/** The Messages API rejects images over 5 MB once base64-encoded (4/3 growth), so cap the raw bytes. */
+export const MAX_IMAGE_BYTES = Math.floor((5 * 1024 * 1024 * 3) / 4);
+
+export const readTool: Tool = {
+  name: "Read",
+  description: [
+    "Reads a file from the local filesystem.",
+    "- file_path may be absolute or relative to the working directory.",
+    `- By default reads up to ${DEFAULT_LINE_LIMIT} lines from the start; for long files pass offset (1-based line number to start at) and limit (number of lines).`,
+    `- Output is numbered like \`cat -n\`: line number, a tab, then the line. Lines longer than ${MAX_LINE_CHARS} characters are cut.`,
+    "- PNG, JPEG, GIF and WebP images are returned as images.",
+    "- Files that are not UTF-8 are decoded as UTF-16 (when they have a BOM) or Latin-1, and the output says so.",
+    "- To list a directory use Bash (ls) or Glob instead.",
+  ].join("\n"),
+  inputSchema: {
+    type: "object",
+    properties: {
+      file_path: { type: "string", description: "Path of the file to read (absolute, or relative to the working directory)" },
+      offset: { type: "integer", minimum: 1, description: "1-based line number to start reading from" },
+      limit: { type: "integer", minimum: 1, description: "Number of lines to read" },
+    },
+    required: ["file_path"],
+    additionalProperties: false,
+  },
+  readOnly: true,
+  async run(input, ctx) {
+    const path = resolvePath(ctx.cwd, requiredString(input, "file_path"));
+    const offset = Math.max(1, optionalInteger(input, "offset", 0) ?? 1);
+    const limit = optionalInteger(input, "limit", 1) ?? DEFAULT_LINE_LIMIT;
+    return readFile(path, offset, limit);
+  },
+};
+
+function readFile(path: string, offset: number, limit: number): ToolOutput {
+  let size: number;
+  try {
+    const stats = statSync(path);
+    if (stats.isDirectory()) throw new ToolError(`${path} is a directory, not a file; use Glob or Bash (ls) to list it`);
+    // A FIFO or device would block or never end.
+    if (!stats.isFile()) throw new ToolError(`${path} is not a regular file`);
+    size = stats.size;
+  } catch (error) {
+    if (error instanceof ToolError) throw error;
+    if (errnoCode(error) === "ENOENT") throw new ToolError(`File does not exist: ${path}`);
+    throw new ToolError(`Cannot read ${path}: ${(error as Error).message}`);
+  }
+  if (size > MAX_READ_BYTES) {
+    throw new ToolError(`${path} is too large to read (${size} bytes); use Bash (head, tail, sed -n, grep) to look at parts of it`);
+  }
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(path);
+  } catch (error) {
+    throw new ToolError(`Cannot read ${path}: ${(error as Error).message}`);
+  }
+  const image = imageType(bytes);
+  if (image) {
+    if (bytes.length > MAX_IMAGE_BYTES) {
+      throw new ToolError(`${path} is an image too large to send (${bytes.length} bytes, limit ${MAX_IMAGE_BYTES})`);
+    }
+    return { content: [{ type: "image", source: { type: "base64", media_type: image, data: bytes.toString("base64") } }] };
+  }
+  if (bytes.length === 0) return { content: `(The file ${path} exists but is empty.)` };
+  const decoded = decodeText(bytes);
+  if (!decoded) throw new ToolError(`${path} is a binary file (${bytes.length} bytes); it cannot be shown as text`);
+  const notice = decoded.encoding === "utf-8" ? "" : `(Decoded as ${encodingLabel(decoded)}: the file is not UTF-8.)\n`;
+  return { content: notice + numberLines(decoded.text, offset, limit) };
+}
+
+/**
+ * `text` as `cat -n` would print lines [offset, offset + limit): each line is its 1-based number
+ * right-aligned in 6 columns, a tab, then the line (CR of CRLF removed, cut at MAX_LINE_CHARS),
+ * followed by a note naming the next offset when lines remain. Throws ToolError when `offset`
+ * (1-based) is past the last line.
+ */
+export function numberLines(text: string, offset: number, limit: number): string {
+  const lines = text.split("\n");
+  // A final newline ends the last line rather than starting an empty one.
+  if (lines.length > 1 && lines[lines.length - 1] === "") lines.pop();
+  if (offset > lines.length) {
+    throw new ToolError(`offset ${offset} is past the end of the file, which has ${lines.length} line${lines.length === 1 ? "" : "s"}`);
+  }
+  const end = Math.min(lines.length, offset - 1 + limit);
+  const out: string[] = [];
+  for (let i = offset - 1; i < end; i++) {
+    let line = lines[i]!;
+    if (line.endsWith("\r")) line = line.slice(0, -1);
+    if (line.length > MAX_LINE_CHARS) {
+      line = `${line.slice(0, MAX_LINE_CHARS)}… [line truncated: ${line.length} chars]`;
+    }
+    out.push(`${String(i + 1).padStart(6)}\t${line}`);
+  }
+  let result = out.join("\n");
+  if (end < lines.length) {
+    result += `\n\n(Showing lines ${offset}-${end} of ${lines.length}. To read more, call Read again with offset=${end + 1}.)`;
+  }
+  return result;
+}
+
+/** The image media type from the file's magic bytes, or undefined. */
+function imageType(bytes: Uint8Array): string | undefined {
+  const starts = (sig: number[], at = 0) => sig.every((v, i) => bytes[at + i] === v);
+  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
+  if (starts([0xff, 0xd8, 0xff])) return "image/jpeg";
+  if (starts([0x47, 0x49, 0x46, 0x38])) return "image/gif";
+  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return "image/webp";
+  return undefined;
+}

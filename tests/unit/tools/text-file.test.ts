@@ -1,0 +1,53 @@
+/**
+ * Encoding detection and byte-exact round trips for the files tools read and rewrite.
+ */
+import { describe, expect, test } from "bun:test";
+import { canEncode, decodeText, encodeText, looksBinary } from "../../../lib/tools/text-file.ts";
+
+const roundTrip = (bytes: Uint8Array) => {
+  const decoded = decodeText(bytes)!;
+  return Buffer.from(encodeText(decoded.text, decoded.encoding, decoded.bom));
+};
+
+describe("decodeText", () => {
+  test("plain UTF-8", () => {
+    expect(decodeText(Buffer.from("héllo “x”\n"))).toEqual({ text: "héllo “x”\n", encoding: "utf-8", bom: false });
+  });
+
+  test("UTF-8 with BOM keeps the BOM out of the text", () => {
+    expect(decodeText(Buffer.from([0xef, 0xbb, 0xbf, 0x61]))).toEqual({ text: "a", encoding: "utf-8", bom: true });
+  });
+
+  test("invalid UTF-8 falls back to Latin-1, byte for byte", () => {
+    expect(decodeText(Buffer.from([0x63, 0x61, 0x66, 0xe9]))).toEqual({ text: "café", encoding: "latin1", bom: false });
+  });
+
+  test("UTF-16 with a BOM is text, in both byte orders", () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("hi é\n", "utf16le")]);
+    const be = Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("hi é\n", "utf16le").swap16()]);
+    expect(decodeText(le)).toEqual({ text: "hi é\n", encoding: "utf-16le", bom: true });
+    expect(decodeText(be)).toEqual({ text: "hi é\n", encoding: "utf-16be", bom: true });
+    expect(looksBinary(le)).toBe(false);
+  });
+
+  test("NUL bytes without a UTF-16 BOM mean binary", () => {
+    expect(decodeText(Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01]))).toBeNull();
+  });
+
+  test("every decoding round-trips to the same bytes", () => {
+    const samples = [
+      Buffer.from("plain\r\nmixed\n“quotes”\u00a0🎉"),
+      Buffer.from([0xef, 0xbb, 0xbf, 0x61, 0x0d, 0x0a]),
+      Buffer.from([0x63, 0x61, 0x66, 0xe9, 0x80, 0xff, 0x0a]),
+      Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("x\r\ny 🎉", "utf16le")]),
+      Buffer.concat([Buffer.from([0xfe, 0xff]), Buffer.from("x\r\ny 🎉", "utf16le").swap16()]),
+    ];
+    for (const bytes of samples) expect(roundTrip(bytes).equals(bytes)).toBe(true);
+  });
+});
+
+test("canEncode: only Latin-1 has characters it cannot store", () => {
+  expect(canEncode("brûlée", "latin1")).toBe(true);
+  expect(canEncode("€", "latin1")).toBe(false);
+  expect(canEncode("€🎉", "utf-16le")).toBe(true);
+});
