@@ -30,3 +30,129 @@ export function initializeRequest(id: RequestId) {
     },
   };
 }
+
+// ---- JSON-RPC 2.0 messages (MCP 2025-11-25, basic#messages) ----
+
+/** A request: expects exactly one response carrying the same id. */
+export interface JsonRpcRequest {
+  jsonrpc: "2.0";
+  id: RequestId;
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+/** A notification: no id, never answered. */
+export interface JsonRpcNotification {
+  jsonrpc: "2.0";
+  method: string;
+  params?: Record<string, unknown>;
+}
+
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+export type JsonRpcResponse =
+  | { jsonrpc: "2.0"; id: RequestId; result: unknown }
+  | { jsonrpc: "2.0"; id: RequestId | null; error: JsonRpcErrorObject };
+
+/** Standard JSON-RPC 2.0 error codes (jsonrpc.org/specification#error_object). */
+export const ErrorCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+} as const;
+
+// ---- MCP result shapes we read. Fields are optional where servers are known to omit them. ----
+
+/** `serverInfo` / `clientInfo` (basic/lifecycle#initialization). */
+export interface Implementation {
+  name: string;
+  version: string;
+  title?: string;
+  [key: string]: unknown;
+}
+
+/** What the server declared in its `initialize` result; only declared features are used. */
+export interface ServerCapabilities {
+  tools?: { listChanged?: boolean };
+  prompts?: { listChanged?: boolean };
+  resources?: { subscribe?: boolean; listChanged?: boolean };
+  logging?: Record<string, unknown>;
+  completions?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+export interface InitializeResult {
+  protocolVersion: string;
+  capabilities: ServerCapabilities;
+  serverInfo: Implementation;
+  instructions?: string;
+}
+
+/** One entry of `tools/list` (server/tools#listing-tools). */
+export interface McpTool {
+  name: string;
+  title?: string;
+  description?: string;
+  inputSchema?: unknown;
+  outputSchema?: unknown;
+  annotations?: { title?: string; readOnlyHint?: boolean; destructiveHint?: boolean; [key: string]: unknown };
+  [key: string]: unknown;
+}
+
+/** One entry of `prompts/list` (server/prompts#listing-prompts). */
+export interface McpPrompt {
+  name: string;
+  title?: string;
+  description?: string;
+  arguments?: { name: string; description?: string; required?: boolean }[];
+  [key: string]: unknown;
+}
+
+/** One entry of `resources/list` (server/resources#listing-resources). */
+export interface McpResource {
+  uri: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  size?: number;
+  [key: string]: unknown;
+}
+
+/** `tools/call` result (server/tools#tool-result); content blocks are converted by content.ts. */
+export interface CallToolResult {
+  content?: unknown[];
+  structuredContent?: unknown;
+  isError?: boolean;
+  [key: string]: unknown;
+}
+
+/** `prompts/get` result (server/prompts#getting-a-prompt): each message has one content block. */
+export interface GetPromptResult {
+  description?: string;
+  messages: { role: "user" | "assistant"; content: unknown }[];
+  [key: string]: unknown;
+}
+
+/** `resources/read` result (server/resources#reading-resources): `text` or base64 `blob` each. */
+export interface ReadResourceResult {
+  contents: { uri: string; mimeType?: string; text?: string; blob?: string; [key: string]: unknown }[];
+  [key: string]: unknown;
+}
+
+/** `notifications/progress` params (basic/utilities/progress). */
+export interface ProgressParams {
+  progressToken: string | number;
+  progress: number;
+  total?: number;
+  message?: string;
+}
+
+/** The lists a server may announce as changed with `notifications/<kind>/list_changed`. */
+export type ListKind = "tools" | "prompts" | "resources";

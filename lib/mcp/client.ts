@@ -1,0 +1,275 @@
+/**
+ * One MCP server's session (MCP 2025-11-25, basic/lifecycle, server/*, client/roots,
+ * client/sampling): the handshake, paginated lists, calls, and the server's own requests.
+ */
+import { basename } from "node:path";
+import { pathToFileURL } from "node:url";
+import type { ServerConfig } from "./config.ts";
+import { ConnectionClosedError, McpError, RequestTimeoutError, methodNotFound } from "./errors.ts";
+import { JsonRpcConnection, type Params, type RequestOptions } from "./jsonrpc.ts";
+import {
+  ErrorCode,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  initializeRequest,
+  type CallToolResult,
+  type GetPromptResult,
+  type Implementation,
+  type InitializeResult,
+  type ListKind,
+  type McpPrompt,
+  type McpResource,
+  type McpTool,
+  type ReadResourceResult,
+  type ServerCapabilities,
+} from "./protocol.ts";
+import { type ExitInfo, StdioTransport, type Transport } from "./stdio.ts";
+
+export interface McpClientOptions {
+  /** Working directory: answered to `roots/list`. */
+  cwd: string;
+  /** Diagnostics (skipped lines, the server's `notifications/message`): shown under --verbose. */
+  log?: (line: string) => void;
+  /** Problems the user should see (a pagination loop, a malformed list entry). */
+  warn?: (line: string) => void;
+  /** Every JSON-RPC message in and out (--debug). */
+  trace?: (direction: "send" | "receive", message: string) => void;
+  /** Serves `sampling/createMessage`; absent → the request is refused with -32601. */
+  sampling?: (params: unknown, signal: AbortSignal) => Promise<unknown>;
+  /** Called after a `notifications/<kind>/list_changed` marked `kind` dirty. */
+  onListChanged?: (kind: ListKind) => void;
+}
+
+/** What the handshake established; `serverInfo` and `instructions` only when the server sent them. */
+export interface SessionInfo {
+  protocolVersion: string;
+  capabilities: ServerCapabilities;
+  serverInfo?: Implementation;
+  instructions?: string;
+}
+
+/** Pages followed per list before giving up (server/utilities/pagination: guard against loops). */
+export const MAX_PAGES = 1000;
+/** How long to wait for the exit code once a server closed its output during the handshake, in ms. */
+const EXIT_CODE_WAIT_MS = 1000;
+
+export class McpClient {
+  protocolVersion: string | undefined;
+  capabilities: ServerCapabilities = {};
+  serverInfo: Implementation | undefined;
+  instructions: string | undefined;
+  /** Lists the server announced as changed and not re-listed since. */
+  readonly dirty = new Set<ListKind>();
+  private readonly conn: JsonRpcConnection;
+  private initialized = false;
+  private readonly peer: string;
+
+  constructor(
+    readonly name: string,
+    readonly transport: Transport,
+    private readonly opts: McpClientOptions,
+  ) {
+    this.peer = `MCP server "${name}"`;
+    this.conn = new JsonRpcConnection(transport.lines, {
+      peer: this.peer,
+      write: (message) => transport.write(message),
+      onRequest: (method, params, ctx) => this.onRequest(method, params, ctx.signal),
+      onNotification: (method, params) => this.onNotification(method, params),
+      log: opts.log,
+      trace: opts.trace,
+    });
+    void transport.exited.then((exit) => this.conn.close(new ConnectionClosedError(`${this.peer} exited with ${describeExit(exit)}`)));
+  }
+
+  /**
+   * Spawns the server over stdio (see `StdioTransport.spawn`) without connecting.
+   * @throws Error when the command cannot be started.
+   */
+  static spawn(config: ServerConfig, opts: McpClientOptions & { onStderrLine?: (line: string) => void }): McpClient {
+    const transport = StdioTransport.spawn(config, { cwd: opts.cwd, onStderrLine: opts.onStderrLine });
+    return new McpClient(config.name, transport, opts);
+  }
+
+  /** The server's process id, when the transport is a process. */
+  get pid(): number | undefined {
+    return this.transport.pid;
+  }
+
+  /** True after a successful handshake and until the connection closes. */
+  get connected(): boolean {
+    return this.initialized && !this.conn.isClosed;
+  }
+
+  /** Resolves with the reason when the connection closes (exit, EOF, or `close`). */
+  get closed(): Promise<Error> {
+    return this.conn.closed;
+  }
+
+  /**
+   * The handshake (basic/lifecycle#initialization): sends the `initializeRequest` frame, checks
+   * the answered protocolVersion, sends `notifications/initialized`, keeps capabilities,
+   * serverInfo and instructions.
+   * @throws Error whose message is the reason alone, e.g. "exited with code 1 before the handshake".
+   */
+  async connect(opts: { timeoutMs: number }): Promise<SessionInfo> {
+    let answer: unknown;
+    try {
+      answer = await this.conn.requestFrame(initializeRequest, { timeoutMs: opts.timeoutMs, cancellable: false });
+    } catch (error) {
+      throw await this.startupFailure(error, opts.timeoutMs);
+    }
+    const result = (isObject(answer) ? answer : {}) as Partial<InitializeResult>;
+    const version = result.protocolVersion;
+    if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version)) {
+      throw new Error(
+        `answered initialize with unsupported protocolVersion ${JSON.stringify(version)} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
+      );
+    }
+    this.protocolVersion = version;
+    this.capabilities = isObject(result.capabilities) ? result.capabilities : {};
+    this.serverInfo = isObject(result.serverInfo) ? (result.serverInfo as Implementation) : undefined;
+    this.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
+    this.conn.notify("notifications/initialized");
+    this.initialized = true;
+    return { protocolVersion: version as string, capabilities: this.capabilities, serverInfo: this.serverInfo, instructions: this.instructions };
+  }
+
+  /** `tools/list`, every page (server/tools#listing-tools). Entries without a name are dropped. */
+  listTools(opts?: RequestOptions): Promise<McpTool[]> {
+    return this.paginate("tools/list", "tools", (t) => typeof t.name === "string", opts) as Promise<McpTool[]>;
+  }
+
+  /** `prompts/list`, every page (server/prompts#listing-prompts). */
+  listPrompts(opts?: RequestOptions): Promise<McpPrompt[]> {
+    return this.paginate("prompts/list", "prompts", (p) => typeof p.name === "string", opts) as Promise<McpPrompt[]>;
+  }
+
+  /** `resources/list`, every page (server/resources#listing-resources). */
+  listResources(opts?: RequestOptions): Promise<McpResource[]> {
+    return this.paginate("resources/list", "resources", (r) => typeof r.uri === "string", opts) as Promise<McpResource[]>;
+  }
+
+  /**
+   * `tools/call` with the server's own tool name. Resolves with the raw result, `isError` included.
+   * @throws McpError, RequestTimeoutError, RequestCancelledError or ConnectionClosedError.
+   */
+  callTool(name: string, args: Record<string, unknown>, opts?: RequestOptions): Promise<CallToolResult> {
+    return this.request("tools/call", { name, arguments: args }, opts);
+  }
+
+  /** `prompts/get` with string arguments (server/prompts#getting-a-prompt). Throws like `callTool`. */
+  getPrompt(name: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> {
+    return this.request("prompts/get", { name, arguments: args }, opts);
+  }
+
+  /** `resources/read` (server/resources#reading-resources). Throws like `callTool`. */
+  readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult> {
+    return this.request("resources/read", { uri }, opts);
+  }
+
+  /** Last lines of the server's stderr. */
+  stderrTail(): string[] {
+    return this.transport.stderrTail();
+  }
+
+  /** Ends the session: pending requests reject, then the transport's shutdown sequence runs. */
+  async close(graceMs?: number): Promise<void> {
+    this.conn.close(new ConnectionClosedError(`${this.peer} was shut down`, true));
+    await this.transport.close(graceMs);
+  }
+
+  /**
+   * Why the connection ended, once it has: "exited with code 1", or "closed its output" when the
+   * process is still running a moment (1 s) after its stdout ended.
+   */
+  async endReason(): Promise<string> {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), EXIT_CODE_WAIT_MS);
+    });
+    const exit = await Promise.race([this.transport.exited, late]);
+    clearTimeout(timer);
+    return exit ? `exited with ${describeExit(exit)}` : "closed its output";
+  }
+
+  private request<T>(method: string, params: Params, opts?: RequestOptions): Promise<T> {
+    if (!this.initialized) return Promise.reject(new Error(`${this.peer}: ${method} before the handshake`));
+    return this.conn.request<T>(method, params, opts);
+  }
+
+  /** Follows `nextCursor` to the end (server/utilities/pagination), stopping on a repeated cursor. */
+  private async paginate(
+    method: string,
+    key: string,
+    valid: (item: Record<string, unknown>) => boolean,
+    opts?: RequestOptions,
+  ): Promise<unknown[]> {
+    const items: unknown[] = [];
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 1; ; page++) {
+      const result = await this.request<unknown>(method, cursor === undefined ? undefined : { cursor }, opts);
+      const list = isObject(result) ? result[key] : undefined;
+      if (!Array.isArray(list)) throw new Error(`${this.peer}: ${method} result has no "${key}" array`);
+      for (const item of list) {
+        if (isObject(item) && valid(item)) items.push(item);
+        else this.opts.warn?.(`${this.peer}: ${method} entry skipped (malformed): ${JSON.stringify(item)?.slice(0, 120)}`);
+      }
+      const next = (result as Record<string, unknown>).nextCursor;
+      if (typeof next !== "string" || next === "") return items;
+      if (seen.has(next) || page >= MAX_PAGES) {
+        const why = seen.has(next) ? `repeated cursor ${JSON.stringify(next)}` : `more than ${MAX_PAGES} pages`;
+        this.opts.warn?.(`${this.peer}: ${method} stopped after ${page} pages (${why}); the list may be incomplete`);
+        return items;
+      }
+      seen.add(next);
+      cursor = next;
+    }
+  }
+
+  private async onRequest(method: string, params: Params, signal: AbortSignal): Promise<unknown> {
+    switch (method) {
+      case "roots/list":
+        return { roots: [{ uri: pathToFileURL(this.opts.cwd).href, name: basename(this.opts.cwd) || this.opts.cwd }] };
+      case "sampling/createMessage":
+        if (!this.opts.sampling) throw new McpError(ErrorCode.MethodNotFound, "sampling is disabled in this client");
+        return this.opts.sampling(params, signal);
+      default:
+        throw methodNotFound(method);
+    }
+  }
+
+  private onNotification(method: string, params: Params): void {
+    const changed = /^notifications\/(tools|prompts|resources)\/list_changed$/.exec(method);
+    if (changed) {
+      const kind = changed[1] as ListKind;
+      this.dirty.add(kind);
+      this.opts.onListChanged?.(kind);
+    } else if (method === "notifications/message") {
+      const data = params?.data;
+      const text = typeof data === "string" ? data : JSON.stringify(data);
+      this.opts.log?.(`[${this.name}] ${String(params?.level ?? "info")}: ${text}`);
+    } else {
+      this.opts.log?.(`${this.peer}: notification ${method} ignored`);
+    }
+  }
+
+  private async startupFailure(error: unknown, timeoutMs: number): Promise<Error> {
+    if (error instanceof ConnectionClosedError) return new Error(`${await this.endReason()} before the handshake`);
+    if (error instanceof RequestTimeoutError) {
+      const { skipped, lastSkipped } = this.conn.stats;
+      const garbage = skipped ? `; its output had ${skipped} line(s) that are not JSON-RPC, the last: ${lastSkipped}` : "";
+      return new Error(`no answer to initialize within ${timeoutMs} ms${garbage}`);
+    }
+    if (error instanceof McpError) return new Error(`initialize failed: ${error.message} (JSON-RPC error ${error.code})`);
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** "code 1" or "signal SIGKILL". */
+export function describeExit(exit: ExitInfo): string {
+  return exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal ?? "unknown"}`;
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}

@@ -1,0 +1,74 @@
+/**
+ * The errors the MCP client raises, one class per way a request can end badly, so callers
+ * (the registry, the inspector) can tell a server's answer from a timeout or a dead process.
+ */
+import { ErrorCode, type JsonRpcErrorObject } from "./protocol.ts";
+
+/** A JSON-RPC error response from the peer (or one we send back), with its code and data. */
+export class McpError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+    this.name = "McpError";
+  }
+}
+
+/** The request got no response within its timeout; `notifications/cancelled` was sent. */
+export class RequestTimeoutError extends Error {
+  constructor(
+    readonly method: string,
+    readonly timeoutMs: number,
+    peer: string,
+  ) {
+    super(`${peer}: ${method} timed out after ${timeoutMs} ms`);
+    this.name = "RequestTimeoutError";
+  }
+}
+
+/** The request's abort signal fired; `notifications/cancelled` was sent. */
+export class RequestCancelledError extends Error {
+  constructor(method: string, peer: string) {
+    super(`${peer}: ${method} was cancelled`);
+    this.name = "RequestCancelledError";
+  }
+}
+
+/** The connection closed (peer exited, stdout ended, or `close()`) before the response came. */
+export class ConnectionClosedError extends Error {
+  constructor(
+    message: string,
+    /** True when we closed it (shutdown), false when the peer went away. */
+    readonly byUs = false,
+  ) {
+    super(message);
+    this.name = "ConnectionClosedError";
+  }
+}
+
+/** The message of anything thrown. */
+export function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** `-32601` for a method this side does not implement. */
+export function methodNotFound(method: string): McpError {
+  return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
+}
+
+/** A JSON-RPC `error` member from the peer as an `McpError`; malformed ones become -32603. */
+export function toMcpError(error: unknown): McpError {
+  const e = (typeof error === "object" && error !== null ? error : {}) as Record<string, unknown>;
+  if (typeof e.code === "number" && typeof e.message === "string") return new McpError(e.code, e.message, e.data);
+  return new McpError(ErrorCode.InternalError, `malformed error response: ${String(JSON.stringify(error)).slice(0, 120)}`);
+}
+
+/** What we send back for an error thrown by a request handler: `McpError` keeps its code. */
+export function toErrorObject(error: unknown): JsonRpcErrorObject {
+  if (error instanceof McpError) {
+    return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+  }
+  return { code: ErrorCode.InternalError, message: messageOf(error) };
+}

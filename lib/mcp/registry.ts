@@ -1,0 +1,282 @@
+/**
+ * All MCP sessions of a run: started concurrently, each with a status; their tools exposed as
+ * ordinary `Tool`s (named by `ToolNamer`, routed by a table, never by splitting names); prompts
+ * and resources on request; one shutdown for all.
+ */
+import type { Tool } from "../tools/tool.ts";
+import { McpClient } from "./client.ts";
+import type { ServerConfig } from "./config.ts";
+import { McpError, messageOf } from "./errors.ts";
+import { ToolNamer } from "./names.ts";
+import {
+  ErrorCode,
+  type CallToolResult,
+  type GetPromptResult,
+  type Implementation,
+  type ListKind,
+  type McpPrompt,
+  type McpResource,
+  type McpTool,
+  type ReadResourceResult,
+  type ServerCapabilities,
+} from "./protocol.ts";
+import { type ToolRoute, adaptTools, callAsTool } from "./tools.ts";
+
+export type { ToolRoute } from "./tools.ts";
+
+/** Default for MCP_TIMEOUT: handshake and each list request at start-up, in ms. */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+/** Default for MCP_TOOL_TIMEOUT: one tools/call (also prompts/get, resources/read), in ms. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
+
+export interface RegistryOptions {
+  /** Working directory for the servers, and the root answered to `roots/list`. */
+  cwd: string;
+  startupTimeoutMs?: number;
+  toolTimeoutMs?: number;
+  /** One line for stderr: failures always; diagnostics and server stderr when `verbose`. */
+  log: (line: string) => void;
+  verbose?: boolean;
+  /** Also log every JSON-RPC message in and out. */
+  debug?: boolean;
+  /**
+   * Serves `sampling/createMessage` (client/sampling) and resolves with its result; `signal`
+   * aborts when the server cancels. Absent → servers' sampling requests are refused (-32601).
+   */
+  sampling?: (params: unknown, serverName: string, signal: AbortSignal) => Promise<unknown>;
+  /** Shutdown grace before SIGTERM, in ms (see `StdioTransport.close`). */
+  graceMs?: number;
+  /** Limit for a tool result's text, in characters; content.ts's default when absent. */
+  maxOutputChars?: number;
+  /** Told when a server announces a changed list; `refresh()` then re-lists it. */
+  onListChanged?: (server: string, kind: ListKind) => void;
+}
+
+export interface ServerState {
+  name: string;
+  /** "failed" when it could not start, or when it exited after starting. */
+  status: "connected" | "failed";
+  /** Why it failed, e.g. "exited with code 1 before the handshake". */
+  error?: string;
+  config: ServerConfig;
+  protocolVersion?: string;
+  capabilities?: ServerCapabilities;
+  serverInfo?: Implementation;
+  instructions?: string;
+  tools: McpTool[];
+  prompts: McpPrompt[];
+  resources: McpResource[];
+  /** Last stderr lines, kept when the server failed. */
+  stderr: string[];
+  /** Process id of the server (leader of its process group), once spawned. */
+  pid?: number;
+}
+
+export class McpRegistry {
+  /** One entry per configured server, in configuration order. */
+  readonly servers: ServerState[] = [];
+  private readonly clients = new Map<string, McpClient>();
+  private readonly namer = new ToolNamer();
+  private readonly warned = new Set<string>();
+  private toolCache: Tool[] | undefined;
+  private shuttingDown: Promise<void> | undefined;
+  private readonly startupTimeoutMs: number;
+  private readonly toolTimeoutMs: number;
+
+  private constructor(private readonly opts: RegistryOptions) {
+    this.startupTimeoutMs = opts.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
+    this.toolTimeoutMs = opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+  }
+
+  /**
+   * Starts every server concurrently: handshake, tools/list, and prompts/list and resources/list
+   * when declared (basic/lifecycle#capability-negotiation). Never throws for a server: a failure
+   * gets status "failed", one line through `opts.log`, and its process is shut down.
+   */
+  static async start(configs: ServerConfig[], opts: RegistryOptions): Promise<McpRegistry> {
+    const registry = new McpRegistry(opts);
+    const starting: Promise<void>[] = [];
+    for (const config of configs) {
+      if (registry.servers.some((s) => s.name === config.name)) {
+        opts.log(`MCP server "${config.name}" is configured twice; the first definition is used`);
+        continue;
+      }
+      const state: ServerState = { name: config.name, status: "failed", config, tools: [], prompts: [], resources: [], stderr: [] };
+      registry.servers.push(state);
+      starting.push(registry.startOne(state));
+    }
+    await Promise.all(starting);
+    return registry;
+  }
+
+  /** True when the named server finished its handshake and is still running. */
+  isConnected(name: string): boolean {
+    return this.clients.get(name)?.connected ?? false;
+  }
+
+  /**
+   * The MCP tools as `Tool`s (see `adaptTools`), rebuilt only after `refresh` changed a list.
+   * Tools of a server that died stay listed and answer that it is not connected.
+   */
+  tools(): Tool[] {
+    this.toolCache ??= adaptTools(
+      this.servers,
+      this.namer,
+      (route, input, ctx) =>
+        callAsTool(this.clients.get(route.server), route, input, ctx, {
+          timeoutMs: this.toolTimeoutMs,
+          maxOutputChars: this.opts.maxOutputChars,
+        }),
+      (line) => this.warnOnce(line),
+    );
+    return this.toolCache;
+  }
+
+  /** The server and MCP tool behind an API tool name given out by `tools()` (the namer's table). */
+  route(toolName: string): ToolRoute | undefined {
+    return this.namer.lookup(toolName);
+  }
+
+  /**
+   * Re-lists what servers announced as changed (`notifications/<kind>/list_changed`). Call it
+   * before each model call: without announcements it does nothing. Failures keep the old list.
+   */
+  async refresh(): Promise<void> {
+    const work: Promise<void>[] = [];
+    for (const state of this.servers) {
+      const client = this.clients.get(state.name);
+      if (client?.connected && client.dirty.size > 0) work.push(this.list(client, state, [...client.dirty], false));
+    }
+    if (work.length === 0) return;
+    await Promise.all(work);
+    this.toolCache = undefined;
+  }
+
+  /** `prompts/list`, asked even when the server did not declare prompts; -32601 → []. Rejects like `getPrompt`. */
+  async listPrompts(server: string): Promise<McpPrompt[]> {
+    return orNone(this.client(server).listPrompts({ timeoutMs: this.startupTimeoutMs }));
+  }
+
+  /** `resources/list`, asked even when not declared; -32601 → []. Rejects like `getPrompt`. */
+  async listResources(server: string): Promise<McpResource[]> {
+    return orNone(this.client(server).listResources({ timeoutMs: this.startupTimeoutMs }));
+  }
+
+  /** `prompts/get`. Rejects with Error for an unknown or disconnected server, McpError from the server. */
+  async getPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    return this.client(server).getPrompt(name, args, { timeoutMs: this.toolTimeoutMs });
+  }
+
+  /** `resources/read`. Rejects like `getPrompt`. */
+  async readResource(server: string, uri: string): Promise<ReadResourceResult> {
+    return this.client(server).readResource(uri, { timeoutMs: this.toolTimeoutMs });
+  }
+
+  /** `tools/call` returning the raw result (for the inspector). Rejects like `getPrompt`. */
+  async callTool(server: string, tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutMs });
+  }
+
+  /** Shuts every server down concurrently (see `StdioTransport.close`). Idempotent; never throws. */
+  shutdown(): Promise<void> {
+    this.shuttingDown ??= Promise.all([...this.clients.values()].map((c) => c.close(this.opts.graceMs))).then(() => {});
+    return this.shuttingDown;
+  }
+
+  private async startOne(state: ServerState): Promise<void> {
+    const { log, verbose, debug, sampling } = this.opts;
+    const name = state.name;
+    let client: McpClient | undefined;
+    try {
+      client = McpClient.spawn(state.config, {
+        cwd: this.opts.cwd,
+        log: verbose ? log : undefined,
+        warn: log,
+        trace: debug ? (dir, message) => log(`[${name}] ${dir === "send" ? "→" : "←"} ${message.slice(0, 2000)}`) : undefined,
+        sampling: sampling && ((params, signal) => sampling(params, name, signal)),
+        onStderrLine: verbose ? (line) => log(`[${name}] ${line}`) : undefined,
+        onListChanged: this.opts.onListChanged && ((kind) => this.opts.onListChanged!(name, kind)),
+      });
+      state.pid = client.pid;
+      const init = await client.connect({ timeoutMs: this.startupTimeoutMs });
+      Object.assign(state, init);
+      const kinds: ListKind[] = ["tools", "prompts", "resources"];
+      await this.list(client, state, kinds.filter((k) => init.capabilities[k]), true);
+      state.status = "connected";
+      this.clients.set(name, client);
+      this.watch(client, state);
+    } catch (error) {
+      state.status = "failed";
+      // The line below names the server already; errors from the connection name it too.
+      state.error = messageOf(error).replace(`MCP server "${name}": `, "");
+      // Closed first: the stderr tail is complete only once the process is gone.
+      await client?.close(this.opts.graceMs);
+      state.stderr = client?.stderrTail() ?? [];
+      log(`MCP server "${name}" failed to start: ${state.error}${stderrSuffix(state.stderr)}`);
+    }
+  }
+
+  /**
+   * Lists `kinds` into `state`, clearing each dirty flag first so an announcement that arrives
+   * meanwhile is not lost. At start-up (`strict`) a failed tools/list fails the server; otherwise
+   * a failure is a warning and the old list stays.
+   */
+  private async list(client: McpClient, state: ServerState, kinds: ListKind[], strict: boolean): Promise<void> {
+    const opts = { timeoutMs: this.startupTimeoutMs };
+    const listers = { tools: () => client.listTools(opts), prompts: () => client.listPrompts(opts), resources: () => client.listResources(opts) };
+    await Promise.all(
+      kinds.map(async (kind) => {
+        client.dirty.delete(kind);
+        if (!state.capabilities?.[kind]) return;
+        try {
+          (state[kind] as unknown[]) = await orNone<unknown>(listers[kind]());
+        } catch (error) {
+          if (strict && kind === "tools") throw error;
+          this.opts.log(`MCP server "${state.name}": ${kind}/list failed: ${messageOf(error)}`);
+        }
+      }),
+    );
+  }
+
+  /** A server that exits after starting becomes "failed"; its group is still shut down. */
+  private watch(client: McpClient, state: ServerState): void {
+    void client.closed.then(async () => {
+      if (this.shuttingDown) return;
+      state.status = "failed";
+      state.error = await client.endReason();
+      await client.close(this.opts.graceMs);
+      state.stderr = client.stderrTail();
+      if (!this.shuttingDown) this.opts.log(`MCP server "${state.name}" ${state.error}${stderrSuffix(state.stderr)}`);
+    });
+  }
+
+  private client(server: string): McpClient {
+    const client = this.clients.get(server);
+    if (client?.connected) return client;
+    const state = this.servers.find((s) => s.name === server);
+    if (!state) throw new Error(`no MCP server named "${server}"`);
+    throw new Error(`MCP server "${server}" is not connected${state.error ? ` (${state.error})` : ""}`);
+  }
+
+  private warnOnce(line: string): void {
+    if (this.warned.has(line)) return;
+    this.warned.add(line);
+    this.opts.log(line);
+  }
+}
+
+/** " (stderr: a | b | c)" from the last three stderr lines, for a one-line report; "" when silent. */
+function stderrSuffix(lines: string[]): string {
+  const tail = lines.slice(-3).join(" | ");
+  return tail ? ` (stderr: ${tail.length > 500 ? `${tail.slice(0, 500)}…` : tail})` : "";
+}
+
+/** -32601 from an optional list means "none" (basic/lifecycle#capability-negotiation). */
+async function orNone<T>(listing: Promise<T[]>): Promise<T[]> {
+  try {
+    return await listing;
+  } catch (error) {
+    if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
+    throw error;
+  }
+}

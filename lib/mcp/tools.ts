@@ -1,0 +1,88 @@
+/**
+ * MCP tools as the agent's `Tool`s (MCP 2025-11-25, server/tools): API-valid names from
+ * `ToolNamer`, object input schemas, and calls whose every failure becomes an `is_error` result
+ * the model can read: a JSON-RPC error, a timeout (MCP_TOOL_TIMEOUT), a server that died.
+ */
+import type { Tool, ToolContext, ToolOutput } from "../tools/tool.ts";
+import type { McpClient } from "./client.ts";
+import { callToolResultToOutput, normalizeInputSchema } from "./content.ts";
+import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError, messageOf } from "./errors.ts";
+import type { ToolNamer } from "./names.ts";
+import type { McpTool } from "./protocol.ts";
+
+/** Where an API tool name leads: the server and the server's own tool name. */
+export interface ToolRoute {
+  server: string;
+  tool: string;
+}
+
+export interface ToolCallOptions {
+  /** One call's timeout, in ms. */
+  timeoutMs: number;
+  /** Limit for the result's text, in characters; content.ts's default when absent. */
+  maxOutputChars?: number;
+}
+
+/**
+ * One `Tool` per listed MCP tool, in server order. A tool whose inputSchema cannot be made an
+ * object schema is left out and reported through `warn`. `run` receives the route captured at
+ * build time, so calls never depend on parsing the API name.
+ */
+export function adaptTools(
+  servers: readonly { name: string; tools: readonly McpTool[] }[],
+  namer: ToolNamer,
+  run: (route: ToolRoute, input: Record<string, unknown>, ctx: ToolContext) => Promise<ToolOutput>,
+  warn: (line: string) => void,
+): Tool[] {
+  const tools: Tool[] = [];
+  for (const server of servers) {
+    for (const mcpTool of server.tools) {
+      const inputSchema = normalizeInputSchema(mcpTool.inputSchema);
+      if (!inputSchema) {
+        warn(`MCP server "${server.name}": tool "${mcpTool.name}" left out: its inputSchema is not an object schema`);
+        continue;
+      }
+      const route = { server: server.name, tool: mcpTool.name };
+      tools.push({
+        name: namer.name(server.name, mcpTool.name),
+        description: mcpTool.description ?? mcpTool.title ?? "",
+        inputSchema,
+        readOnly: mcpTool.annotations?.readOnlyHint === true,
+        run: (input, ctx) => run(route, input, ctx),
+      });
+    }
+  }
+  return tools;
+}
+
+/**
+ * `tools/call` on `client` as the model sees it: the result through `callToolResultToOutput`,
+ * or `{isError: true, content: <one line saying what went wrong>}`. Never throws.
+ */
+export async function callAsTool(
+  client: McpClient | undefined,
+  route: ToolRoute,
+  input: Record<string, unknown>,
+  ctx: ToolContext,
+  opts: ToolCallOptions,
+): Promise<ToolOutput> {
+  if (!client?.connected) return { isError: true, content: `MCP server "${route.server}" is not connected` };
+  try {
+    const result = await client.callTool(route.tool, input, { timeoutMs: opts.timeoutMs, signal: ctx.signal });
+    return callToolResultToOutput(result, { maxChars: opts.maxOutputChars });
+  } catch (error) {
+    return { isError: true, content: describeCallError(error, route) };
+  }
+}
+
+function describeCallError(error: unknown, { server, tool }: ToolRoute): string {
+  if (error instanceof McpError) return `MCP server "${server}" returned an error for ${tool}: ${error.message} (code ${error.code})`;
+  if (error instanceof RequestTimeoutError) {
+    return `MCP tool ${tool} on server "${server}" timed out after ${error.timeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled`;
+  }
+  if (error instanceof ConnectionClosedError) {
+    return `MCP server "${server}" ${error.byUs ? "was shut down" : "exited"} during the call`;
+  }
+  if (error instanceof RequestCancelledError) return `MCP tool ${tool} on server "${server}" was interrupted`;
+  return messageOf(error);
+}
