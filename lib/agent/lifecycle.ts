@@ -5,6 +5,10 @@
 type Cleanup = () => Promise<void>;
 const cleanups = new Set<Cleanup>();
 let running: Promise<void> | undefined;
+const stopping = new AbortController();
+
+/** Aborted as soon as shutdown starts: the loop stops instead of sending results to the model. */
+export const shutdownSignal: AbortSignal = stopping.signal;
 
 /** Registers a cleanup; returns a function that unregisters it. */
 export function onShutdown(fn: Cleanup): () => void {
@@ -14,6 +18,7 @@ export function onShutdown(fn: Cleanup): () => void {
 
 /** Runs every cleanup concurrently, once; later calls wait for the same run. Never throws. */
 export function shutdown(): Promise<void> {
+  if (!stopping.signal.aborted) stopping.abort(new Error("shutting down"));
   running ??= Promise.allSettled([...cleanups].map((fn) => fn())).then(() => undefined);
   return running;
 }

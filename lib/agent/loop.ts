@@ -65,6 +65,7 @@ export async function runLoop(messages: MessageParam[], opts: LoopOptions): Prom
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   const signal = opts.signal ?? new AbortController().signal;
   for (let turn = 1; ; turn++) {
+    if (signal.aborted) throw signal.reason ?? new Error("interrupted");
     if (opts.maxTurns !== undefined && turn > opts.maxTurns) throw new MaxTurnsError(opts.maxTurns);
     await opts.beforeModelCall?.();
     const tools = opts.tools();
@@ -94,7 +95,6 @@ export async function runLoop(messages: MessageParam[], opts: LoopOptions): Prom
     const message: MessageParam = { role: "user", content: results };
     messages.push(message);
     opts.hooks?.onToolResults?.(message);
-    if (signal.aborted) throw signal.reason ?? new Error("interrupted");
   }
 }
 

@@ -9,7 +9,7 @@ import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop, MaxTurnsError } from "../agent/loop.ts";
 import { ModelError, DEFAULT_MODEL } from "../agent/model.ts";
 import type { MessageParam, Usage } from "../agent/messages.ts";
-import { shutdown } from "../agent/lifecycle.ts";
+import { shutdown, shutdownSignal } from "../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "./stdin.ts";
 import { OutputWriter } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "./print-commands.ts";
@@ -72,6 +72,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
       beforeModelCall: () => s.refresh(),
       cwd,
       maxTurns: args.maxTurns,
+      signal: shutdownSignal,
       hooks: {
         onAssistant: (reply) => {
           turns++;
@@ -84,7 +85,9 @@ export async function runPrint(args: CliArgs): Promise<number> {
     finish({ subtype: "success", result: result.text });
   } catch (err) {
     code = 1;
-    if (err instanceof MaxTurnsError) {
+    if (shutdownSignal.aborted) {
+      // A signal is shutting the run down; its handler sets the exit code and says nothing more.
+    } else if (err instanceof MaxTurnsError) {
       stderr(`error: ${err.message}`);
       finish({ subtype: "error_max_turns", result: "" });
     } else if (err instanceof ModelError || err instanceof InputError) {
