@@ -4,7 +4,7 @@
  */
 import { optionalInteger, requiredString } from "./input.ts";
 import { HeadTailBuffer } from "./output-cap.ts";
-import { killProcessGroup, signalGroup } from "./process-group.ts";
+import { killProcessGroup, signalGroup, trackGroup } from "./process-group.ts";
 import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -71,7 +71,8 @@ export interface CommandResult {
  * Runs `bash -c command` in `cwd` as a new session (so its own process group), stdin /dev/null,
  * stderr merged into stdout. Completion is the shell's exit; then output already in the pipe
  * is drained for DRAIN_MS and the process group is killed, so background jobs never outlive the call.
- * On timeout (`timeoutMs`, ms) or abort the group gets SIGTERM, then SIGKILL after KILL_GRACE_MS.
+ * On timeout (`timeoutMs`, ms) or abort the group gets SIGTERM, then SIGKILL after KILL_GRACE_MS;
+ * if this process exits mid-command, the group gets SIGKILL (see trackGroup).
  * Throws ToolError when the shell cannot be started (e.g. `cwd` missing).
  */
 export async function runCommand(
@@ -93,6 +94,19 @@ export async function runCommand(
   } catch (error) {
     throw new ToolError(`Cannot run the command in ${opts.cwd}: ${(error as Error).message}`);
   }
+  const release = trackGroup(proc.pid);
+  try {
+    return await supervise(proc, opts);
+  } finally {
+    release();
+  }
+}
+
+/** Reads `proc`'s output until it exits, times out or is interrupted; then ends its group. */
+async function supervise(
+  proc: Bun.Subprocess<"ignore", "pipe", "ignore">,
+  opts: { timeoutMs: number; signal: AbortSignal },
+): Promise<CommandResult> {
   const buffer = new HeadTailBuffer((MAX_OUTPUT_CHARS - 200) / 2, (MAX_OUTPUT_CHARS - 200) / 2);
   const reader = proc.stdout.getReader();
   const pump = readAll(reader, buffer);

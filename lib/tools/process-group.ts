@@ -1,6 +1,7 @@
 /**
  * Ending a whole process group: a shell command's children and grandchildren share the group
  * of the `detached` (setsid) shell, so signalling the negative pid reaches all of them.
+ * Groups in use are tracked, so that none outlives this process however it exits.
  */
 
 /** Sends `signal` to process group `pgid`; false when the group no longer exists. */
@@ -26,4 +27,32 @@ export async function killProcessGroup(pgid: number, graceMs = 500): Promise<voi
     if (!signalGroup(pgid, 0)) return;
   }
   signalGroup(pgid, "SIGKILL");
+}
+
+const trackedGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/**
+ * Marks process group `pgid` as ours until the returned function is called. A detached group
+ * gets no signal when we die (SIGINT in a terminal reaches only the foreground group; a signal
+ * handler ends us with process.exit while the command still runs), so an `exit` hook sends
+ * SIGKILL to every group still tracked: that hook is synchronous, leaving no time for SIGTERM.
+ */
+export function trackGroup(pgid: number): () => void {
+  if (!exitHookInstalled) {
+    exitHookInstalled = true;
+    process.on("exit", () => {
+      for (const group of trackedGroups) signalGroup(group, "SIGKILL");
+    });
+  }
+  trackedGroups.add(pgid);
+  return () => trackedGroups.delete(pgid);
+}
+
+/**
+ * Ends every tracked group the graceful way (SIGTERM, SIGKILL after `graceMs` ms), concurrently:
+ * for a shutdown that can wait, before the exit hook's SIGKILL. Never throws.
+ */
+export async function endTrackedGroups(graceMs = 500): Promise<void> {
+  await Promise.all([...trackedGroups].map((group) => killProcessGroup(group, graceMs)));
 }
