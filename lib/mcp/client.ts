@@ -204,6 +204,8 @@ export class McpClient {
     opts?: RequestOptions,
   ): Promise<unknown[]> {
     const items: unknown[] = [];
+    // A list is keyed by name (tools, prompts) or uri (resources); a page served twice adds nothing.
+    const ids = new Set<string>();
     const seen = new Set<string>();
     let cursor: string | undefined;
     for (let page = 1; ; page++) {
@@ -211,8 +213,11 @@ export class McpClient {
       const list = isObject(result) ? result[key] : undefined;
       if (!Array.isArray(list)) throw new Error(`${this.peer}: ${method} result has no "${key}" array`);
       for (const item of list) {
-        if (isObject(item) && valid(item)) items.push(item);
-        else this.opts.warn?.(`${this.peer}: ${method} entry skipped (malformed): ${JSON.stringify(item)?.slice(0, 120)}`);
+        if (isObject(item) && valid(item)) {
+          const id = String(item.name ?? item.uri);
+          if (!ids.has(id)) items.push(item);
+          ids.add(id);
+        } else this.opts.warn?.(`${this.peer}: ${method} entry skipped (malformed): ${JSON.stringify(item)?.slice(0, 120)}`);
       }
       const next = (result as Record<string, unknown>).nextCursor;
       if (typeof next !== "string" || next === "") return items;

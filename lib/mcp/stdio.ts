@@ -39,6 +39,8 @@ export const STDERR_TAIL_LINES = 20;
 export const STDERR_TAIL_BYTES = 8 * 1024;
 /** Wait between SIGTERM and SIGKILL, in ms. */
 const KILL_AFTER_MS = 500;
+/** How long a server may take to exit after its stdin closes before SIGTERM (ms). */
+export const DEFAULT_CLOSE_GRACE_MS = 500;
 /** After the group is gone, how long stderr may take to reach EOF so the tail is complete, in ms. */
 const STDERR_DRAIN_MS = 200;
 
@@ -139,7 +141,7 @@ export class StdioTransport implements Transport {
    * Resolves as soon as the leader has exited; never waits on pipes a grandchild may hold.
    * Idempotent; never throws.
    */
-  close(graceMs = 500): Promise<void> {
+  close(graceMs = DEFAULT_CLOSE_GRACE_MS): Promise<void> {
     this.closing ??= this.shutdown(graceMs);
     return this.closing;
   }
