@@ -33,7 +33,7 @@ export async function mentionAttachments(text: string, cwd: string, mcp?: McpInp
     const token = quoted ?? m[2]!;
     const colon = token.indexOf(":");
     if (!quoted && mcp && colon > 0 && servers.has(token.slice(0, colon))) {
-      const uri = stripTrailingPunctuation(token.slice(colon + 1), (u) => /[\w/]$/.test(u) || u === token.slice(colon + 1));
+      const uri = stripTrailingPunctuation(token.slice(colon + 1), (u) => /[\w/]$/.test(u));
       const source = `${token.slice(0, colon)}:${uri}`;
       if (!seen.has(source)) jobs.push(readResource(mcp, token.slice(0, colon), uri));
       seen.add(source);
