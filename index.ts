@@ -16,11 +16,11 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (args.version) {
-    process.stdout.write(`${VERSION} (agent)\n`);
+    await Bun.write(Bun.stdout, `${VERSION} (agent)\n`);
     return 0;
   }
   if (args.help) {
-    process.stdout.write(USAGE + "\n");
+    await Bun.write(Bun.stdout, USAGE + "\n");
     return 0;
   }
   const { installExitHandlers } = await import("./lib/agent/lifecycle.ts");

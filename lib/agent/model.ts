@@ -1,6 +1,6 @@
 /**
- * The only file that touches @anthropic-ai/sdk (Messages API). The SDK is imported lazily, on the
- * first model call, so runs that never call the model (--help, mcp inspector, mcp-init) skip it.
+ * The only file that touches @anthropic-ai/sdk (Messages API). The SDK is imported lazily, when a
+ * model client is created, so runs that never call the model (--help, mcp inspector, mcp-init) skip it.
  */
 import type { AssistantReply, ModelRequest } from "./messages.ts";
 
@@ -42,12 +42,13 @@ export function createModelClient({ model, env = process.env }: ModelOptions): M
     throw new ModelError("no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)");
   }
   const baseURL = env.ANTHROPIC_BASE_URL || undefined;
-  let sdk: Promise<any> | undefined;
-  const client = () =>
-    (sdk ??= import("@anthropic-ai/sdk").then(
-      ({ default: Anthropic }) =>
-        new Anthropic({ apiKey: apiKey ?? null, authToken: authToken ?? null, baseURL, maxRetries: 2, timeout: 600_000 }),
-    ));
+  // Loaded now but awaited only at the first call, so the import overlaps MCP servers' start-up.
+  const sdk: Promise<any> = import("@anthropic-ai/sdk").then(
+    ({ default: Anthropic }) =>
+      new Anthropic({ apiKey: apiKey ?? null, authToken: authToken ?? null, baseURL, maxRetries: 2, timeout: 600_000 }),
+  );
+  sdk.catch(() => {}); // surfaced by the first create(), not as an unhandled rejection
+  const client = () => sdk;
   let apiMs = 0;
   return {
     model,

@@ -24,10 +24,28 @@ export interface InitInfo {
   mcp_servers: { name: string; status: string }[];
 }
 
-/** Writes a run's events in one format. Only stdout; diagnostics go elsewhere. */
+/**
+ * Writes a run's events in one format to stdout, as they happen (stream-json is live), in order.
+ * Diagnostics never come here.
+ */
 export class OutputWriter {
   readonly sessionId = crypto.randomUUID();
-  constructor(private readonly format: OutputFormat, private readonly write: (s: string) => void) {}
+  private pending: Promise<unknown> = Promise.resolve();
+  constructor(private readonly format: OutputFormat) {}
+
+  private write(s: string): void {
+    this.pending = this.pending.then(() => Bun.write(Bun.stdout, s));
+  }
+
+  /** Resolves when everything written so far has reached stdout. */
+  flush(): Promise<void> {
+    return this.pending.then(() => undefined);
+  }
+
+  /** Raw text (a built-in command's output). */
+  text(s: string): void {
+    this.write(s);
+  }
 
   private event(obj: object) {
     this.write(JSON.stringify({ ...obj, session_id: this.sessionId }) + "\n");

@@ -19,8 +19,7 @@ const stderr = (line: string) => process.stderr.write(line + "\n");
 export async function runPrint(args: CliArgs): Promise<number> {
   const started = performance.now();
   const cwd = process.cwd();
-  const out: string[] = [];
-  const writer = new OutputWriter(args.outputFormat, (s) => out.push(s));
+  const writer = new OutputWriter(args.outputFormat);
   const stdinText = readPipedStdin(args.prompt === undefined ? undefined : STDIN_GRACE_MS);
   let session: AgentSession | undefined;
   let turns = 0;
@@ -54,7 +53,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
     if (!prompt.trim()) throw new InputError("no prompt: give one as an argument or on stdin (agent -p \"…\")");
     const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: session.mcpInput() });
     if (parsed.kind === "builtin") {
-      out.push(printBuiltin(parsed.name, session));
+      writer.text(printBuiltin(parsed.name, session));
       return 0;
     }
     const s = session;
@@ -97,8 +96,9 @@ export async function runPrint(args: CliArgs): Promise<number> {
       throw err;
     }
   } finally {
+    // The answer goes out first: a server slow to exit must not hold it back.
+    await writer.flush();
     await shutdown();
-    await Bun.write(Bun.stdout, out.join(""));
   }
   return code;
 }
