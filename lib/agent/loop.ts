@@ -30,6 +30,8 @@ export interface LoopHooks {
   /** A tool call is starting / has finished (interactive display). */
   onToolStart?(call: ToolUseBlock): void;
   onToolEnd?(call: ToolUseBlock, result: ToolResultContentBlock): void;
+  /** A running tool reported progress (MCP `notifications/progress`); set only when it can be shown. */
+  onToolProgress?(call: ToolUseBlock, message: string): void;
   /** Streamed text; when set, model calls stream. */
   onText?(delta: string): void;
 }
@@ -158,7 +160,8 @@ async function execute(
     if (opts.canUseTool && !(await opts.canUseTool(tool, input))) {
       return { isError: true, content: `The user refused to run ${call.name}.` };
     }
-    return await tool.run(input, { cwd: opts.cwd, signal });
+    const progress = opts.hooks?.onToolProgress;
+    return await tool.run(input, { cwd: opts.cwd, signal, onProgress: progress && ((message) => progress(call, message)) });
   } catch (err) {
     return { isError: true, content: err instanceof Error ? err.message : String(err) };
   }

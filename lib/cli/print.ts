@@ -79,6 +79,8 @@ export async function runPrint(args: CliArgs): Promise<number> {
           writer.assistant(reply);
         },
         onToolResults: (m) => writer.user(m),
+        // Progress is for a person watching a terminal; scripts and pipes never see it.
+        onToolProgress: process.stderr.isTTY ? (call, message) => stderr(`${call.name}: ${message}`) : undefined,
       },
     });
     finish({ subtype: "success", result: result.text });

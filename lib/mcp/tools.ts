@@ -8,7 +8,7 @@ import type { McpClient } from "./client.ts";
 import { callToolResultToOutput, normalizeInputSchema } from "./content.ts";
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError, messageOf } from "./errors.ts";
 import type { ToolNamer } from "./names.ts";
-import type { McpTool } from "./protocol.ts";
+import type { McpTool, ProgressParams } from "./protocol.ts";
 
 /** Where an API tool name leads: the server and the server's own tool name. */
 export interface ToolRoute {
@@ -68,11 +68,18 @@ export async function callAsTool(
 ): Promise<ToolOutput> {
   if (!client?.connected) return { isError: true, content: `MCP server "${route.server}" is not connected` };
   try {
-    const result = await client.callTool(route.tool, input, { timeoutMs: opts.timeoutMs, signal: ctx.signal });
+    const onProgress = ctx.onProgress && ((p: ProgressParams) => ctx.onProgress!(describeProgress(p)));
+    const result = await client.callTool(route.tool, input, { timeoutMs: opts.timeoutMs, signal: ctx.signal, onProgress });
     return callToolResultToOutput(result, { maxChars: opts.maxOutputChars });
   } catch (error) {
     return { isError: true, content: describeCallError(error, route) };
   }
+}
+
+/** `notifications/progress` as one short line: "3/10 (30%) message" (basic/utilities/progress). */
+export function describeProgress(p: ProgressParams): string {
+  const total = typeof p.total === "number" && p.total > 0 ? `/${p.total} (${Math.round((p.progress / p.total) * 100)}%)` : "";
+  return [`${p.progress}${total}`, typeof p.message === "string" ? p.message : ""].filter(Boolean).join(" ");
 }
 
 function describeCallError(error: unknown, { server, tool }: ToolRoute): string {

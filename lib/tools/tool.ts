@@ -26,6 +26,8 @@ export interface ToolContext {
   cwd: string;
   /** Aborted when the user interrupts the turn or the run is shutting down. */
   signal: AbortSignal;
+  /** Present when someone is watching (a terminal): the tool may report how far it has got. */
+  onProgress?: (message: string) => void;
 }
 
 export interface Tool {
