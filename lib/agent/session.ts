@@ -28,6 +28,8 @@ export interface SessionOptions {
   log(line: string): void;
   /** Called just before `count` MCP servers start (the interactive start-up status line). */
   onMcpStart?(count: number): void;
+  /** Called as each server has connected or failed. */
+  onMcpServerSettled?(server: ServerSummary): void;
 }
 
 export interface ServerSummary {
@@ -65,6 +67,7 @@ export class AgentSession {
         verbose: opts.verbose,
         debug: opts.debug,
         sampling: opts.sampling ? samplingHandler(model, opts.log) : undefined,
+        onServerSettled: opts.onMcpServerSettled && ((s) => opts.onMcpServerSettled!({ name: s.name, status: s.status, error: s.error })),
       });
       const started = registry;
       onShutdown(() => started.shutdown());

@@ -1,4 +1,172 @@
-export async function runInspector(_args: string[]): Promise<number> {
-  process.stderr.write("mcp inspector: not built yet\n");
-  return 1;
+/**
+ * `agent mcp <command>`: inspect configured MCP servers without a model (MCP 2025-11-25:
+ * basic/lifecycle, server/tools, server/prompts, server/resources). Starts only the servers the
+ * command needs, prints text (or the raw results with --json) on stdout, one line per problem on
+ * stderr, and shuts the servers down as a normal run does.
+ */
+import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
+import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, McpRegistry, type ServerState } from "../mcp/registry.ts";
+import { McpError } from "../mcp/errors.ts";
+import { mapPromptArguments } from "../agent/mcp-prompts.ts";
+import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
+import { UsageError } from "./args.ts";
+import { commandUsage, INSPECTOR_USAGE, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
+import * as fmt from "./inspector-format.ts";
+
+/** A failure of the command (exit 1), printed as `mcp <command>: <message>`. */
+class CommandError extends Error {}
+
+const stderr = (line: string) => process.stderr.write(line + "\n");
+
+/**
+ * Runs `mcp …` (argv after `mcp`). Returns the exit code: 0 success; 1 a server failed or is
+ * unknown, a request failed, or a tool result has isError; 2 usage error (usage on stderr).
+ */
+export async function runInspector(argv: string[]): Promise<number> {
+  let args: InspectorArgs;
+  try {
+    args = parseInspectorArgs(argv);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    stderr(`error: ${err.message}`);
+    stderr("usage: agent mcp <list|get|tools|prompts|resources|call|prompt|read> … (agent mcp --help)");
+    return 2;
+  }
+  if (args.help) {
+    process.stdout.write(INSPECTOR_USAGE + "\n");
+    return 0;
+  }
+  let toolArgs: Record<string, unknown> = {};
+  if (args.command === "call" && args.operands[2] !== undefined) {
+    const parsed = parseToolArguments(args.operands[2]);
+    if (typeof parsed === "string") {
+      stderr(`mcp call: ${parsed}`);
+      return 2;
+    }
+    toolArgs = parsed;
+  }
+  installExitHandlers();
+  const cwd = process.cwd();
+  const { servers, warnings } = loadMcpConfig({ cwd, extra: args.mcpConfig, strict: args.strictMcpConfig });
+  for (const w of warnings) stderr(w);
+  try {
+    const selected = selectServers(args, servers);
+    if (!selected.length) {
+      process.stdout.write(args.json ? "[]\n" : "No MCP servers configured (.mcp.json or --mcp-config).\n");
+      return 0;
+    }
+    const registry = await McpRegistry.start(selected, {
+      cwd,
+      startupTimeoutMs: envMs("MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT_MS),
+      toolTimeoutMs: envMs("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS),
+      // `list` and `get` report failures themselves; the other commands need the registry's line.
+      log: args.verbose || !["list", "get"].includes(args.command) ? stderr : () => {},
+      verbose: args.verbose,
+      debug: args.debug,
+    });
+    onShutdown(() => registry.shutdown());
+    return await run(args, registry, toolArgs);
+  } catch (err) {
+    if (err instanceof CommandError) {
+      stderr(`mcp ${args.command}: ${err.message}`);
+      return 1;
+    }
+    if (err instanceof UsageError) {
+      stderr(err.message);
+      return 2;
+    }
+    throw err;
+  } finally {
+    await shutdown();
+  }
+}
+
+/** `list` needs every server; the other commands only the one they name. @throws CommandError */
+function selectServers(args: InspectorArgs, servers: ServerConfig[]): ServerConfig[] {
+  if (args.command === "list") return servers;
+  const name = args.operands[0]!;
+  const config = servers.find((s) => s.name === name);
+  if (config) return [config];
+  const names = servers.map((s) => s.name);
+  throw new CommandError(`no MCP server named "${name}" (configured: ${names.length ? names.join(", ") : "none"})`);
+}
+
+async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<string, unknown>): Promise<number> {
+  const out = (text: string, raw: unknown) =>
+    process.stdout.write(args.json ? JSON.stringify(raw, null, 2) + "\n" : text.endsWith("\n") || text === "" ? text : text + "\n");
+  const states = registry.servers;
+  if (args.command === "list") {
+    out(fmt.listTable(states), fmt.listJson(states));
+    return states.every((s) => s.status === "connected") ? 0 : 1;
+  }
+  const state = states[0]!;
+  if (args.command === "get") {
+    out(fmt.detailsText(state), fmt.detailsJson(state));
+    return state.status === "connected" ? 0 : 1;
+  }
+  // The registry already printed why the server failed to start.
+  if (state.status !== "connected") return 1;
+  const [server, name = "", ...rest] = args.operands as [string, ...string[]];
+  switch (args.command) {
+    case "tools":
+      out(fmt.toolsText(state.tools), state.tools);
+      return 0;
+    case "prompts":
+      out(fmt.promptsText(state.prompts), state.prompts);
+      return 0;
+    case "resources":
+      out(fmt.resourcesText(state.resources), state.resources);
+      return 0;
+    case "call": {
+      if (!state.tools.some((t) => t.name === name)) throw new CommandError(`server "${server}" has no tool "${name}" (tools: ${names(state.tools)})`);
+      const result = await request(() => registry.callTool(server, name, toolArgs));
+      out(fmt.callResultText(result), result);
+      return result.isError === true ? 1 : 0;
+    }
+    case "prompt": {
+      const prompt = await findPrompt(registry, state, name);
+      const { args: promptArgs, missing } = mapPromptArguments(prompt, rest);
+      if (missing.length) {
+        const usage = (prompt.arguments ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`));
+        throw new UsageError([`usage: agent mcp prompt ${server} ${name}`, ...usage].join(" ") + ` (missing: ${missing.join(", ")})`);
+      }
+      const result = await request(() => registry.getPrompt(server, name, promptArgs));
+      out(fmt.promptResultText(result), result);
+      return 0;
+    }
+    case "read": {
+      const result = await request(() => registry.readResource(server, name));
+      const contents = Array.isArray(result.contents) ? result.contents : [];
+      out(contents.map((c) => fmt.resourceText(c)).join("\n"), result);
+      return 0;
+    }
+  }
+  throw new UsageError(commandUsage(args.command));
+}
+
+/** The named prompt from the start-up list, or asked now when the server declared none. @throws CommandError */
+async function findPrompt(registry: McpRegistry, state: ServerState, name: string) {
+  const prompts = state.capabilities?.prompts ? state.prompts : await request(() => registry.listPrompts(state.name));
+  const prompt = prompts.find((p) => p.name === name);
+  if (!prompt) throw new CommandError(`server "${state.name}" has no prompt "${name}" (prompts: ${names(prompts)})`);
+  return prompt;
+}
+
+/** Runs one request; a JSON-RPC error or a lost server becomes a CommandError naming it. */
+async function request<T>(send: () => Promise<T>): Promise<T> {
+  try {
+    return await send();
+  } catch (err) {
+    if (err instanceof McpError) throw new CommandError(`${err.message} (JSON-RPC error ${err.code})`);
+    throw new CommandError(err instanceof Error ? err.message : String(err));
+  }
+}
+
+function names(items: { name: string }[]): string {
+  return items.length ? items.map((i) => i.name).join(", ") : "none";
+}
+
+function envMs(name: string, fallback: number): number {
+  const value = Number(process.env[name]);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
 }

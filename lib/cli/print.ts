@@ -7,12 +7,15 @@ import type { CliArgs } from "./args.ts";
 import { AgentSession } from "../agent/session.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop, MaxTurnsError } from "../agent/loop.ts";
-import { ModelError, DEFAULT_MODEL } from "../agent/model.ts";
+import { ModelError } from "../agent/model.ts";
 import type { MessageParam, Usage } from "../agent/messages.ts";
 import { shutdown, shutdownSignal } from "../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "./stdin.ts";
 import { OutputWriter } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "./print-commands.ts";
+import { sessionOptions } from "./session-options.ts";
+import { StartupStatus } from "./ui-status.ts";
+import { colorEnabled, createStyle } from "./ui-style.ts";
 
 const stderr = (line: string) => process.stderr.write(line + "\n");
 
@@ -35,19 +38,12 @@ export async function runPrint(args: CliArgs): Promise<number> {
     });
   let code = 0;
   try {
-    session = await AgentSession.start({
-      cwd,
-      model: args.model ?? (process.env.ANTHROPIC_MODEL || DEFAULT_MODEL),
-      mcpConfig: args.mcpConfig,
-      strictMcpConfig: args.strictMcpConfig,
-      disallowedTools: args.disallowedTools,
-      systemPrompt: args.systemPrompt,
-      appendSystemPrompt: args.appendSystemPrompt,
-      sampling: args.sampling,
-      verbose: args.verbose,
-      debug: args.debug,
-      log: stderr,
-    });
+    // Start-up feedback is for --verbose only: scripted runs stay quiet.
+    const status = args.verbose ? new StartupStatus(process.stderr, createStyle(colorEnabled(process.stderr))) : undefined;
+    session = await AgentSession.start(
+      sessionOptions(args, cwd, { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle }),
+    );
+    status?.finish(session.servers());
     const piped = await stdinText;
     const prompt = [args.prompt, piped.trim() ? piped : undefined].filter((s) => s !== undefined).join("\n\n");
     if (!prompt.trim()) throw new InputError("no prompt: give one as an argument or on stdin (agent -p \"…\")");

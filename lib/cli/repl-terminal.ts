@@ -2,7 +2,8 @@
  * The interactive session's terminal, over node:readline (line editing, history, Tab completion).
  * Two modes:
  * - idle: readline owns the terminal in raw mode; Ctrl-C clears the line, or on an empty line
- *   arms exit ("press Ctrl-C again"); a second Ctrl-C exits; Ctrl-D exits.
+ *   arms exit ("press Ctrl-C again"); a second Ctrl-C exits, as does one right after a Ctrl-C
+ *   that interrupted a turn; Ctrl-D exits.
  * - busy (a turn is running): readline is paused and the terminal is back in cooked mode, so
  *   Ctrl-C arrives as SIGINT and interrupts the turn, and typed lines wait for the next prompt.
  *   Questions (permission prompts) briefly hand the terminal back to readline.
@@ -11,6 +12,8 @@ import * as readline from "node:readline";
 import type { Completer } from "./repl-complete.ts";
 
 export const PROMPT = "> ";
+/** Two Ctrl-C presses this close together (ms) leave, even when the first interrupted a turn. */
+export const DOUBLE_PRESS_MS = 1000;
 
 export interface TerminalOptions {
   completer: Completer;
@@ -30,8 +33,10 @@ export class Terminal {
   private readonly rl: readline.Interface;
   private pending: Pending | undefined;
   private busyInterrupt: (() => void) | undefined;
-  /** A Ctrl-C on an empty prompt (or during a turn) arms exit; submitting a line disarms it. */
+  /** A Ctrl-C on an empty prompt arms exit; submitting a line disarms it. */
   private armed = false;
+  /** When Ctrl-C last interrupted a turn (performance.now() ms): a quick second press leaves. */
+  private lastTurnInterrupt = -Infinity;
   private closed = false;
   private readonly onSignal = () => this.interrupt();
   private readonly restore = () => this.setRaw(false);
@@ -77,6 +82,17 @@ export class Terminal {
     return line;
   }
 
+  /**
+   * Runs `write` (which prints whole lines) without breaking the prompt: while the user is at the
+   * prompt, the lines go above it and the prompt and typed text are redrawn.
+   */
+  printAbove(write: () => void): void {
+    if (this.pending?.kind !== "input" || this.busyInterrupt) return write();
+    process.stdout.write("\r\x1b[K");
+    write();
+    this.rl.prompt(true);
+  }
+
   /** Enters busy mode; `onInterrupt` runs on every Ctrl-C until `idle()`. */
   busy(onInterrupt: () => void): void {
     this.busyInterrupt = onInterrupt;
@@ -120,7 +136,7 @@ export class Terminal {
       return;
     }
     if (this.busyInterrupt) {
-      this.armed = true;
+      this.lastTurnInterrupt = performance.now();
       this.busyInterrupt();
       return;
     }
@@ -130,7 +146,7 @@ export class Terminal {
     process.stdout.write("\n");
     if (typed) {
       this.rl.prompt();
-    } else if (this.armed) {
+    } else if (this.armed || performance.now() - this.lastTurnInterrupt < DOUBLE_PRESS_MS) {
       this.settle(null);
     } else {
       this.armed = true;

@@ -5,16 +5,17 @@
  * prompts. Ctrl-C interrupts a turn; Ctrl-C twice or Ctrl-D leaves; servers are shut down on exit.
  */
 import type { CliArgs } from "./args.ts";
+import { sessionOptions } from "./session-options.ts";
 import { AgentSession } from "../agent/session.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop } from "../agent/loop.ts";
-import { DEFAULT_MODEL, ModelError } from "../agent/model.ts";
+import { ModelError } from "../agent/model.ts";
 import { exitAfterShutdown, shutdown } from "../agent/lifecycle.ts";
 import { colorEnabled, createStyle, type Style } from "./ui-style.ts";
 import { StartupStatus } from "./ui-status.ts";
 import { TurnView } from "./ui-turn.ts";
 import { History, HISTORY_SIZE, historyPath } from "./repl-history.ts";
-import { Terminal } from "./repl-terminal.ts";
+import { PROMPT, Terminal } from "./repl-terminal.ts";
 import { createCompleter } from "./repl-complete.ts";
 import { permissionHook } from "./repl-permission.ts";
 import { commandNames, REPL_BUILTINS, resourceMentions, runBuiltin, type ReplState } from "./repl-commands.ts";
@@ -37,20 +38,9 @@ export async function runRepl(args: CliArgs): Promise<number> {
   let log = status.log;
   let session: AgentSession;
   try {
-    session = await AgentSession.start({
-      cwd,
-      model: args.model ?? (process.env.ANTHROPIC_MODEL || DEFAULT_MODEL),
-      mcpConfig: args.mcpConfig,
-      strictMcpConfig: args.strictMcpConfig,
-      disallowedTools: args.disallowedTools,
-      systemPrompt: args.systemPrompt,
-      appendSystemPrompt: args.appendSystemPrompt,
-      sampling: args.sampling,
-      verbose: args.verbose,
-      debug: args.debug,
-      log: (line) => log(line),
-      onMcpStart: (count) => status.start(count),
-    });
+    session = await AgentSession.start(
+      sessionOptions(args, cwd, { log: (line) => log(line), onMcpStart: (count) => status.start(count), onMcpServerSettled: status.settle }),
+    );
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
     process.stderr.write(`error: ${err.message}\n`);
@@ -59,7 +49,6 @@ export async function runRepl(args: CliArgs): Promise<number> {
   }
   status.finish(session.servers());
   const view = new TurnView(process.stdout, process.stderr, style, cwd);
-  log = view.line;
   process.stderr.write(style.dim(`${session.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");
 
   const history = new History(historyPath(), view.line);
@@ -69,11 +58,17 @@ export async function runRepl(args: CliArgs): Promise<number> {
     historySize: HISTORY_SIZE,
     note: (line) => process.stderr.write(style.dim(line) + "\n"),
   });
+  // Servers may log at any time (a crash, a failed re-list): keep such lines off the prompt.
+  log = (line) => term.printAbove(() => view.line(line));
   const state: ReplState = { messages: [], model: session.model };
   const turn = new TurnRunner(session, state, term, view, style, args);
   try {
+    // `agent "question"` on a terminal starts the session with that question, as Claude Code does.
+    let first = args.prompt?.trim() ? args.prompt : undefined;
+    if (first !== undefined) process.stdout.write(`${PROMPT}${first}\n`);
     for (;;) {
-      const line = await term.readLine();
+      const line = first ?? (await term.readLine());
+      first = undefined;
       if (line === null) break;
       if (!line.trim()) continue;
       history.add(line);
@@ -138,7 +133,7 @@ class TurnRunner {
         }),
         cwd,
         signal: controller.signal,
-        hooks: { onText: view.text, onToolStart: view.toolStart, onToolEnd: view.toolEnd },
+        hooks: { onText: view.text, onToolStart: view.toolStart, onToolProgress: view.toolProgress, onToolEnd: view.toolEnd },
       });
       view.endLine();
     } catch (err) {

@@ -30,6 +30,8 @@ export function summaryLine(servers: ServerOutcome[], style: Style): string {
 
 export class StartupStatus {
   private live: string | undefined;
+  private total = 0;
+  private readonly settled: ServerOutcome[] = [];
 
   constructor(
     private readonly out: StatusStream,
@@ -38,9 +40,24 @@ export class StartupStatus {
 
   /** Shows `connecting N MCP servers…` (on a terminal only; nothing for N = 0). */
   start(count: number): void {
+    this.total = count;
     if (!count || !this.out.isTTY) return;
-    this.live = this.style.dim(`connecting ${count} MCP server${count === 1 ? "" : "s"}…`);
-    this.out.write(this.live);
+    this.draw();
+  }
+
+  /** Counts one server that connected or failed, redrawing the live line with the running counts. */
+  readonly settle = (server: ServerOutcome): void => {
+    this.settled.push(server);
+    if (this.live !== undefined) this.draw();
+  };
+
+  private draw(): void {
+    const n = this.total;
+    const connected = this.settled.filter((s) => s.status === "connected").length;
+    const failed = this.settled.length - connected;
+    const counts = this.settled.length ? ` ${connected} connected${failed ? `, ${failed} failed` : ""}` : "";
+    this.live = this.style.dim(`connecting ${n} MCP server${n === 1 ? "" : "s"}…${counts}`);
+    this.out.write(CLEAR_LINE + this.live);
   }
 
   /** Prints one diagnostic line above the live line, which is then redrawn. */

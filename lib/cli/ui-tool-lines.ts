@@ -54,14 +54,20 @@ export function toolStartLine(name: string, input: unknown, cwd: string, style: 
 }
 
 /**
- * The line printed when a call ends: the first non-empty line of its result and how many more
- * there are; errors are marked `Error:` (red when colour is on). `label` names the call when
- * other calls were printed in between.
+ * The line printed when a call ends: the first non-empty line of its result (at most `maxChars`,
+ * default MAX_PREVIEW_CHARS) and how many more there are; errors are marked `Error:` (red when
+ * colour is on). `label` names the call when other calls were printed in between.
  */
-export function toolResultLine(content: string | ToolResultBlock[], isError: boolean, style: Style, label?: string): string {
+export function toolResultLine(
+  content: string | ToolResultBlock[],
+  isError: boolean,
+  style: Style,
+  opts: { label?: string; maxChars?: number } = {},
+): string {
+  const { label, maxChars = MAX_PREVIEW_CHARS } = opts;
   const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : `[image ${b.source.media_type}]`)).join("\n");
   const lines = text.split("\n").filter((l) => l.trim() !== "");
-  const first = oneLine(lines[0] ?? "(no output)", MAX_PREVIEW_CHARS);
+  const first = oneLine(lines[0] ?? "(no output)", maxChars);
   const more = lines.length > 1 ? style.dim(` (+${lines.length - 1} line${lines.length === 2 ? "" : "s"})`) : "";
   const prefix = `  ⎿  ${label ? `${label}: ` : ""}`;
   return isError ? prefix + style.red(`Error: ${first}`) + more : prefix + first + more;

@@ -5,17 +5,19 @@
  */
 import type { ToolResultContentBlock, ToolUseBlock } from "../agent/messages.ts";
 import type { Style } from "./ui-style.ts";
-import { toolResultLine, toolStartLine } from "./ui-tool-lines.ts";
+import { MAX_PREVIEW_CHARS, oneLine, toolResultLine, toolStartLine } from "./ui-tool-lines.ts";
 
 export interface Writer {
   write(s: string): unknown;
+  /** Terminal width, when the stream is a terminal. */
+  columns?: number;
 }
 
 export class TurnView {
   /** stdout holds text not yet ended by a newline. */
   private midLine = false;
-  /** The call whose start line is the last line on screen (its result then needs no label). */
-  private lastStarted: string | undefined;
+  /** The call that printed the last line on screen (its next line then needs no label). */
+  private lastCall: string | undefined;
 
   constructor(
     private readonly out: Writer,
@@ -29,24 +31,36 @@ export class TurnView {
     if (!delta) return;
     this.out.write(delta);
     this.midLine = !delta.endsWith("\n");
-    this.lastStarted = undefined;
+    this.lastCall = undefined;
   };
 
   /** One line on stderr, below any text in progress. */
   readonly line = (line: string): void => {
     this.endLine();
     this.err.write(line + "\n");
-    this.lastStarted = undefined;
+    this.lastCall = undefined;
   };
 
+  /** `● Name(args)` on stderr (the loop's onToolStart hook). */
   readonly toolStart = (call: ToolUseBlock): void => {
     this.line(toolStartLine(call.name, call.input, this.cwd, this.style));
-    this.lastStarted = call.id;
+    this.lastCall = call.id;
   };
 
+  /** A progress report of a running call (MCP notifications/progress; the loop's onToolProgress hook), dim. */
+  readonly toolProgress = (call: ToolUseBlock, message: string): void => {
+    const label = this.lastCall === call.id ? "" : `${call.name}: `;
+    this.line(this.style.dim(`  ⋯  ${label}${oneLine(message, MAX_PREVIEW_CHARS)}`));
+    this.lastCall = call.id;
+  };
+
+  /** The result preview on stderr (the loop's onToolEnd hook), labelled when other lines came between. */
   readonly toolEnd = (call: ToolUseBlock, result: ToolResultContentBlock): void => {
-    const label = this.lastStarted === call.id ? undefined : call.name;
-    this.line(toolResultLine(result.content, result.is_error === true, this.style, label));
+    const label = this.lastCall === call.id ? undefined : call.name;
+    // Keep the preview on one screen row: room for the marker, the label and "(+N lines)".
+    const columns = this.err.columns;
+    const maxChars = columns ? Math.max(20, Math.min(MAX_PREVIEW_CHARS, columns - 24 - (label?.length ?? 0))) : MAX_PREVIEW_CHARS;
+    this.line(toolResultLine(result.content, result.is_error === true, this.style, { label, maxChars }));
   };
 
   /** Ends a half-written stdout line (before a prompt, a question or a stderr line). */

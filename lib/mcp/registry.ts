@@ -48,6 +48,8 @@ export interface RegistryOptions {
   graceMs?: number;
   /** Limit for a tool result's text, in characters; content.ts's default when absent. */
   maxOutputChars?: number;
+  /** Told as each server finishes starting, connected or failed (a live start-up status). */
+  onServerSettled?: (state: ServerState) => void;
   /** Told when a server announces a changed list; `refresh()` then re-lists it. */
   onListChanged?: (server: string, kind: ListKind) => void;
 }
@@ -214,6 +216,7 @@ export class McpRegistry {
       state.stderr = client?.stderrTail() ?? [];
       log(`MCP server "${name}" failed to start: ${state.error}${stderrSuffix(state.stderr)}`);
     }
+    this.opts.onServerSettled?.(state);
   }
 
   /**

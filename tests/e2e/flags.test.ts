@@ -115,6 +115,7 @@ describe("diagnostics", () => {
     const loud = await runAgent(["-p", "a", "--verbose"], { cwd: dir, model: server.url });
     expect(loud.stdout).toBe("loud\n");
     expect(loud.stderr).toMatch(/^\[fx\] /m);
+    expect(loud.stderr).toContain("MCP: 1 connected");
   });
 
   test("--debug shows the JSON-RPC traffic on stderr", async () => {

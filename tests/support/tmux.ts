@@ -3,13 +3,16 @@
  * keys sent with send-keys, the screen read with capture-pane. Waiting polls the screen for an
  * expected text until a deadline: the screen is the observable event.
  */
-import { writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 
 export const TMUX = Bun.which("tmux");
+/** Runs the program and records its exit status (see that file). */
+const EXIT_STATUS = join(import.meta.dir, "tmux-exit-status.ts");
 
 /** How long `waitFor` polls before failing (ms). */
-export const WAIT_MS = 15_000;
+export const WAIT_MS = 10_000;
 /** Pause between two screen reads while waiting (ms). */
 const POLL_MS = 50;
 
@@ -19,30 +22,40 @@ export interface TmuxOptions {
   cwd: string;
   /** The whole environment of the program (nothing is inherited). */
   env: Record<string, string>;
-  /** A folder for tmux's config file. */
-  scratch: string;
   width?: number;
   height?: number;
 }
 
 export class TmuxSession {
-  private constructor(readonly socket: string) {}
+  /** tmux leaves its socket file behind after kill-server; removed in kill(). */
+  private socketPath: string | undefined;
+
+  private constructor(
+    readonly socket: string,
+    private readonly scratch: string,
+  ) {}
+
+  private get statusFile(): string {
+    return join(this.scratch, "exit-status");
+  }
 
   /**
-   * Starts `command` in a new detached session. The pane stays after the program exits
-   * (remain-on-exit) so its exit status can be read.
+   * Starts `command` in a new detached session, through a wrapper that records its exit status.
+   * The pane stays after the program exits (remain-on-exit), so its last screen can be read.
    * @throws when tmux is missing or refuses to start.
    */
   static async start(opts: TmuxOptions): Promise<TmuxSession> {
     if (!TMUX) throw new Error("tmux is not installed");
-    const session = new TmuxSession(`agent-test-${process.pid}-${crypto.randomUUID().slice(0, 8)}`);
-    const conf = join(opts.scratch, "tmux.conf");
+    const scratch = mkdtempSync(join(tmpdir(), "agent-tmux-"));
+    const session = new TmuxSession(`agent-test-${process.pid}-${crypto.randomUUID().slice(0, 8)}`, scratch);
+    const conf = join(scratch, "tmux.conf");
     writeFileSync(conf, "set -g remain-on-exit on\nset -g history-limit 5000\nset -g default-terminal xterm-256color\n");
     const env = Object.entries(opts.env).map(([k, v]) => `${k}=${v}`);
     await session.tmux(
       ["-f", conf, "new-session", "-d", "-s", "main", "-x", String(opts.width ?? 120), "-y", String(opts.height ?? 40), "-c", opts.cwd],
-      ["env", "-i", ...env, ...opts.command],
+      ["env", "-i", ...env, process.execPath, EXIT_STATUS, session.statusFile, ...opts.command],
     );
+    session.socketPath = (await session.tmux(["display-message", "-p", "#{socket_path}"], [])).trim();
     return session;
   }
 
@@ -76,27 +89,32 @@ export class TmuxSession {
     }
   }
 
-  /** The program's exit status once its pane is dead; undefined while it runs. */
-  async exitStatus(): Promise<number | undefined> {
-    const out = (await this.tmux(["display-message", "-p", "-t", "main", "#{pane_dead} #{pane_dead_status}"], [])).trim();
-    const [dead, status] = out.split(" ");
-    return dead === "1" ? Number(status) : undefined;
+  /**
+   * The program's exit status: a number, or `signal SIGxxx`; undefined while it runs.
+   * Read from the wrapper's file: tmux may mark a pane dead before it knows the status.
+   */
+  exitStatus(): number | string | undefined {
+    if (!existsSync(this.statusFile)) return undefined;
+    const status = readFileSync(this.statusFile, "utf8");
+    return /^\d+$/.test(status) ? Number(status) : status;
   }
 
   /** Polls until the program has exited; its exit status. */
-  async waitForExit(timeoutMs = WAIT_MS): Promise<number> {
+  async waitForExit(timeoutMs = WAIT_MS): Promise<number | string> {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const status = await this.exitStatus();
+      const status = this.exitStatus();
       if (status !== undefined) return status;
       if (Date.now() > deadline) throw new Error(`timed out waiting for the program to exit; screen:\n${await this.screen()}`);
       await Bun.sleep(POLL_MS);
     }
   }
 
-  /** Kills the tmux server (and with it the program, by SIGHUP). Never throws. */
+  /** Kills the tmux server (and with it the program, by SIGHUP) and removes its files. Never throws. */
   async kill(): Promise<void> {
     await this.tmux(["kill-server"], []).catch(() => undefined);
+    if (this.socketPath) rmSync(this.socketPath, { force: true });
+    rmSync(this.scratch, { recursive: true, force: true });
   }
 
   private async tmux(args: string[], rest: string[]): Promise<string> {

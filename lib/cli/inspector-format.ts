@@ -1,0 +1,179 @@
+/**
+ * Text output of `agent mcp …` for people (the `--json` output is the raw results). Renders
+ * server states, tool/prompt/resource lists (MCP 2025-11-25 server/tools, server/prompts,
+ * server/resources) and content blocks. Pure functions; input from servers is never trusted
+ * to have the right shape, so nothing here throws on a malformed result.
+ */
+import type { ServerConfig } from "../mcp/config.ts";
+import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
+import type { ServerState } from "../mcp/registry.ts";
+
+/** A config with every env value replaced by `***` (values may be secrets). */
+export function maskConfig(config: ServerConfig): ServerConfig {
+  return { ...config, env: Object.fromEntries(Object.keys(config.env).map((k) => [k, "***"])) };
+}
+
+/** `command arg1 "arg with space"`: one line a user can read (not a shell-exact quoting). */
+export function commandLine(config: ServerConfig): string {
+  return [config.command, ...config.args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
+}
+
+/** Why a server failed, with the last line of its stderr when there is one. */
+export function failureReason(state: ServerState): string {
+  const last = state.stderr.filter((l) => l.trim()).at(-1);
+  return `${state.error ?? "unknown error"}${last ? ` (stderr: ${last.trim()})` : ""}`;
+}
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** `mcp list`: one row per server: name, status, then counts or the failure reason. */
+export function listTable(states: ServerState[]): string {
+  const width = Math.max(...states.map((s) => s.name.length));
+  return states
+    .map((s) => {
+      const detail =
+        s.status === "connected"
+          ? [plural(s.tools.length, "tool"), plural(s.prompts.length, "prompt"), plural(s.resources.length, "resource")].join(", ")
+          : failureReason(s);
+      return `${s.name.padEnd(width)}  ${s.status.padEnd(9)}  ${detail}`;
+    })
+    .join("\n");
+}
+
+/** `mcp list --json`: name, status, error and counts per server. */
+export function listJson(states: ServerState[]): object[] {
+  return states.map((s) => ({
+    name: s.name,
+    status: s.status,
+    ...(s.error ? { error: s.error } : {}),
+    tools: s.tools.length,
+    prompts: s.prompts.length,
+    resources: s.resources.length,
+  }));
+}
+
+/** `mcp get --json`: configuration (env masked), status, and what the server declared. */
+export function detailsJson(s: ServerState): object {
+  return {
+    name: s.name,
+    status: s.status,
+    ...(s.error ? { error: s.error, stderr: s.stderr } : {}),
+    config: maskConfig(s.config),
+    protocolVersion: s.protocolVersion,
+    serverInfo: s.serverInfo,
+    capabilities: s.capabilities,
+    instructions: s.instructions,
+  };
+}
+
+/** `mcp get`: the same as detailsJson, as labelled lines. */
+export function detailsText(s: ServerState): string {
+  const lines = [s.name, `  status:        ${s.status === "connected" ? "connected" : `failed: ${s.error ?? "unknown error"}`}`];
+  lines.push(`  command:       ${commandLine(s.config)}`);
+  const env = Object.keys(s.config.env);
+  if (env.length) lines.push(`  env:           ${env.map((k) => `${k}=***`).join(" ")}`);
+  if (s.status === "failed") {
+    if (s.stderr.length) lines.push("  stderr:", ...s.stderr.map((l) => `    ${l}`));
+    return lines.join("\n");
+  }
+  const info = s.serverInfo;
+  if (info) lines.push(`  server:        ${info.name} ${info.version}${info.title ? ` (${info.title})` : ""}`);
+  if (s.protocolVersion) lines.push(`  protocol:      ${s.protocolVersion}`);
+  lines.push(`  capabilities:  ${capabilityList(s.capabilities ?? {}) || "(none)"}`);
+  lines.push(`  provides:      ${plural(s.tools.length, "tool")}, ${plural(s.prompts.length, "prompt")}, ${plural(s.resources.length, "resource")}`);
+  if (s.instructions) lines.push("  instructions:", ...s.instructions.split("\n").map((l) => `    ${l}`.trimEnd()));
+  return lines.join("\n");
+}
+
+/** `tools (listChanged), prompts, resources (subscribe, listChanged), logging`. */
+function capabilityList(caps: Record<string, unknown>): string {
+  return Object.entries(caps)
+    .map(([name, value]) => {
+      const flags = value && typeof value === "object" ? Object.entries(value).filter(([, v]) => v === true).map(([k]) => k) : [];
+      return flags.length ? `${name} (${flags.join(", ")})` : name;
+    })
+    .join(", ");
+}
+
+/** `mcp tools`: name, first description line, then the arguments from inputSchema. */
+export function toolsText(tools: McpTool[]): string {
+  if (!tools.length) return "No tools.";
+  return tools
+    .map((t) => {
+      const schema = (t.inputSchema ?? {}) as { properties?: Record<string, { type?: unknown; description?: string }>; required?: unknown };
+      const required = Array.isArray(schema.required) ? schema.required : [];
+      const args = Object.entries(schema.properties ?? {}).map(
+        ([name, p]) => `    ${name}${required.includes(name) ? "" : "?"}: ${typeof p?.type === "string" ? p.type : "any"}${p?.description ? `  ${firstLine(p.description)}` : ""}`,
+      );
+      return [`${t.name}${t.description ? `  ${firstLine(t.description)}` : ""}`, ...args].join("\n");
+    })
+    .join("\n");
+}
+
+/** `mcp prompts`: name with its arguments as `<required> [optional]`, and its description. */
+export function promptsText(prompts: McpPrompt[]): string {
+  if (!prompts.length) return "No prompts.";
+  return prompts
+    .map((p) => {
+      const args = (p.arguments ?? []).map((a) => (a.required ? `<${a.name}>` : `[${a.name}]`));
+      return [[p.name, ...args].join(" "), p.description ? `  ${firstLine(p.description)}` : ""].join("");
+    })
+    .join("\n");
+}
+
+/** `mcp resources`: uri, name, mime type and description. */
+export function resourcesText(resources: McpResource[]): string {
+  if (!resources.length) return "No resources.";
+  return resources
+    .map((r) => [r.uri, r.name, r.mimeType ? `(${r.mimeType})` : "", r.description ? firstLine(r.description) : ""].filter(Boolean).join("  "))
+    .join("\n");
+}
+
+function firstLine(s: string): string {
+  return s.trim().split("\n")[0]!;
+}
+
+/** Decoded size of base64 data, in bytes. */
+function base64Bytes(data: string): number {
+  return Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
+}
+
+/**
+ * One MCP content block as text: text as-is; image/audio/blob described with mime type and size
+ * in bytes; resource links by URI; embedded text resources by their text.
+ */
+export function contentText(block: unknown): string {
+  const b = (block && typeof block === "object" ? block : {}) as Record<string, any>;
+  switch (b.type) {
+    case "text":
+      return String(b.text ?? "");
+    case "image":
+    case "audio":
+      return `[${b.type} ${b.mimeType ?? "unknown type"}, ${base64Bytes(String(b.data ?? ""))} bytes]`;
+    case "resource_link":
+      return `[resource link ${b.uri}${b.name ? ` (${b.name})` : ""}]`;
+    case "resource":
+      return resourceText(b.resource ?? {});
+    default:
+      return `[${typeof b.type === "string" ? b.type : "unknown"} content]`;
+  }
+}
+
+/** A resources/read `contents` item or embedded resource: its text, or a description of its blob. */
+export function resourceText(r: Record<string, any>): string {
+  if (typeof r.text === "string") return r.text;
+  return `[binary resource ${r.uri ?? ""}, ${r.mimeType ?? "unknown type"}, ${base64Bytes(String(r.blob ?? ""))} bytes]`;
+}
+
+/** `mcp call`: the content blocks one after another; structuredContent alone → its JSON. */
+export function callResultText(result: { content?: unknown; structuredContent?: unknown }): string {
+  const content = Array.isArray(result.content) ? result.content : [];
+  if (!content.length && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent, null, 2);
+  return content.map(contentText).join("\n");
+}
+
+/** `mcp prompt`: each message as `role: text`. */
+export function promptResultText(result: { messages?: unknown }): string {
+  const messages = Array.isArray(result.messages) ? result.messages : [];
+  return messages.map((m) => `${(m as { role?: string })?.role ?? "?"}: ${contentText((m as { content?: unknown })?.content)}`).join("\n");
+}

@@ -1,0 +1,24 @@
+/**
+ * The flags every mode shares, as the session's options: one mapping for -p and the interactive session.
+ */
+import type { SessionOptions } from "../agent/session.ts";
+import { DEFAULT_MODEL } from "../agent/model.ts";
+import type { CliArgs } from "./args.ts";
+
+type Callbacks = Pick<SessionOptions, "log" | "onMcpStart" | "onMcpServerSettled">;
+
+export function sessionOptions(args: CliArgs, cwd: string, callbacks: Callbacks): SessionOptions {
+  return {
+    cwd,
+    model: args.model ?? (process.env.ANTHROPIC_MODEL || DEFAULT_MODEL),
+    mcpConfig: args.mcpConfig,
+    strictMcpConfig: args.strictMcpConfig,
+    disallowedTools: args.disallowedTools,
+    systemPrompt: args.systemPrompt,
+    appendSystemPrompt: args.appendSystemPrompt,
+    sampling: args.sampling,
+    verbose: args.verbose,
+    debug: args.debug,
+    ...callbacks,
+  };
+}

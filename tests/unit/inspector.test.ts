@@ -1,0 +1,91 @@
+/**
+ * The pure pieces of `agent mcp …`: its command line, tool arguments and text rendering.
+ */
+import { describe, expect, test } from "bun:test";
+import { UsageError } from "../../lib/cli/args.ts";
+import { parseInspectorArgs, parseToolArguments } from "../../lib/cli/inspector-args.ts";
+import * as fmt from "../../lib/cli/inspector-format.ts";
+import type { ServerState } from "../../lib/mcp/registry.ts";
+
+describe("command line", () => {
+  test("commands, operands and flags", () => {
+    expect(parseInspectorArgs(["call", "fx", "echo", '{"text":"a"}', "--json"])).toMatchObject({
+      command: "call",
+      operands: ["fx", "echo", '{"text":"a"}'],
+      json: true,
+    });
+    expect(parseInspectorArgs(["prompt", "fx", "greet", "--", "--not-a-flag", "x"]).operands).toEqual(["fx", "greet", "--not-a-flag", "x"]);
+    expect(parseInspectorArgs(["list", "--mcp-config", "a.json", "--mcp-config", "b.json", "--strict-mcp-config"])).toMatchObject({
+      mcpConfig: ["a.json", "b.json"],
+      strictMcpConfig: true,
+    });
+    expect(parseInspectorArgs(["--help"]).help).toBe(true);
+  });
+
+  test("usage errors name the problem", () => {
+    expect(() => parseInspectorArgs([])).toThrow(UsageError);
+    expect(() => parseInspectorArgs(["frob"])).toThrow('unknown command "frob"');
+    expect(() => parseInspectorArgs(["get"])).toThrow("usage: agent mcp get <server>");
+    expect(() => parseInspectorArgs(["read", "fx", "u", "extra"])).toThrow("usage: agent mcp read <server> <uri>");
+    expect(() => parseInspectorArgs(["list", "--nope"])).toThrow(UsageError);
+  });
+
+  test("tool arguments must be a JSON object", () => {
+    expect(parseToolArguments('{"a":1}')).toEqual({ a: 1 });
+    expect(parseToolArguments("{a:1}")).toStartWith("arguments are not valid JSON");
+    expect(parseToolArguments("[1]")).toStartWith("arguments must be a JSON object");
+    expect(parseToolArguments("null")).toStartWith("arguments must be a JSON object");
+  });
+});
+
+const state = (over: Partial<ServerState>): ServerState => ({
+  name: "fx",
+  status: "connected",
+  config: { name: "fx", command: "bun", args: ["server.ts", "a b"], env: { TOKEN: "secret" } },
+  tools: [],
+  prompts: [],
+  resources: [],
+  stderr: [],
+  ...over,
+});
+
+describe("rendering", () => {
+  test("env values are masked; arguments with spaces quoted", () => {
+    const s = state({});
+    expect(fmt.maskConfig(s.config).env).toEqual({ TOKEN: "***" });
+    expect(fmt.commandLine(s.config)).toBe('bun server.ts "a b"');
+    expect(JSON.stringify(fmt.detailsJson(s))).not.toContain("secret");
+    expect(fmt.detailsText(s)).toContain("env:           TOKEN=***");
+  });
+
+  test("list rows: counts, or the reason with the last stderr line", () => {
+    const rows = fmt.listTable([
+      state({ tools: [{ name: "a" }], prompts: [{ name: "p" }, { name: "q" }] }),
+      state({ name: "database", status: "failed", error: "exited with code 1 before the handshake", stderr: ["starting", "no such table", ""] }),
+    ]);
+    expect(rows.split("\n")).toEqual([
+      "fx        connected  1 tool, 2 prompts, 0 resources",
+      "database  failed     exited with code 1 before the handshake (stderr: no such table)",
+    ]);
+  });
+
+  test("tools with their arguments; prompts with <required> [optional]", () => {
+    const tools = fmt.toolsText([
+      { name: "add", description: "Adds.\nMore.", inputSchema: { type: "object", properties: { a: { type: "number", description: "first" }, b: {} }, required: ["a"] } },
+    ]);
+    expect(tools).toBe("add  Adds.\n    a: number  first\n    b?: any");
+    expect(fmt.promptsText([{ name: "greet", arguments: [{ name: "name", required: true }, { name: "style" }] }])).toBe("greet <name> [style]");
+    expect(fmt.toolsText([])).toBe("No tools.");
+  });
+
+  test("content blocks as text, whatever the server sent", () => {
+    expect(fmt.contentText({ type: "text", text: "hi" })).toBe("hi");
+    expect(fmt.contentText({ type: "image", mimeType: "image/png", data: "AAAA" })).toBe("[image image/png, 3 bytes]");
+    expect(fmt.contentText({ type: "resource_link", uri: "file:///a", name: "a" })).toBe("[resource link file:///a (a)]");
+    expect(fmt.contentText({ type: "resource", resource: { uri: "x://y", text: "inner" } })).toBe("inner");
+    expect(fmt.contentText(null)).toBe("[unknown content]");
+    expect(fmt.callResultText({ content: [], structuredContent: { t: 1 } })).toBe('{\n  "t": 1\n}');
+    expect(fmt.callResultText({ content: "not an array" })).toBe("");
+    expect(fmt.promptResultText({ messages: [{ role: "user", content: { type: "text", text: "Hello" } }] })).toBe("user: Hello");
+  });
+});

@@ -1,0 +1,249 @@
+/**
+ * The pure pieces of the interactive session: completion, permission decisions, tool lines, the
+ * start-up status line, colours and history (real files in a temp folder).
+ */
+import { describe, expect, test } from "bun:test";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { createCompleter } from "../../lib/cli/repl-complete.ts";
+import { History, HISTORY_SIZE, historyPath } from "../../lib/cli/repl-history.ts";
+import { isAllowed, parseAnswer, permissionHook } from "../../lib/cli/repl-permission.ts";
+import { colorEnabled, createStyle } from "../../lib/cli/ui-style.ts";
+import { StartupStatus, summaryLine } from "../../lib/cli/ui-status.ts";
+import { shortArgs, toolResultLine, toolStartLine } from "../../lib/cli/ui-tool-lines.ts";
+import { TurnView } from "../../lib/cli/ui-turn.ts";
+import type { Tool } from "../../lib/tools/tool.ts";
+import { tempDir } from "../support/run.ts";
+
+const plain = createStyle(false);
+
+describe("completion", () => {
+  const dir = tempDir();
+  mkdirSync(join(dir, "src"));
+  writeFileSync(join(dir, "src", "main.ts"), "");
+  writeFileSync(join(dir, "src", "util.ts"), "");
+  writeFileSync(join(dir, "my notes.txt"), "");
+  writeFileSync(join(dir, ".hidden"), "");
+  const complete = createCompleter({
+    cwd: dir,
+    commands: () => ["help", "mcp", "model", "mcp__fx__greet"],
+    resources: () => ["fx:fixture://hello", "fx:fixture://blob"],
+  });
+
+  test("slash commands by prefix", () => {
+    expect(complete("/mo")).toEqual([["/model"], "/mo"]);
+    expect(complete("/mc")).toEqual([["/mcp", "/mcp__fx__greet"], "/mc"]);
+    expect(complete("/zz")).toEqual([[], "/zz"]);
+    expect(complete("/help me")).toEqual([[], "/help me"]);
+  });
+
+  test("@ files: folders end in /, hidden only when asked, spaces quoted", () => {
+    expect(complete("look at @sr")).toEqual([["@src/"], "@sr"]);
+    expect(complete("look at @src/u")).toEqual([["@src/util.ts"], "@src/u"]);
+    expect(complete("@my")).toEqual([['@"my notes.txt"'], "@my"]);
+    expect(complete("@.h")).toEqual([["@.hidden"], "@.h"]);
+    expect(complete("@")[0]).not.toContain("@.hidden");
+    expect(complete("@nope/x")).toEqual([[], "@nope/x"]);
+  });
+
+  test("@ MCP resources as server:uri", () => {
+    expect(complete("read @fx:fixture://h")).toEqual([["@fx:fixture://hello"], "@fx:fixture://h"]);
+    expect(complete("@fx")[0]).toEqual(["@fx:fixture://hello", "@fx:fixture://blob"]);
+  });
+
+  test("text without a command or mention completes nothing", () => {
+    expect(complete("hello wor")).toEqual([[], "hello wor"]);
+  });
+});
+
+describe("permissions", () => {
+  const tool = (name: string): Tool => ({ name, description: "", inputSchema: { type: "object" }, run: async () => ({ content: "" }) });
+
+  test("--allowedTools names a tool or a whole MCP server", () => {
+    expect(isAllowed("Bash", ["Bash"])).toBe(true);
+    expect(isAllowed("Bash", ["Write"])).toBe(false);
+    expect(isAllowed("mcp__fx__echo", ["mcp__fx"])).toBe(true);
+    expect(isAllowed("mcp__fx__echo", ["mcp__fx__*"])).toBe(true);
+    expect(isAllowed("mcp__fxy__echo", ["mcp__fx"])).toBe(false);
+  });
+
+  test("answers", () => {
+    expect(["y", "Yes", " n ", "always", "A", "", "sure"].map(parseAnswer)).toEqual(["yes", "yes", "no", "always", "always", undefined, undefined]);
+  });
+
+  function hook(answers: (string | null)[], extra: { skipAll?: boolean; allowed?: string[] } = {}) {
+    const asked: string[] = [];
+    const controller = new AbortController();
+    const canUse = permissionHook({
+      cwd: "/w",
+      allowed: new Set(extra.allowed ?? []),
+      skipAll: extra.skipAll ?? false,
+      signal: controller.signal,
+      ask: async (q) => {
+        asked.push(q);
+        return answers.shift() ?? null;
+      },
+      onInterrupt: () => controller.abort(),
+    });
+    return { canUse, asked, controller };
+  }
+
+  test("Read, Glob and Grep never ask; Bash asks with its command", async () => {
+    const { canUse, asked } = hook(["y"]);
+    expect(await canUse(tool("Read"), { file_path: "/w/a" })).toBe(true);
+    expect(await canUse(tool("Grep"), { pattern: "x" })).toBe(true);
+    expect(asked).toEqual([]);
+    expect(await canUse(tool("Bash"), { command: "rm -rf build" })).toBe(true);
+    expect(asked).toEqual(["Allow Bash rm -rf build? [y]es / [n]o / [a]lways for this tool "]);
+  });
+
+  test("an unclear answer asks again; always is remembered; no refuses", async () => {
+    const { canUse, asked } = hook(["maybe", "a", "n"]);
+    expect(await canUse(tool("Write"), { file_path: "/w/x.txt" })).toBe(true);
+    expect(asked).toHaveLength(2);
+    expect(await canUse(tool("Write"), { file_path: "/w/y.txt" })).toBe(true);
+    expect(asked).toHaveLength(2);
+    expect(await canUse(tool("mcp__fx__echo"), { text: "hi" })).toBe(false);
+    expect(asked[2]).toBe('Allow mcp__fx__echo text: "hi"? [y]es / [n]o / [a]lways for this tool ');
+  });
+
+  test("skip-all and allowed tools never ask", async () => {
+    expect(await hook([], { skipAll: true }).canUse(tool("Bash"), { command: "x" })).toBe(true);
+    const { canUse, asked } = hook([], { allowed: ["Edit"] });
+    expect(await canUse(tool("Edit"), {})).toBe(true);
+    expect(asked).toEqual([]);
+  });
+
+  test("Ctrl-C refuses, interrupts the turn, and queued questions are not asked", async () => {
+    const { canUse, asked, controller } = hook([null, "y"]);
+    const both = Promise.all([canUse(tool("Bash"), { command: "a" }), canUse(tool("Bash"), { command: "b" })]);
+    expect(await both).toEqual([false, false]);
+    expect(asked).toHaveLength(1);
+    expect(controller.signal.aborted).toBe(true);
+  });
+});
+
+describe("tool lines", () => {
+  test("built-in tools show their main argument, paths relative to cwd", () => {
+    expect(shortArgs("Read", { file_path: "/w/src/a.ts" }, "/w")).toBe("src/a.ts");
+    expect(shortArgs("Read", { file_path: "/etc/hosts" }, "/w")).toBe("/etc/hosts");
+    expect(shortArgs("Bash", { command: "echo a\necho b" }, "/w")).toBe("echo a ⏎ echo b");
+    expect(shortArgs("mcp__fx__add", { a: 1, b: "two" }, "/w")).toBe('a: 1, b: "two"');
+    expect(shortArgs("Bash", { command: "x".repeat(200) }, "/w")).toHaveLength(80);
+    expect(toolStartLine("Glob", { pattern: "**/*.ts" }, "/w", plain)).toBe("● Glob(**/*.ts)");
+  });
+
+  test("results: first line and a count; errors marked; labels when interleaved", () => {
+    expect(toolResultLine("one\ntwo\nthree\n", false, plain)).toBe("  ⎿  one (+2 lines)");
+    expect(toolResultLine("", false, plain)).toBe("  ⎿  (no output)");
+    expect(toolResultLine("boom", true, plain)).toBe("  ⎿  Error: boom");
+    expect(toolResultLine([{ type: "image", source: { type: "base64", media_type: "image/png", data: "" } }], false, plain, { label: "Read" })).toBe(
+      "  ⎿  Read: [image image/png]",
+    );
+    expect(toolResultLine("y".repeat(50), false, plain, { maxChars: 10 })).toBe(`  ⎿  ${"y".repeat(9)}…`);
+  });
+});
+
+describe("turn view", () => {
+  test("text streams to stdout; tool lines go to stderr below it, labelled when interleaved", () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const view = new TurnView({ write: (s) => out.push(s) }, { write: (s) => err.push(s) }, plain, "/w");
+    const read = { type: "tool_use" as const, id: "t1", name: "Read", input: { file_path: "/w/a.txt" } };
+    const glob = { type: "tool_use" as const, id: "t2", name: "Glob", input: { pattern: "*" } };
+    view.text("Let me ");
+    view.text("look.");
+    view.toolStart(read);
+    view.toolProgress(read, "halfway");
+    view.toolEnd(read, { type: "tool_result", tool_use_id: "t1", content: "hello" });
+    view.toolStart(read);
+    view.toolStart(glob);
+    view.toolEnd(read, { type: "tool_result", tool_use_id: "t1", content: "gone", is_error: true });
+    expect(out.join("")).toBe("Let me look.\n");
+    expect(err.join("")).toBe(
+      ["● Read(a.txt)", "  ⋯  halfway", "  ⎿  hello", "● Read(a.txt)", "● Glob(*)", "  ⎿  Read: Error: gone", ""].join("\n"),
+    );
+  });
+});
+
+describe("start-up status", () => {
+  const stream = (isTTY: boolean) => {
+    const chunks: string[] = [];
+    return { chunks, isTTY, write: (s: string) => chunks.push(s) };
+  };
+
+  test("on a terminal: a live line with running counts, log lines above it, replaced by the summary", () => {
+    const out = stream(true);
+    const status = new StartupStatus(out, plain);
+    status.start(3);
+    status.settle({ status: "connected" });
+    status.log('MCP server "db" failed to start: boom');
+    status.settle({ status: "failed" });
+    status.finish([{ status: "connected" }, { status: "connected" }, { status: "failed" }]);
+    expect(out.chunks.join("")).toBe(
+      "\r\x1b[Kconnecting 3 MCP servers…" +
+        "\r\x1b[Kconnecting 3 MCP servers… 1 connected" +
+        '\r\x1b[KMCP server "db" failed to start: boom\nconnecting 3 MCP servers… 1 connected' +
+        "\r\x1b[Kconnecting 3 MCP servers… 1 connected, 1 failed" +
+        "\r\x1b[KMCP: 2 connected, 1 failed (/mcp for details)\n",
+    );
+  });
+
+  test("elsewhere: no live line; nothing at all without servers", () => {
+    const out = stream(false);
+    const status = new StartupStatus(out, plain);
+    status.start(1);
+    status.finish([{ status: "connected" }]);
+    expect(out.chunks.join("")).toBe("MCP: 1 connected\n");
+    expect(summaryLine([], plain)).toBe("");
+  });
+});
+
+describe("colours", () => {
+  test("only on a terminal, and never with NO_COLOR", () => {
+    expect(colorEnabled({ isTTY: true }, {})).toBe(true);
+    expect(colorEnabled({ isTTY: true }, { NO_COLOR: "1" })).toBe(false);
+    expect(colorEnabled({ isTTY: false }, {})).toBe(false);
+    expect(createStyle(true).red("x")).toBe("\x1b[31mx\x1b[39m");
+    expect(createStyle(false).red("x")).toBe("x");
+  });
+});
+
+describe("history", () => {
+  test("lives in $CLAUDE_CONFIG_DIR, else ~/.claude", () => {
+    expect(historyPath({ CLAUDE_CONFIG_DIR: "/cfg" })).toBe("/cfg/agent_history");
+    expect(historyPath({})).toEndWith("/.claude/agent_history");
+  });
+
+  test("entries are appended and loaded newest first, consecutive duplicates once", () => {
+    const path = join(tempDir(), "sub", "agent_history");
+    const warnings: string[] = [];
+    const history = new History(path, (l) => warnings.push(l));
+    expect(history.load()).toEqual([]);
+    for (const entry of ["one", "two", "two", "  ", "three"]) history.add(entry);
+    expect(readFileSync(path, "utf8")).toBe("one\ntwo\ntwo\nthree\n");
+    expect(new History(path, () => {}).load()).toEqual(["three", "two", "one"]);
+    expect(warnings).toEqual([]);
+  });
+
+  test("a file past twice the limit is cut back to the limit", () => {
+    const path = join(tempDir(), "agent_history");
+    writeFileSync(path, Array.from({ length: 2 * HISTORY_SIZE + 5 }, (_, i) => `e${i}`).join("\n") + "\n");
+    const loaded = new History(path, () => {}).load();
+    expect(loaded).toHaveLength(HISTORY_SIZE);
+    expect(loaded[0]).toBe(`e${2 * HISTORY_SIZE + 4}`);
+    expect(readFileSync(path, "utf8").trimEnd().split("\n")).toHaveLength(HISTORY_SIZE);
+  });
+
+  test("an unusable folder costs one warning, not the session", () => {
+    const dir = tempDir();
+    // A file where the folder should be: fails for every user, root included.
+    writeFileSync(join(dir, "not-a-folder"), "");
+    const warnings: string[] = [];
+    const history = new History(join(dir, "not-a-folder", "agent_history"), (l) => warnings.push(l));
+    history.add("a");
+    history.add("b");
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toStartWith("warning: history: cannot save history to ");
+  });
+});
