@@ -1,6 +1,6 @@
 /**
- * The only file that touches @anthropic-ai/sdk (Messages API). The SDK is imported lazily, when a
- * model client is created, so runs that never call the model (--help, mcp inspector, mcp-init) skip it.
+ * The only file that touches @anthropic-ai/sdk (Messages API). The SDK is imported lazily (at
+ * preload() or the first call), so runs that never call the model (--help, mcp, mcp-init) skip it.
  */
 import type { AssistantReply, ModelRequest } from "./messages.ts";
 
@@ -18,6 +18,8 @@ export interface ModelClient {
   readonly model: string;
   /** Total ms spent waiting on the API, for `duration_api_ms`. */
   readonly apiMs: number;
+  /** Starts loading the SDK now, so the first create() does not wait for it. */
+  preload(): void;
   /**
    * One Messages API call. With `onText`, the request streams (SSE) and text deltas are passed
    * as they arrive; without, it is a plain JSON request. Retries are the SDK's (429, 5xx, 529).
@@ -42,16 +44,20 @@ export function createModelClient({ model, env = process.env }: ModelOptions): M
     throw new ModelError("no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)");
   }
   const baseURL = env.ANTHROPIC_BASE_URL || undefined;
-  // Loaded now but awaited only at the first call, so the import overlaps MCP servers' start-up.
-  const sdk: Promise<any> = import("@anthropic-ai/sdk").then(
-    ({ default: Anthropic }) =>
-      new Anthropic({ apiKey: apiKey ?? null, authToken: authToken ?? null, baseURL, maxRetries: 2, timeout: 600_000 }),
-  );
-  sdk.catch(() => {}); // surfaced by the first create(), not as an unhandled rejection
-  const client = () => sdk;
+  let sdk: Promise<any> | undefined;
+  const client = () => {
+    sdk ??= import("@anthropic-ai/sdk").then(
+      ({ default: Anthropic }) =>
+        new Anthropic({ apiKey: apiKey ?? null, authToken: authToken ?? null, baseURL, maxRetries: 2, timeout: 600_000 }),
+    );
+    return sdk;
+  };
   let apiMs = 0;
   return {
     model,
+    preload() {
+      client().catch(() => {}); // a failure surfaces at the first create(), not as an unhandled rejection
+    },
     get apiMs() {
       return apiMs;
     },

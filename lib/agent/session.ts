@@ -59,7 +59,8 @@ export class AgentSession {
     if (servers.length) {
       opts.onMcpStart?.(servers.length);
       const { McpRegistry, DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } = await import("../mcp/registry.ts");
-      registry = await McpRegistry.start(servers, {
+      // Servers are spawned synchronously inside start(); the SDK loads while they handshake, not before.
+      const starting = McpRegistry.start(servers, {
         cwd: opts.cwd,
         startupTimeoutMs: envMs("MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT_MS),
         toolTimeoutMs: envMs("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS),
@@ -69,9 +70,12 @@ export class AgentSession {
         sampling: opts.sampling ? samplingHandler(model, opts.log) : undefined,
         onServerSettled: opts.onMcpServerSettled && ((s) => opts.onMcpServerSettled!({ name: s.name, status: s.status, error: s.error })),
       });
+      model.preload();
+      registry = await starting;
       const started = registry;
       onShutdown(() => started.shutdown());
     }
+    model.preload();
     return new AgentSession(opts, model, registry, servers);
   }
 
