@@ -64,7 +64,8 @@ export class JsonRpcConnection {
   readonly stats = { received: 0, skipped: 0, lastSkipped: "" };
   /** Resolves with the reason once the connection is closed (by EOF, read error or `close`). */
   readonly closed: Promise<Error>;
-  private nextId = 0;
+  // From 1: a sloppy server testing `if (msg.id)` would take id 0 for a notification.
+  private nextId = 1;
   private readonly pending = new Map<RequestId, Pending>();
   private readonly incoming = new Map<RequestId, AbortController>();
   private closedError: Error | null = null;

@@ -48,7 +48,7 @@ describe("handshake", () => {
     expect(Object.keys(client.capabilities)).toEqual(expect.arrayContaining(["tools", "prompts", "resources"]));
     await client.listTools();
     const lines = readFileSync(logFile, "utf8").split("\n");
-    expect(lines[0]).toBe(JSON.stringify(initializeRequest(0)));
+    expect(lines[0]).toBe(JSON.stringify(initializeRequest(1)));
     expect(JSON.parse(lines[1]!)).toEqual({ jsonrpc: "2.0", method: "notifications/initialized" });
     expect(client.connected).toBe(true);
   });

@@ -59,12 +59,12 @@ describe("requests and responses", () => {
     const first = p.conn.request("tools/list");
     const second = p.conn.request("prompts/list", { cursor: "c" });
     expect(p.sent.map((m) => [m.id, m.method])).toEqual([
-      [0, "tools/list"],
-      [1, "prompts/list"],
+      [1, "tools/list"],
+      [2, "prompts/list"],
     ]);
     expect(p.sent[1]!.params).toEqual({ cursor: "c" });
-    p.send({ jsonrpc: "2.0", id: 1, result: { which: "second" } });
-    p.send({ jsonrpc: "2.0", id: 0, result: { which: "first" } });
+    p.send({ jsonrpc: "2.0", id: 2, result: { which: "second" } });
+    p.send({ jsonrpc: "2.0", id: 1, result: { which: "first" } });
     expect(await first).toEqual({ which: "first" });
     expect(await second).toEqual({ which: "second" });
   });
@@ -72,15 +72,15 @@ describe("requests and responses", () => {
   test("requestFrame sends the caller's frame byte for byte", async () => {
     const p = peer();
     const pending = p.conn.requestFrame(initializeRequest);
-    expect(p.rawSent[0]).toBe(JSON.stringify(initializeRequest(0)));
-    p.send({ jsonrpc: "2.0", id: 0, result: {} });
+    expect(p.rawSent[0]).toBe(JSON.stringify(initializeRequest(1)));
+    p.send({ jsonrpc: "2.0", id: 1, result: {} });
     await pending;
   });
 
   test("an error response rejects with McpError carrying code, message and data", async () => {
     const p = peer();
     const pending = p.conn.request("tools/call");
-    p.send({ jsonrpc: "2.0", id: 0, error: { code: -32000, message: "boom", data: { why: 1 } } });
+    p.send({ jsonrpc: "2.0", id: 1, error: { code: -32000, message: "boom", data: { why: 1 } } });
     const error = await failure(pending);
     expect(error).toBeInstanceOf(McpError);
     expect([error.code, error.message, error.data]).toEqual([-32000, "boom", { why: 1 }]);
@@ -94,13 +94,13 @@ describe("requests and responses", () => {
     expect(p.sent[1]).toEqual({
       jsonrpc: "2.0",
       method: "notifications/cancelled",
-      params: { requestId: 0, reason: "timed out after 20 ms" },
+      params: { requestId: 1, reason: "timed out after 20 ms" },
     });
-    p.send({ jsonrpc: "2.0", id: 0, result: { late: true } });
+    p.send({ jsonrpc: "2.0", id: 1, result: { late: true } });
     const ping = p.nextSent((m) => m.id === "after");
     p.send({ jsonrpc: "2.0", id: "after", method: "ping" });
     await ping;
-    expect(p.notes.some((n) => n.includes("unknown request id 0"))).toBe(true);
+    expect(p.notes.some((n) => n.includes("unknown request id 1"))).toBe(true);
   });
 
   test("initialize is never cancelled: a timeout with cancellable false sends nothing", async () => {
@@ -115,17 +115,17 @@ describe("requests and responses", () => {
     const pending = p.conn.request("tools/call", {}, { signal: abort.signal });
     abort.abort();
     expect(await failure(pending)).toBeInstanceOf(RequestCancelledError);
-    expect(p.sent[1]).toMatchObject({ method: "notifications/cancelled", params: { requestId: 0 } });
+    expect(p.sent[1]).toMatchObject({ method: "notifications/cancelled", params: { requestId: 1 } });
   });
 
   test("progress notifications reach the request whose progressToken they carry", async () => {
     const p = peer();
     const seen: number[] = [];
     const pending = p.conn.request("tools/call", { name: "x" }, { onProgress: (pr) => seen.push(pr.progress) });
-    expect(p.sent[0]!.params).toEqual({ name: "x", _meta: { progressToken: 0 } });
-    p.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 0, progress: 1, total: 2 } });
-    p.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 0, progress: 2, total: 2 } });
-    p.send({ jsonrpc: "2.0", id: 0, result: {} });
+    expect(p.sent[0]!.params).toEqual({ name: "x", _meta: { progressToken: 1 } });
+    p.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 1, total: 2 } });
+    p.send({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: 1, progress: 2, total: 2 } });
+    p.send({ jsonrpc: "2.0", id: 1, result: {} });
     await pending;
     expect(seen).toEqual([1, 2]);
   });
@@ -211,7 +211,7 @@ describe("incoming messages", () => {
     p.raw("Server started on stdio\n");
     p.raw(new Uint8Array([0xff, 0xfe, 0x0a]));
     p.raw('{"not":"jsonrpc"}\n[]\n{"jsonrpc":"2.0","id":{"x":1},"method":"m"}\n');
-    p.send({ jsonrpc: "2.0", id: 0, result: { tools: [] } });
+    p.send({ jsonrpc: "2.0", id: 1, result: { tools: [] } });
     expect(await pending).toEqual({ tools: [] });
     expect(p.conn.stats.skipped).toBe(5);
     expect(p.notes[0]).toBe('MCP server "t": skipped a line (line is not JSON): Server started on stdio');
