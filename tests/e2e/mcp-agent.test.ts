@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ModelServer, reply, startModelServer, text, toolUse } from "../support/model-server.ts";
 import { fixtureServer, runAgent, tempDir, writeMcpConfig } from "../support/run.ts";
-import { gone } from "./mcp-processes.ts";
+import { gone } from "../support/mcp.ts";
 
 let server: ModelServer | undefined;
 afterEach(() => server?.stop());

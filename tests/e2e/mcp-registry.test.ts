@@ -9,7 +9,7 @@ import type { ServerConfig } from "../../lib/mcp/config.ts";
 import { McpRegistry, type RegistryOptions } from "../../lib/mcp/registry.ts";
 import type { ToolContext } from "../../lib/tools/tool.ts";
 import { BUN, FIXTURE_SERVER, isAlive, tempDir } from "../support/run.ts";
-import { gone } from "./mcp-processes.ts";
+import { gone } from "../support/mcp.ts";
 
 const registries: McpRegistry[] = [];
 afterEach(async () => {

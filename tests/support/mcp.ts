@@ -143,6 +143,11 @@ export async function survivors(pids: () => number[]): Promise<number[]> {
   return pids();
 }
 
+/** True once `pid` is gone (zombies count as gone): `survivors` for one process. */
+export async function gone(pid: number): Promise<boolean> {
+  return (await survivors(() => (isAlive(pid) ? [pid] : []))).length === 0;
+}
+
 /** An agent process we spawned ourselves, to signal it while it runs. */
 export interface AgentProcess {
   /** The agent's own pid: your_program.sh execs the runtime. */

@@ -11,7 +11,7 @@ import { StdioTransport } from "../../lib/mcp/stdio.ts";
 import { ConnectionClosedError, McpError, RequestTimeoutError } from "../../lib/mcp/errors.ts";
 import { initializeRequest } from "../../lib/mcp/protocol.ts";
 import { BUN, FIXTURE_SERVER, isAlive, tempDir } from "../support/run.ts";
-import { gone } from "../e2e/mcp-processes.ts";
+import { gone } from "../support/mcp.ts";
 
 /** Everything a test started, closed even when the test fails half-way. */
 const open: { close(graceMs?: number): Promise<void> }[] = [];
