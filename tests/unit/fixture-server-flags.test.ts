@@ -2,24 +2,14 @@
  * Each fixture-server flag, over real pipes: the flag produces its one misbehaviour and the
  * server otherwise stays usable.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { call, start } from "../support/peers.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { LONG_TOOL_NAME } from "../../fixtures/servers/fixture-catalog.ts";
 import { Peer, type Received } from "../../fixtures/servers/peer.ts";
 import { isAlive, tempDir } from "../support/run.ts";
 
-const peers: Peer[] = [];
-function start(...flags: string[]): Peer {
-  const peer = Peer.start(flags);
-  peers.push(peer);
-  return peer;
-}
-afterEach(() => {
-  for (const p of peers.splice(0)) p.killGroup();
-});
-
-const call = (peer: Peer, name: string, args: Record<string, unknown> = {}) => peer.request("tools/call", { name, arguments: args });
 const isJson = (r: Received) => r.json !== undefined;
 const toolNames = async (peer: Peer) => (await peer.request("tools/list")).result.tools.map((t: any) => t.name);
 

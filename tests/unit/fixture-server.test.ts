@@ -2,23 +2,13 @@
  * The fixture MCP server over real pipes: its default behaviour is a correct MCP 2025-11-25
  * server, and each flag changes exactly the behaviour it names.
  */
-import { afterEach, describe, expect, test } from "bun:test";
+import { describe, expect, test } from "bun:test";
+import { call, start, startWith } from "../support/peers.ts";
 import { FLAG_HELP } from "../../fixtures/servers/fixture-flags.ts";
 import { byteLines, splitPieces } from "../../fixtures/servers/fixture-wire.ts";
-import { FIXTURE_SERVER, Peer } from "../../fixtures/servers/peer.ts";
+import { FIXTURE_SERVER } from "../../fixtures/servers/peer.ts";
 import { tempDir } from "../support/run.ts";
 
-const peers: Peer[] = [];
-function start(...flags: string[]): Peer {
-  const peer = Peer.start(flags);
-  peers.push(peer);
-  return peer;
-}
-afterEach(() => {
-  for (const p of peers.splice(0)) p.killGroup();
-});
-
-const call = (peer: Peer, name: string, args: Record<string, unknown> = {}) => peer.request("tools/call", { name, arguments: args });
 const textOf = (res: any) => res.result.content.map((b: any) => b.text).join("\n");
 
 describe("default behaviour", () => {
@@ -62,8 +52,7 @@ describe("default behaviour", () => {
 
   test("env and cwd tools see the server's environment and working directory", async () => {
     const dir = tempDir();
-    const peer = Peer.start([], { cwd: dir, env: { FIXTURE_TEST_VAR: "v=1" } });
-    peers.push(peer);
+    const peer = startWith([], { cwd: dir, env: { FIXTURE_TEST_VAR: "v=1" } });
     await peer.handshake();
     expect(textOf(await call(peer, "env", { name: "FIXTURE_TEST_VAR" }))).toBe("v=1");
     expect((await call(peer, "env", { name: "FIXTURE_UNSET_VAR" })).result.isError).toBe(true);
