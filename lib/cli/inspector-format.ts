@@ -6,7 +6,7 @@
  */
 import type { ServerConfig } from "../mcp/config.ts";
 import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
-import type { ServerState } from "../mcp/registry.ts";
+import { stderrSuffix, type ServerState } from "../mcp/registry.ts";
 
 /** A config with every env value replaced by `***` (values may be secrets). */
 export function maskConfig(config: ServerConfig): ServerConfig {
@@ -18,10 +18,9 @@ export function commandLine(config: ServerConfig): string {
   return [config.command, ...config.args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
 }
 
-/** Why a server failed, with the last line of its stderr when there is one. */
+/** Why a server failed, with its telling stderr lines: the same words as the start-up failure line. */
 export function failureReason(state: ServerState): string {
-  const last = state.stderr.filter((l) => l.trim()).at(-1);
-  return `${state.error ?? "unknown error"}${last ? ` (stderr: ${last.trim()})` : ""}`;
+  return `${state.error ?? "unknown error"}${stderrSuffix(state.stderr.filter((l) => l.trim()))}`;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

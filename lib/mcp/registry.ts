@@ -82,6 +82,7 @@ export class McpRegistry {
   private readonly warned = new Set<string>();
   private toolCache: Tool[] | undefined;
   private shuttingDown: Promise<void> | undefined;
+  private readonly reports = new Set<Promise<void>>();
   private readonly startupTimeoutMs: number;
   private readonly toolTimeoutMs: number;
 
@@ -181,7 +182,8 @@ export class McpRegistry {
 
   /** Shuts every server down concurrently (see `StdioTransport.close`). Idempotent; never throws. */
   shutdown(): Promise<void> {
-    this.shuttingDown ??= Promise.all([...this.clients.values()].map((c) => c.close(this.opts.graceMs))).then(() => {});
+    // Reports of servers that died before shutdown began are finished, not cut off.
+    this.shuttingDown ??= Promise.all([...[...this.clients.values()].map((c) => c.close(this.opts.graceMs)), ...this.reports]).then(() => {});
     return this.shuttingDown;
   }
 
@@ -242,14 +244,18 @@ export class McpRegistry {
   }
 
   /** A server that exits after starting becomes "failed"; its group is still shut down. */
+  /** Reports a server that dies mid-run: status "failed", one line with its exit and stderr. */
   private watch(client: McpClient, state: ServerState): void {
-    void client.closed.then(async () => {
-      if (this.shuttingDown) return;
+    void client.closed.then(() => {
+      if (this.shuttingDown) return; // closed by our own shutdown: nothing to report
       state.status = "failed";
-      state.error = await client.endReason();
-      await client.close(this.opts.graceMs);
-      state.stderr = client.stderrTail();
-      if (!this.shuttingDown) this.opts.log(`MCP server "${state.name}" ${state.error}${stderrSuffix(state.stderr)}`);
+      const report = (async () => {
+        state.error = await client.endReason();
+        await client.close(this.opts.graceMs);
+        state.stderr = client.stderrTail();
+        this.opts.log(`MCP server "${state.name}" ${state.error}${stderrSuffix(state.stderr)}`);
+      })();
+      this.reports.add(report);
     });
   }
 
@@ -268,10 +274,16 @@ export class McpRegistry {
   }
 }
 
-/** " (stderr: a | b | c)" from the last three stderr lines, for a one-line report; "" when silent. */
-function stderrSuffix(lines: string[]): string {
-  const tail = lines.slice(-3).join(" | ");
-  return tail ? ` (stderr: ${tail.length > 500 ? `${tail.slice(0, 500)}…` : tail})` : "";
+/**
+ * " (stderr: …)" for a one-line report, "" when silent: the last three lines, led by the last line
+ * that names an error when the tail does not (runtimes print a stack and a version after it).
+ */
+export function stderrSuffix(lines: string[]): string {
+  const tail = lines.slice(-3);
+  const named = lines.findLast((l) => /\b(error|ERR!|fatal|exception|cannot|not found)\b/i.test(l));
+  if (named !== undefined && !tail.includes(named)) tail.splice(0, tail.length - 2, named);
+  const text = tail.join(" | ");
+  return text ? ` (stderr: ${text.length > 500 ? `${text.slice(0, 500)}…` : text})` : "";
 }
 
 /** -32601 from an optional list means "none" (basic/lifecycle#capability-negotiation). */

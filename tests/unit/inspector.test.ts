@@ -58,14 +58,21 @@ describe("rendering", () => {
     expect(fmt.detailsText(s)).toContain("env:           TOKEN=***");
   });
 
-  test("list rows: counts, or the reason with the last stderr line", () => {
+  test("list rows: counts, or the reason with the telling stderr lines", () => {
     const rows = fmt.listTable([
       state({ tools: [{ name: "a" }], prompts: [{ name: "p" }, { name: "q" }] }),
       state({ name: "database", status: "failed", error: "exited with code 1 before the handshake", stderr: ["starting", "no such table", ""] }),
+      state({
+        name: "node",
+        status: "failed",
+        error: "exited with code 1 before the handshake",
+        stderr: ["Error: Cannot find module '/x/indx.js'", "  at load", "  at run", "}", "Node.js v20.20.2"],
+      }),
     ]);
     expect(rows.split("\n")).toEqual([
       "fx        connected  1 tool, 2 prompts, 0 resources",
-      "database  failed     exited with code 1 before the handshake (stderr: no such table)",
+      "database  failed     exited with code 1 before the handshake (stderr: starting | no such table)",
+      "node      failed     exited with code 1 before the handshake (stderr: Error: Cannot find module '/x/indx.js' | } | Node.js v20.20.2)",
     ]);
   });
 
