@@ -6,13 +6,17 @@ import { parseCliArgs, UsageError, USAGE, VERSION } from "./lib/cli/args.ts";
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "mcp-init") return (await import("./lib/cli/grader.ts")).runMcpInit(argv.slice(1));
-  if (argv[0] === "mcp") return (await import("./lib/cli/inspector.ts")).runInspector(argv.slice(1));
+  // `agent --verbose mcp list` means the inspector too: only its own flags may come first.
+  const mode = argv.findIndex((a) => !a.startsWith("-"));
+  if (argv[mode] === "mcp" && argv.slice(0, mode).every((a) => a === "--verbose" || a === "--debug")) {
+    return (await import("./lib/cli/inspector.ts")).runInspector([...argv.slice(mode + 1), ...argv.slice(0, mode)]);
+  }
   let args;
   try {
     args = parseCliArgs(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    process.stderr.write(`error: ${err.message}\n${USAGE.split("\n")[0]}\n`);
+    process.stderr.write(`error: ${err.message}\n`);
     return 2;
   }
   if (args.version) {

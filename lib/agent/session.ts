@@ -76,7 +76,9 @@ export class AgentSession {
       onShutdown(() => started.shutdown());
     }
     model.preload();
-    return new AgentSession(opts, model, registry, servers);
+    const session = new AgentSession(opts, model, registry, servers);
+    session.warnUnknownDisallowed();
+    return session;
   }
 
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls). */
@@ -85,6 +87,17 @@ export class AgentSession {
     const denied = this.opts.disallowedTools;
     if (!denied.length) return all;
     return all.filter((t) => !denied.some((d) => t.name === d || t.name.startsWith(`${d}__`)));
+  }
+
+  /** A misspelt --disallowedTools entry would silently leave the tool on: say so. */
+  private warnUnknownDisallowed(): void {
+    const names = [...builtinTools(), ...(this.registry?.tools() ?? [])].map((t) => t.name);
+    const servers = this.configured.map((s) => `mcp__${s.name}`);
+    for (const d of this.opts.disallowedTools) {
+      if (!names.some((n) => n === d || n.startsWith(`${d}__`)) && !servers.includes(d)) {
+        this.opts.log(`--disallowedTools: no tool or MCP server named "${d}"`);
+      }
+    }
   }
 
   systemPrompt(): string {

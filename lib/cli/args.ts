@@ -51,6 +51,17 @@ export interface CliArgs {
   help: boolean;
 }
 
+/** util.parseArgs' messages are long and end in advice about `--`; ours name the flag and stop. */
+function describeParseError(err: Error & { code?: string }): string {
+  const flag = /'(-[^']*)'/.exec(err.message)?.[1];
+  if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) return `unknown option ${flag} (see --help)`;
+  if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
+    const name = flag.split(/[\s,]/)[0];
+    return /does not take an argument/.test(err.message) ? `option ${name} takes no value` : `option ${name} needs a value`;
+  }
+  return err.message.split("\n")[0]!;
+}
+
 /** A flag the user got wrong; the CLI prints its message on one stderr line and exits 2. */
 export class UsageError extends Error {}
 
@@ -85,7 +96,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   try {
     ({ values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true }));
   } catch (err) {
-    throw new UsageError((err as Error).message.split("\n")[0]!);
+    throw new UsageError(describeParseError(err as Error & { code?: string }));
   }
   const format = (values["output-format"] as string | undefined) ?? "text";
   if (!["text", "json", "stream-json"].includes(format)) {

@@ -27,9 +27,19 @@ function readFixtureText(path: string | undefined): string {
   return readFileSync(path, "utf8");
 }
 
+const USAGE = "usage: mcp-init [FIXTURE]   (FIXTURE: a JSON file, or a folder holding one; stdin when absent)";
+
 export function runMcpInit(args: string[]): number {
-  if (args.length > 1) {
-    process.stderr.write("usage: mcp-init [FIXTURE]\n");
+  if (args[0] === "--help" || args[0] === "-h") {
+    process.stdout.write(USAGE + "\n");
+    return 0;
+  }
+  if (args.length > 1 || args[0]?.startsWith("-")) {
+    process.stderr.write(USAGE + "\n");
+    return 2;
+  }
+  if (args[0] === undefined && process.stdin.isTTY) {
+    process.stderr.write(`mcp-init: no FIXTURE given and stdin is a terminal\n${USAGE}\n`);
     return 2;
   }
   let fixture: { id?: unknown; serverResponse?: any };

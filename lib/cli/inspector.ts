@@ -52,8 +52,10 @@ export async function runInspector(argv: string[]): Promise<number> {
   try {
     const selected = selectServers(args, servers);
     if (!selected.length) {
-      process.stdout.write(args.json ? "[]\n" : "No MCP servers configured (.mcp.json or --mcp-config).\n");
-      return 0;
+      // A config that was there but could not be used is a failure, not "nothing configured".
+      const none = warnings.length ? "No MCP servers could be loaded (see above)." : "No MCP servers configured (.mcp.json or --mcp-config).";
+      process.stdout.write(args.json ? "[]\n" : none + "\n");
+      return warnings.length ? 1 : 0;
     }
     const registry = await McpRegistry.start(selected, {
       cwd,
@@ -94,6 +96,8 @@ function selectServers(args: InspectorArgs, servers: ServerConfig[]): ServerConf
 async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<string, unknown>): Promise<number> {
   const out = (text: string, raw: unknown) =>
     process.stdout.write(args.json ? JSON.stringify(raw, null, 2) + "\n" : text.endsWith("\n") || text === "" ? text : text + "\n");
+  // Servers may announce more tools right after the handshake (list_changed): report the lists as they now are.
+  await registry.refresh();
   const states = registry.servers;
   if (args.command === "list") {
     out(fmt.listTable(states), fmt.listJson(states));

@@ -7,14 +7,14 @@ import { listCustomCommands } from "../agent/commands.ts";
 export const PRINT_BUILTINS: ReadonlySet<string> = new Set(["help", "mcp", "tools"]);
 
 /** The text a built-in command prints, ending with a newline. */
-export function printBuiltin(name: string, session: AgentSession): string {
+export function printBuiltin(name: string, session: AgentSession, interactive = false): string {
   switch (name) {
     case "mcp":
       return serverTable(session) + "\n";
     case "tools":
       return session.tools().map((t) => t.name).join("\n") + "\n";
     default:
-      return helpText(session) + "\n";
+      return helpText(session, interactive) + "\n";
   }
 }
 
@@ -24,8 +24,10 @@ export function serverTable(session: AgentSession): string {
   return servers.map((s) => `${s.name}: ${s.status}${s.error ? ` (${s.error})` : ""}`).join("\n");
 }
 
-export function helpText(session: AgentSession): string {
-  const lines = ["Commands:", "  /help   this list", "  /mcp    MCP servers and their status", "  /tools  the tools the model can use", "  /clear  start a new conversation (interactive)", "  /exit   leave (interactive)", "  /model  show the model, or /model <id> to switch (interactive)"];
+/** Every command this mode accepts: built-in (the session's own only in it), custom, MCP prompts. */
+export function helpText(session: AgentSession, interactive: boolean): string {
+  const lines = ["Commands:", "  /help   this list", "  /mcp    MCP servers and their status", "  /tools  the tools the model can use"];
+  if (interactive) lines.push("  /clear  start a new conversation", "  /model  show the model, or /model <id> to switch", "  /exit   leave");
   const custom = listCustomCommands(session.opts.cwd);
   if (custom.length) {
     lines.push("Custom commands:");

@@ -38,7 +38,7 @@ export function runBuiltin(name: string, args: string, session: AgentSession, st
       return `model set to ${args}\n`;
     }
     default:
-      return printBuiltin(name, session);
+      return printBuiltin(name, session, true);
   }
 }
 

@@ -157,6 +157,13 @@ describe("model errors", () => {
     expect(r.stderr).toContain("cannot reach the API");
   });
 
+  test("an ANTHROPIC_BASE_URL that is not a URL is one line, before any server starts", async () => {
+    const r = await runAgent(["-p", "hi"], { cwd: tempDir(), env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "not-a-url" } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe("");
+    expect(r.stderr).toBe('error: ANTHROPIC_BASE_URL is not a URL: "not-a-url"\n');
+  });
+
   test("a refused key names the status", async () => {
     server = startModelServer([{ status: 401, error: { type: "authentication_error", message: "invalid x-api-key" } }]);
     const r = await runAgent(["-p", "hi"], { cwd: tempDir(), model: server.url });
@@ -208,6 +215,19 @@ describe("input", () => {
     expect(server.requests[0]!.body.messages[0].content[0].text).toBe(`Review src/a b.ts carefully. All: "src/a b.ts" $(rm -rf x) $HOME`);
   });
 
+  test("/help in print mode lists what print mode accepts, custom commands included, without a model call", async () => {
+    server = startModelServer([reply(text("unused"))]);
+    const dir = tempDir();
+    mkdirSync(join(dir, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(dir, ".claude", "commands", "ship.md"), "---\ndescription: Ship it\n---\nShip.");
+    const r = await runAgent(["-p", "/help"], { cwd: dir, model: server.url });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("/mcp");
+    expect(r.stdout).toContain("/ship  Ship it (project)");
+    expect(r.stdout).not.toContain("/clear");
+    expect(server.requests.length).toBe(0);
+  });
+
   test("an unknown command is an error before any model call", async () => {
     server = startModelServer([reply(text("unused"))]);
     const r = await runAgent(["-p", "/nosuch thing"], { cwd: tempDir(), model: server.url });
@@ -229,9 +249,12 @@ describe("flags", () => {
   test("an unknown flag or a bad value is one stderr line and exit 2", async () => {
     const r = await runAgent(["--bogus"], { cwd: tempDir() });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain("--bogus");
+    expect(r.stderr).toBe("error: unknown option --bogus (see --help)\n");
     const bad = await runAgent(["-p", "x", "--max-turns", "zero"], { cwd: tempDir() });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--max-turns");
+    expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    const missing = await runAgent(["-p", "x", "--model"], { cwd: tempDir() });
+    expect(missing.stderr).toBe("error: option --model needs a value\n");
   });
 });

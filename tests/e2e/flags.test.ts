@@ -88,6 +88,13 @@ describe("MCP config flags", () => {
     expect(names).not.toContain("mcp__other__add");
     expect(names).toContain("Read");
   });
+
+  test("a --disallowedTools entry that names nothing is reported", async () => {
+    server = startModelServer([reply(text("ok"))]);
+    const r = await runAgent(["-p", "a", "--disallowedTools", "Bsh,mcp__nosuch,Bash"], { cwd: tempDir(), model: server.url });
+    expect(r.stdout).toBe("ok\n");
+    expect(r.stderr).toBe('--disallowedTools: no tool or MCP server named "Bsh"\n--disallowedTools: no tool or MCP server named "mcp__nosuch"\n');
+  });
 });
 
 describe("system prompt flags", () => {

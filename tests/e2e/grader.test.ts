@@ -34,6 +34,12 @@ describe("mcp-init", () => {
     expect(r.stdout).toBe(expected(1, null));
   });
 
+  test("--help prints the usage", async () => {
+    const r = await runAgent(["mcp-init", "--help"], { cwd: tempDir() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("usage: mcp-init [FIXTURE]");
+  });
+
   test("a missing fixture: stderr, exit 2, nothing on stdout", async () => {
     const r = await runAgent(["mcp-init", "nope.json"], { cwd: tempDir() });
     expect(r.code).toBe(2);

@@ -50,6 +50,24 @@ describe("mcp inspector, fixture server", () => {
     expect(r).toMatchObject({ code: 0, stdout: "No MCP servers configured (.mcp.json or --mcp-config).\n" });
   }, TEST_TIMEOUT_MS);
 
+  test("list with a .mcp.json that gives no usable server: the file's problem, then exit 1", async () => {
+    const dir = tempDir();
+    await Bun.write(join(dir, ".mcp.json"), '{"mcpServers": {"a": {"args": ["x"]}}}');
+    const r = await mcp(dir, "list");
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('server "a"');
+    expect(r.stdout).toBe("No MCP servers could be loaded (see above).\n");
+  }, TEST_TIMEOUT_MS);
+
+  test("--verbose or --debug before `mcp` still runs the inspector, with that flag", async () => {
+    const dir = tempDir();
+    writeMcpConfig(dir, { fx: fixtureServer() });
+    const r = await runAgent(["--debug", "mcp", "list"], { cwd: dir, env: { ANTHROPIC_API_KEY: undefined } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^fx\s+connected/);
+    expect(r.stderr).toContain('"method":"initialize"');
+  }, TEST_TIMEOUT_MS);
+
   test("get: config with env values masked, capabilities, serverInfo, instructions", async () => {
     const dir = fixtureDir();
     const r = await mcp(dir, "get", "fx");
