@@ -67,7 +67,7 @@ export function createModelClient({ model, env = process.env }: ModelOptions): M
       const params = {
         model,
         max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS,
-        system: req.system,
+        ...(req.system ? { system: req.system } : {}),
         messages: req.messages,
         ...(req.tools.length ? { tools: req.tools } : {}),
       };

@@ -48,6 +48,7 @@ describe("the server talks first", () => {
     expect(sampling.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Say something nice" }] }]);
     expect(sampling.max_tokens).toBe(100);
     expect(sampling.tools).toBeUndefined();
+    expect(sampling.system).toBeUndefined(); // the server gave no systemPrompt: none is sent, not an empty one
     expect(toolResult(p.model.requests[2]!)).toMatchObject({ content: "sampled: something nice" });
     expect(lines(r.stderr)).toEqual(['MCP server "fx" asked the model for a completion (sampling/createMessage, up to 100 tokens)']);
   });
