@@ -28,16 +28,20 @@ function toBlock(c: SamplingContent): ContentBlock {
   return { type: "text", text: `[${c.type} content]` };
 }
 
-/** A handler for the registry: one note on stderr per request, since a server is spending the user's tokens. */
+/**
+ * A handler for the registry: one note on stderr per request, since a server is spending the user's
+ * tokens. @throws ModelError when the model call fails (the server then gets a JSON-RPC error).
+ */
 export function samplingHandler(model: ModelClient, log: (line: string) => void) {
-  return async (params: unknown, server: string) => {
+  return async (params: unknown, server: string, signal?: AbortSignal) => {
     const p = params as CreateMessageParams;
     log(`MCP server "${server}" asked the model for a completion (sampling/createMessage, up to ${p.maxTokens ?? 1024} tokens)`);
     const messages: MessageParam[] = (p.messages ?? []).map((m) => ({
       role: m.role === "assistant" ? "assistant" : "user",
       content: (Array.isArray(m.content) ? m.content : [m.content]).map(toBlock),
     }));
-    const reply = await model.create({ system: p.systemPrompt ?? "", messages, tools: [], maxTokens: p.maxTokens ?? 1024 });
+    // The server may cancel its request (notifications/cancelled): the model call stops with it.
+    const reply = await model.create({ system: p.systemPrompt ?? "", messages, tools: [], maxTokens: p.maxTokens ?? 1024 }, { signal });
     return {
       role: "assistant",
       content: { type: "text", text: replyText(reply.content) },
