@@ -136,11 +136,20 @@ async function runOne(
 ): Promise<ToolResultContentBlock> {
   opts.hooks?.onToolStart?.(call);
   const output = await execute(call, tool, opts, signal, truncated);
-  const content = typeof output.content === "string" || output.content.length ? output.content : "(no output)";
+  const content = wellFormed(typeof output.content === "string" || output.content.length ? output.content : "(no output)");
   const result: ToolResultContentBlock = { type: "tool_result", tool_use_id: call.id, content };
   if (output.isError) result.is_error = true;
   opts.hooks?.onToolEnd?.(call, result);
   return result;
+}
+
+/**
+ * Output cut at a character limit can end in half a surrogate pair, which the API refuses as
+ * invalid JSON (a 400 that would end the run): every tool's text passes through here.
+ */
+function wellFormed(content: ToolOutput["content"]): ToolOutput["content"] {
+  if (typeof content === "string") return content.toWellFormed();
+  return content.map((b) => (b.type === "text" ? { ...b, text: b.text.toWellFormed() } : b));
 }
 
 async function execute(

@@ -10,7 +10,7 @@ import type { McpRegistry } from "../mcp/registry.ts";
 import { createModelClient, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
-import type { McpInput, McpPromptInfo } from "./input-types.ts";
+import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
 import { samplingHandler } from "./sampling.ts";
 
 export interface SessionOptions {
@@ -59,8 +59,7 @@ export class AgentSession {
     if (servers.length) {
       opts.onMcpStart?.(servers.length);
       const { McpRegistry, DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } = await import("../mcp/registry.ts");
-      // Servers are spawned synchronously inside start(); the SDK loads while they handshake, not before.
-      const starting = McpRegistry.start(servers, {
+      registry = McpRegistry.open({
         cwd: opts.cwd,
         startupTimeoutMs: envMs("MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT_MS),
         toolTimeoutMs: envMs("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS),
@@ -70,32 +69,49 @@ export class AgentSession {
         sampling: opts.sampling ? samplingHandler(model, opts.log) : undefined,
         onServerSettled: opts.onMcpServerSettled && ((s) => opts.onMcpServerSettled!({ name: s.name, status: s.status, error: s.error })),
       });
+      // Registered before start-up, so a signal while servers connect still shuts them down gracefully.
+      const opened = registry;
+      onShutdown(() => opened.shutdown());
+      // Servers are spawned inside connect() before it first waits; the SDK loads while they handshake.
+      const connecting = registry.connect(servers);
       model.preload();
-      registry = await starting;
-      const started = registry;
-      onShutdown(() => started.shutdown());
+      await connecting;
+    } else {
+      model.preload();
     }
-    model.preload();
     const session = new AgentSession(opts, model, registry, servers);
     session.warnUnknownDisallowed();
     return session;
   }
 
-  /** Built-in and MCP tools the model may use now (MCP lists can change between calls). */
+  /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
     const all = [...builtinTools(), ...(this.registry?.tools() ?? [])];
     const denied = this.opts.disallowedTools;
     if (!denied.length) return all;
-    return all.filter((t) => !denied.some((d) => t.name === d || t.name.startsWith(`${d}__`)));
+    return all.filter((t) => !denied.some((rule) => this.matchesRule(t.name, rule)));
+  }
+
+  /**
+   * Whether a --allowedTools/--disallowedTools entry names this tool: its API name, or for an MCP
+   * tool `mcp__<server>`, `mcp__<server>__*` or `mcp__<server>__<tool>` with the names as the
+   * config and the server wrote them (API names may have been rewritten; the registry's table knows).
+   */
+  matchesRule(toolName: string, rule: string): boolean {
+    if (rule === toolName) return true;
+    const route = this.registry?.route(toolName);
+    if (!route) return false;
+    const server = `mcp__${route.server}`;
+    return rule === server || rule === `${server}__*` || rule === `${server}__${route.tool}`;
   }
 
   /** A misspelt --disallowedTools entry would silently leave the tool on: say so. */
   private warnUnknownDisallowed(): void {
     const names = [...builtinTools(), ...(this.registry?.tools() ?? [])].map((t) => t.name);
     const servers = this.configured.map((s) => `mcp__${s.name}`);
-    for (const d of this.opts.disallowedTools) {
-      if (!names.some((n) => n === d || n.startsWith(`${d}__`)) && !servers.includes(d)) {
-        this.opts.log(`--disallowedTools: no tool or MCP server named "${d}"`);
+    for (const rule of this.opts.disallowedTools) {
+      if (!names.some((n) => this.matchesRule(n, rule)) && !servers.includes(rule)) {
+        this.opts.log(`--disallowedTools: no tool or MCP server named "${rule}"`);
       }
     }
   }
@@ -127,11 +143,10 @@ export class AgentSession {
     return {
       serverNames: () => registry.servers.map((s) => s.name),
       isConnected: (name) => registry.isConnected(name),
-      listPrompts: async (name) => {
-        const state = registry.servers.find((s) => s.name === name);
-        if (state?.capabilities?.prompts) return state.prompts as McpPromptInfo[];
-        return (await registry.listPrompts(name)) as McpPromptInfo[];
-      },
+      listPrompts: (name) =>
+        registry.prompts(name).catch((err: unknown) => {
+          throw new InputError(`MCP server "${name}": prompts/list failed: ${err instanceof Error ? err.message : String(err)}`);
+        }) as Promise<McpPromptInfo[]>,
       getPrompt: (server, name, args) => registry.getPrompt(server, name, args) as Promise<{ messages?: unknown[] }>,
       readResource: (server, uri) => registry.readResource(server, uri) as Promise<{ contents?: unknown[] }>,
     };

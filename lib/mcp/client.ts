@@ -113,7 +113,8 @@ export class McpClient {
   async connect(opts: { timeoutMs: number }): Promise<SessionInfo> {
     let answer: unknown;
     try {
-      answer = await this.conn.requestFrame(initializeRequest, { timeoutMs: opts.timeoutMs, cancellable: false });
+      const sampling = this.opts.sampling !== undefined;
+      answer = await this.conn.requestFrame((id) => initializeRequest(id, { sampling }), { timeoutMs: opts.timeoutMs, cancellable: false });
     } catch (error) {
       throw await this.startupFailure(error, opts.timeoutMs);
     }
@@ -214,7 +215,7 @@ export class McpClient {
       if (!Array.isArray(list)) throw new Error(`${this.peer}: ${method} result has no "${key}" array`);
       for (const item of list) {
         if (isObject(item) && valid(item)) {
-          const id = String(item.name ?? item.uri);
+          const id = String(key === "resources" ? item.uri : item.name);
           if (!ids.has(id)) items.push(item);
           ids.add(id);
         } else this.opts.warn?.(`${this.peer}: ${method} entry skipped (malformed): ${JSON.stringify(item)?.slice(0, 120)}`);

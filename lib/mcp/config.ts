@@ -13,6 +13,8 @@ export interface ServerConfig {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** `command` and `args` as written, before `${VAR}` expansion: what to show a person (values may be secrets). */
+  written?: { command: string; args: string[] };
 }
 
 export interface LoadMcpConfigOptions {
@@ -127,6 +129,7 @@ function validateEntry(name: string, entry: unknown, env: Record<string, string 
     command: expand(entry.command),
     args: (args as string[]).map(expand),
     env: Object.fromEntries(Object.entries(envIn as Record<string, string>).map(([k, v]) => [k, expand(v)])),
+    written: { command: entry.command, args: args as string[] },
   };
   return { server, unset: [...unset] };
 }

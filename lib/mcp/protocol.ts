@@ -16,16 +16,17 @@ export type RequestId = string | number;
 /**
  * The `initialize` request frame, keys in wire order:
  * `{"jsonrpc":"2.0","id":id,"method":"initialize","params":{"protocolVersion","capabilities":{"roots":{},"sampling":{}},"clientInfo"}}`.
- * Shared by the client and the grader's `mcp-init`, so both send the same bytes.
+ * Shared by the client and the grader's `mcp-init`, so both send the same bytes. With
+ * `sampling: false` (`--no-sampling`) the capability is not declared (basic/lifecycle#capability-negotiation).
  */
-export function initializeRequest(id: RequestId) {
+export function initializeRequest(id: RequestId, { sampling = true }: { sampling?: boolean } = {}) {
   return {
     jsonrpc: "2.0" as const,
     id,
     method: "initialize" as const,
     params: {
       protocolVersion: PROTOCOL_VERSION,
-      capabilities: { roots: {}, sampling: {} },
+      capabilities: sampling ? { roots: {}, sampling: {} } : { roots: {} },
       clientInfo: { name: CLIENT_INFO.name, version: CLIENT_INFO.version },
     },
   };

@@ -77,7 +77,10 @@ export interface ServerState {
 export class McpRegistry {
   /** One entry per configured server, in configuration order. */
   readonly servers: ServerState[] = [];
+  /** Connected sessions by server name. */
   private readonly clients = new Map<string, McpClient>();
+  /** Every session spawned, connected or still starting: what shutdown closes. */
+  private readonly spawned = new Set<McpClient>();
   private readonly namer = new ToolNamer();
   private readonly warned = new Set<string>();
   private toolCache: Tool[] | undefined;
@@ -92,24 +95,34 @@ export class McpRegistry {
   }
 
   /**
-   * Starts every server concurrently: handshake, tools/list, and prompts/list and resources/list
-   * when declared (basic/lifecycle#capability-negotiation). Never throws for a server: a failure
-   * gets status "failed", one line through `opts.log`, and its process is shut down.
+   * A registry with no servers yet. Register `shutdown` on the exit paths, then await `connect`:
+   * a signal during start-up then still closes the servers gracefully.
    */
+  static open(opts: RegistryOptions): McpRegistry {
+    return new McpRegistry(opts);
+  }
+
+  /** `open` then `connect`, for callers with no exit path to guard during start-up. */
   static async start(configs: ServerConfig[], opts: RegistryOptions): Promise<McpRegistry> {
-    const registry = new McpRegistry(opts);
+    const registry = McpRegistry.open(opts);
+    await registry.connect(configs);
+    return registry;
+  }
+
+  /**
+   * Starts every server concurrently: handshake, tools/list, and prompts/list and resources/list
+   * when declared (basic/lifecycle#capability-negotiation). Each server is spawned before this
+   * returns its promise. Never throws for a server: a failure gets status "failed", one line
+   * through `opts.log`, and its process is shut down. `configs` have unique names (config.ts).
+   */
+  async connect(configs: ServerConfig[]): Promise<void> {
     const starting: Promise<void>[] = [];
     for (const config of configs) {
-      if (registry.servers.some((s) => s.name === config.name)) {
-        opts.log(`MCP server "${config.name}" is configured twice; the first definition is used`);
-        continue;
-      }
       const state: ServerState = { name: config.name, status: "failed", config, tools: [], prompts: [], resources: [], stderr: [] };
-      registry.servers.push(state);
-      starting.push(registry.startOne(state));
+      this.servers.push(state);
+      starting.push(this.startOne(state));
     }
     await Promise.all(starting);
-    return registry;
   }
 
   /** True when the named server finished its handshake and is still running. */
@@ -155,6 +168,16 @@ export class McpRegistry {
     this.toolCache = undefined;
   }
 
+  /**
+   * The server's prompts as a user asking for them expects: the start-up list when it declared
+   * `prompts` (kept fresh by list_changed), else asked now through `listPrompts`. Rejects like `getPrompt`.
+   */
+  async prompts(server: string): Promise<McpPrompt[]> {
+    const state = this.servers.find((s) => s.name === server);
+    if (state?.status === "connected" && state.capabilities?.prompts) return state.prompts;
+    return this.listPrompts(server);
+  }
+
   /** `prompts/list`, asked even when the server did not declare prompts; -32601 → []. Rejects like `getPrompt`. */
   async listPrompts(server: string): Promise<McpPrompt[]> {
     return orNone(this.client(server).listPrompts({ timeoutMs: this.startupTimeoutMs }));
@@ -182,8 +205,8 @@ export class McpRegistry {
 
   /** Shuts every server down concurrently (see `StdioTransport.close`). Idempotent; never throws. */
   shutdown(): Promise<void> {
-    // Reports of servers that died before shutdown began are finished, not cut off.
-    this.shuttingDown ??= Promise.all([...[...this.clients.values()].map((c) => c.close(this.opts.graceMs)), ...this.reports]).then(() => {});
+    // Servers still starting are closed too; reports of servers that died before shutdown began are finished, not cut off.
+    this.shuttingDown ??= Promise.all([...[...this.spawned].map((c) => c.close(this.opts.graceMs)), ...this.reports]).then(() => {});
     return this.shuttingDown;
   }
 
@@ -201,11 +224,13 @@ export class McpRegistry {
         onStderrLine: verbose ? (line) => log(`[${name}] ${line}`) : undefined,
         onListChanged: this.opts.onListChanged && ((kind) => this.opts.onListChanged!(name, kind)),
       });
+      this.spawned.add(client);
       state.pid = client.pid;
       const init = await client.connect({ timeoutMs: this.startupTimeoutMs });
       Object.assign(state, init);
       const kinds: ListKind[] = ["tools", "prompts", "resources"];
       await this.list(client, state, kinds.filter((k) => init.capabilities[k]), true);
+      if (this.shuttingDown) throw new Error("shut down during start-up");
       state.status = "connected";
       this.clients.set(name, client);
       this.watch(client, state);
@@ -216,7 +241,8 @@ export class McpRegistry {
       // Closed first: the stderr tail is complete only once the process is gone.
       await client?.close(this.opts.graceMs);
       state.stderr = client?.stderrTail() ?? [];
-      log(`MCP server "${name}" failed to start: ${state.error}${stderrSuffix(state.stderr)}`);
+      // A start cut short by our own shutdown (a signal) is not the server's failure.
+      if (!this.shuttingDown) log(`MCP server "${name}" failed to start: ${state.error}${stderrSuffix(state.stderr)}`);
     }
     this.opts.onServerSettled?.(state);
   }
@@ -243,8 +269,7 @@ export class McpRegistry {
     );
   }
 
-  /** A server that exits after starting becomes "failed"; its group is still shut down. */
-  /** Reports a server that dies mid-run: status "failed", one line with its exit and stderr. */
+  /** A server that dies mid-run becomes "failed", its group is shut down, and one line reports its exit and stderr. */
   private watch(client: McpClient, state: ServerState): void {
     void client.closed.then(() => {
       if (this.shuttingDown) return; // closed by our own shutdown: nothing to report

@@ -40,9 +40,15 @@ function received(logFile: string): Record<string, any>[] {
 }
 
 describe("handshake", () => {
+  test("without a sampling handler the sampling capability is not declared", async () => {
+    const logFile = join(tempDir(), "stdin.log");
+    await connected(["--log-file", logFile]);
+    expect(received(logFile)[0]!.params.capabilities).toEqual({ roots: {} });
+  });
+
   test("sends the exact initialize frame, then notifications/initialized, and keeps what the server declared", async () => {
     const logFile = join(tempDir(), "stdin.log");
-    const client = await connected(["--log-file", logFile]);
+    const client = await connected(["--log-file", logFile], { sampling: async () => ({}) });
     expect(client.protocolVersion).toBe("2025-11-25");
     expect(client.serverInfo?.name).toBe("fixture");
     expect(Object.keys(client.capabilities)).toEqual(expect.arrayContaining(["tools", "prompts", "resources"]));
@@ -71,6 +77,12 @@ describe("handshake", () => {
 });
 
 describe("lists", () => {
+  test("resources are keyed by uri: two that share a name are both listed", async () => {
+    const client = await connected(["--same-name-resources"]);
+    const uris = (await client.listResources()).map((r) => r.uri);
+    expect(uris).toEqual(["fixture://hello", "fixture://blob", "fixture://image", "fixture://hello/copy"]);
+  });
+
   test("pagination follows nextCursor to the end and yields the same list as one page", async () => {
     const logFile = join(tempDir(), "stdin.log");
     const whole = await (await connected([])).listTools();

@@ -25,8 +25,8 @@ describe("loadMcpConfig", () => {
     const cwd = project(servers({ a: { command: "srv", args: ["--x"], env: { K: "v" } }, b: { command: "other" } }));
     expect(loadMcpConfig({ cwd, env: {} })).toEqual({
       servers: [
-        { name: "a", command: "srv", args: ["--x"], env: { K: "v" } },
-        { name: "b", command: "other", args: [], env: {} },
+        { name: "a", command: "srv", args: ["--x"], env: { K: "v" }, written: { command: "srv", args: ["--x"] } },
+        { name: "b", command: "other", args: [], env: {}, written: { command: "other", args: [] } },
       ],
       warnings: [],
     });
@@ -84,7 +84,10 @@ describe("loadMcpConfig", () => {
 
   test('explicit type "stdio" is accepted', () => {
     const cwd = project(servers({ a: { type: "stdio", command: "x" } }));
-    expect(loadMcpConfig({ cwd, env: {} })).toEqual({ servers: [{ name: "a", command: "x", args: [], env: {} }], warnings: [] });
+    expect(loadMcpConfig({ cwd, env: {} })).toEqual({
+      servers: [{ name: "a", command: "x", args: [], env: {}, written: { command: "x", args: [] } }],
+      warnings: [],
+    });
   });
 
   test("${VAR} and ${VAR:-default} expand in command, args and env values", () => {
@@ -106,6 +109,8 @@ describe("loadMcpConfig", () => {
       args: ["--port", "8080", "--host=example", "plain $HOME"],
       // Only the variables named in the config; the transport adds this to the inherited environment.
       env: { TOKEN: "s3cr3t", MODE: "dev", EMPTY: "" },
+      // As written, for display: a secret in args stays a ${VAR} reference there.
+      written: { command: "${BIN_DIR}/srv", args: ["--port", "${PORT:-8080}", "--host=${HOST:-localhost}", "plain $HOME"] },
     });
   });
 
