@@ -6,6 +6,7 @@
 import type { ServerConfig } from "./config.ts";
 import { messageOf } from "./errors.ts";
 import { type FramedLine, readLines } from "./framing.ts";
+import { signalGroup, trackGroup } from "../process/group.ts";
 
 /** How the process ended: `code` for a normal exit, `signal` (e.g. "SIGKILL") when killed. */
 export interface ExitInfo {
@@ -44,27 +45,6 @@ export const DEFAULT_CLOSE_GRACE_MS = 500;
 /** After the group is gone, how long stderr may take to reach EOF so the tail is complete, in ms. */
 const STDERR_DRAIN_MS = 200;
 
-/** Process groups still running, so an exiting agent can kill them (see `killAllOnExit`). */
-const live = new Set<number>();
-let exitHookInstalled = false;
-
-function killGroup(pid: number, signal: NodeJS.Signals): void {
-  try {
-    process.kill(-pid, signal);
-  } catch {
-    // ESRCH: the group is already empty.
-  }
-}
-
-/** Servers lead their own process group, so they miss the terminal's ^C: kill them if we die first. */
-function killAllOnExit(): void {
-  if (exitHookInstalled) return;
-  exitHookInstalled = true;
-  process.once("exit", () => {
-    for (const pid of live) killGroup(pid, "SIGKILL");
-  });
-}
-
 export class StdioTransport implements Transport {
   readonly lines: AsyncIterable<FramedLine>;
   readonly exited: Promise<ExitInfo>;
@@ -73,6 +53,8 @@ export class StdioTransport implements Transport {
   private readonly tail: string[] = [];
   private tailBytes = 0;
   private readonly stopReading = new AbortController();
+  /** Ends the exit hook's claim on this server's process group. */
+  private readonly untrack: () => void;
   private closing: Promise<void> | undefined;
   private readonly stderrDone: Promise<void>;
 
@@ -86,8 +68,8 @@ export class StdioTransport implements Transport {
       this.exit = { code: proc.exitCode, signal: proc.signalCode === null ? null : String(proc.signalCode) };
       return this.exit;
     });
-    live.add(proc.pid);
-    killAllOnExit();
+    // Servers lead their own process group, so they miss the terminal's ^C: kill them if we die first.
+    this.untrack = trackGroup(proc.pid);
     this.stderrDone = this.readStderr(onStderrLine);
   }
 
@@ -156,12 +138,12 @@ export class StdioTransport implements Transport {
       // The process may already be gone, taking the pipe with it.
     }
     if (!(await settlesWithin(this.exited, graceMs))) {
-      killGroup(pid, "SIGTERM");
-      if (!(await settlesWithin(this.exited, KILL_AFTER_MS))) killGroup(pid, "SIGKILL");
+      signalGroup(pid, "SIGTERM");
+      if (!(await settlesWithin(this.exited, KILL_AFTER_MS))) signalGroup(pid, "SIGKILL");
     }
-    killGroup(pid, "SIGKILL");
+    signalGroup(pid, "SIGKILL");
     await this.exited;
-    live.delete(pid);
+    this.untrack();
     await settlesWithin(this.stderrDone, STDERR_DRAIN_MS);
     // A grandchild outside the group could hold the pipes open forever: stop reading them.
     this.stopReading.abort();

@@ -1,7 +1,8 @@
 /**
- * Ending a whole process group: a shell command's children and grandchildren share the group
- * of the `detached` (setsid) shell, so signalling the negative pid reaches all of them.
- * Groups in use are tracked, so that none outlives this process however it exits.
+ * Ending a whole process group: what a Bash command or an MCP server starts shares the group of
+ * the `detached` (setsid) process we spawned, so signalling the negative pid reaches all of them.
+ * Groups in use are tracked, so that none outlives this process however it exits. Shared by the
+ * Bash tool and the MCP stdio transport; it knows nothing about either.
  */
 
 /** Sends `signal` to process group `pgid`; false when the group no longer exists. */
@@ -47,12 +48,4 @@ export function trackGroup(pgid: number): () => void {
   }
   trackedGroups.add(pgid);
   return () => trackedGroups.delete(pgid);
-}
-
-/**
- * Ends every tracked group the graceful way (SIGTERM, SIGKILL after `graceMs` ms), concurrently:
- * for a shutdown that can wait, before the exit hook's SIGKILL. Never throws.
- */
-export async function endTrackedGroups(graceMs = 500): Promise<void> {
-  await Promise.all([...trackedGroups].map((group) => killProcessGroup(group, graceMs)));
 }

@@ -4,7 +4,7 @@
  */
 import { optionalInteger, requiredString } from "./input.ts";
 import { HeadTailBuffer } from "./output-cap.ts";
-import { killProcessGroup, signalGroup, trackGroup } from "./process-group.ts";
+import { killProcessGroup, signalGroup, trackGroup } from "../process/group.ts";
 import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
