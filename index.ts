@@ -1,16 +1,17 @@
 /**
  * Entry: read argv, pick a mode, nothing else. Modes are imported lazily so each run loads only
- * what it uses.
+ * what it uses. Exit codes are the modes' own; an error nobody handled is one stderr line
+ * (the stack with --debug) and exit 1, after the servers are shut down.
  */
-import { parseCliArgs, UsageError, USAGE, VERSION } from "./lib/cli/args.ts";
+import { inspectorArgv, parseCliArgs, UsageError, USAGE, VERSION } from "./lib/cli/args.ts";
+import { writeStdout } from "./lib/cli/stdout.ts";
+import { fatalLine, installExitHandlers, shutdown } from "./lib/agent/lifecycle.ts";
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "mcp-init") return (await import("./lib/cli/grader.ts")).runMcpInit(argv.slice(1));
-  // `agent --verbose mcp list` means the inspector too: only its own flags may come first.
-  const mode = argv.findIndex((a) => !a.startsWith("-"));
-  if (argv[mode] === "mcp" && argv.slice(0, mode).every((a) => a === "--verbose" || a === "--debug")) {
-    return (await import("./lib/cli/inspector.ts")).runInspector([...argv.slice(mode + 1), ...argv.slice(0, mode)]);
-  }
+  // `agent --strict-mcp-config mcp list` is the inspector too; it parses (or refuses) the flags itself.
+  const inspector = inspectorArgv(argv);
+  if (inspector) return (await import("./lib/cli/inspector.ts")).runInspector(inspector);
   let args;
   try {
     args = parseCliArgs(argv);
@@ -20,25 +21,22 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (args.version) {
-    await Bun.write(Bun.stdout, `${VERSION} (agent)\n`);
+    await writeStdout(`${VERSION} (agent)\n`);
     return 0;
   }
   if (args.help) {
-    await Bun.write(Bun.stdout, USAGE + "\n");
+    await writeStdout(USAGE + "\n");
     return 0;
   }
-  const { installExitHandlers } = await import("./lib/agent/lifecycle.ts");
-  const interactive = !args.print && Boolean(process.stdin.isTTY);
-  installExitHandlers({ interactive });
-  if (interactive) return (await import("./lib/cli/repl.ts")).runRepl(args);
+  installExitHandlers();
+  if (!args.print && process.stdin.isTTY) return (await import("./lib/cli/repl.ts")).runRepl(args);
   return (await import("./lib/cli/print.ts")).runPrint(args);
 }
 
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   async (err) => {
-    process.stderr.write(`error: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
-    const { shutdown } = await import("./lib/agent/lifecycle.ts");
+    process.stderr.write(fatalLine(err) + "\n");
     await shutdown();
     process.exit(1);
   },

@@ -41,7 +41,7 @@ export interface ServerSummary {
 export class AgentSession {
   private constructor(
     readonly opts: SessionOptions,
-    readonly model: ModelClient,
+    private current: ModelClient,
     readonly registry: McpRegistry | undefined,
     readonly configured: ServerConfig[],
   ) {}
@@ -53,6 +53,7 @@ export class AgentSession {
    */
   static async start(opts: SessionOptions): Promise<AgentSession> {
     const model = createModelClient({ model: opts.model });
+    let session: AgentSession | undefined; // set once servers are up; sampling may come sooner
     const { servers, warnings } = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
     for (const w of warnings) opts.log(w);
     let registry: McpRegistry | undefined;
@@ -66,7 +67,8 @@ export class AgentSession {
         log: opts.log,
         verbose: opts.verbose,
         debug: opts.debug,
-        sampling: opts.sampling ? samplingHandler(model, opts.log) : undefined,
+        // Read at each request: /model switches what servers' sampling uses too.
+        sampling: opts.sampling ? samplingHandler(() => session?.model ?? model, opts.log) : undefined,
         onServerSettled: opts.onMcpServerSettled && ((s) => opts.onMcpServerSettled!({ name: s.name, status: s.status, error: s.error })),
       });
       // Registered before start-up, so a signal while servers connect still shuts them down gracefully.
@@ -79,9 +81,19 @@ export class AgentSession {
     } else {
       model.preload();
     }
-    const session = new AgentSession(opts, model, registry, servers);
+    session = new AgentSession(opts, model, registry, servers);
     session.warnUnknownDisallowed();
     return session;
+  }
+
+  /** The model client turns and MCP sampling use. */
+  get model(): ModelClient {
+    return this.current;
+  }
+
+  /** Switches the model (the interactive /model): later turns and servers' sampling requests use it. */
+  setModel(client: ModelClient): void {
+    this.current = client;
   }
 
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */

@@ -3,8 +3,10 @@
  */
 import { parseArgs } from "node:util";
 
+/** The version `--version` prints. */
 export const VERSION = "0.1.0";
 
+/** The `--help` text. */
 export const USAGE = `Usage: agent [options] [prompt]
        agent -p "prompt"               one prompt, print the final answer, exit
        agent                           interactive session (on a terminal)
@@ -51,10 +53,13 @@ export interface CliArgs {
   help: boolean;
 }
 
-/** util.parseArgs' messages are long and end in advice about `--`; ours name the flag and stop. */
-function describeParseError(err: Error & { code?: string }): string {
+/**
+ * util.parseArgs' messages are long and end in advice about `--`; ours name the flag and stop,
+ * pointing an unknown one at `help` (the command that lists the flags).
+ */
+export function describeParseError(err: Error & { code?: string }, help = "--help"): string {
   const flag = /'(-[^']*)'/.exec(err.message)?.[1];
-  if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) return `unknown option ${flag} (see --help)`;
+  if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) return `unknown option ${flag} (see ${help})`;
   if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
     const name = flag.split(/[\s,]/)[0];
     return /does not take an argument/.test(err.message) ? `option ${name} takes no value` : `option ${name} needs a value`;
@@ -130,4 +135,21 @@ export function parseCliArgs(argv: string[]): CliArgs {
     version: Boolean(values.version),
     help: Boolean(values.help),
   };
+}
+
+/**
+ * `agent [flags] mcp …` is the inspector: returns its argv (every flag kept, the `mcp` word
+ * removed), or undefined when the command line is not an inspector one. The first positional
+ * decides, found with this CLI's own option definitions so a flag's value (`--model mcp`) is not
+ * taken for it; with `-p`/`--print` anywhere, or `--` before it, "mcp" is a prompt. Never throws:
+ * the inspector reports flags it does not know as usage errors.
+ */
+export function inspectorArgv(argv: string[]): string[] | undefined {
+  const { tokens } = parseArgs({ args: argv, options, allowPositionals: true, strict: false, tokens: true });
+  if (tokens.some((t) => t.kind === "option" && t.name === "print")) return undefined;
+  for (const t of tokens) {
+    if (t.kind === "option-terminator") return undefined;
+    if (t.kind === "positional") return t.value === "mcp" ? [...argv.slice(0, t.index), ...argv.slice(t.index + 1)] : undefined;
+  }
+  return undefined;
 }

@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { initializeRequest } from "../mcp/protocol.ts";
+import { writeStdout } from "./stdout.ts";
 
 class FixtureError extends Error {}
 
@@ -29,9 +30,14 @@ function readFixtureText(path: string | undefined): string {
 
 const USAGE = "usage: mcp-init [FIXTURE]   (FIXTURE: a JSON file, or a folder holding one; stdin when absent)";
 
-export function runMcpInit(args: string[]): number {
+/**
+ * Runs `mcp-init [FIXTURE]` (args after `mcp-init`). Returns the exit code: 0 with the one JSON
+ * line on stdout (or the usage, for --help); 2 for a usage error or a missing, unreadable or
+ * invalid fixture, with one stderr line. The request is MCP 2025-11-25 basic/lifecycle `initialize`.
+ */
+export async function runMcpInit(args: string[]): Promise<number> {
   if (args[0] === "--help" || args[0] === "-h") {
-    process.stdout.write(USAGE + "\n");
+    await writeStdout(USAGE + "\n");
     return 0;
   }
   if (args.length > 1 || args[0]?.startsWith("-")) {
@@ -58,6 +64,6 @@ export function runMcpInit(args: string[]): number {
     return 2;
   }
   const capabilities = fixture.serverResponse?.result?.capabilities ?? null;
-  process.stdout.write(JSON.stringify({ request: initializeRequest(fixture.id as number), capabilities }) + "\n");
+  await writeStdout(JSON.stringify({ request: initializeRequest(fixture.id as number), capabilities }) + "\n");
   return 0;
 }

@@ -2,7 +2,7 @@
  * The command line of `agent mcp <command> …`, parsed with util.parseArgs.
  */
 import { parseArgs } from "node:util";
-import { UsageError } from "./args.ts";
+import { describeParseError, UsageError } from "./args.ts";
 
 export const INSPECTOR_USAGE = `Usage: agent mcp <command> [options]
 Inspect the configured MCP servers (.mcp.json, --mcp-config) without a model or an API key.
@@ -80,7 +80,7 @@ export function parseInspectorArgs(argv: string[]): InspectorArgs {
       },
     }));
   } catch (err) {
-    throw new UsageError((err as Error).message.split("\n")[0]!);
+    throw new UsageError(describeParseError(err as Error & { code?: string }, "agent mcp --help"));
   }
   const [name, ...operands] = positionals;
   const common = {

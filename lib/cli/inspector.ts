@@ -12,6 +12,7 @@ import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts
 import { UsageError } from "./args.ts";
 import { commandUsage, INSPECTOR_USAGE, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
 import * as fmt from "./inspector-format.ts";
+import { writeStdout } from "./stdout.ts";
 
 /** A failure of the command (exit 1), printed as `mcp <command>: <message>`. */
 class CommandError extends Error {}
@@ -33,7 +34,7 @@ export async function runInspector(argv: string[]): Promise<number> {
     return 2;
   }
   if (args.help) {
-    process.stdout.write(INSPECTOR_USAGE + "\n");
+    await writeStdout(INSPECTOR_USAGE + "\n");
     return 0;
   }
   let toolArgs: Record<string, unknown> = {};
@@ -54,7 +55,7 @@ export async function runInspector(argv: string[]): Promise<number> {
     if (!selected.length) {
       // A config that was there but could not be used is a failure, not "nothing configured".
       const none = warnings.length ? "No MCP servers could be loaded (see above)." : "No MCP servers configured (.mcp.json or --mcp-config).";
-      process.stdout.write(args.json ? "[]\n" : none + "\n");
+      await writeStdout(args.json ? "[]\n" : none + "\n");
       return warnings.length ? 1 : 0;
     }
     const registry = await McpRegistry.start(selected, {
@@ -94,18 +95,19 @@ function selectServers(args: InspectorArgs, servers: ServerConfig[]): ServerConf
 }
 
 async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<string, unknown>): Promise<number> {
+  // Awaited: index.ts exits as soon as this returns, and a slow reader must still get everything.
   const out = (text: string, raw: unknown) =>
-    process.stdout.write(args.json ? JSON.stringify(raw, null, 2) + "\n" : text.endsWith("\n") || text === "" ? text : text + "\n");
+    writeStdout(args.json ? JSON.stringify(raw, null, 2) + "\n" : text.endsWith("\n") || text === "" ? text : text + "\n");
   // Servers may announce more tools right after the handshake (list_changed): report the lists as they now are.
   await registry.refresh();
   const states = registry.servers;
   if (args.command === "list") {
-    out(fmt.listTable(states), fmt.listJson(states));
+    await out(fmt.listTable(states), fmt.listJson(states));
     return states.every((s) => s.status === "connected") ? 0 : 1;
   }
   const state = states[0]!;
   if (args.command === "get") {
-    out(fmt.detailsText(state), fmt.detailsJson(state));
+    await out(fmt.detailsText(state), fmt.detailsJson(state));
     return state.status === "connected" ? 0 : 1;
   }
   // The registry already printed why the server failed to start.
@@ -113,18 +115,18 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
   const [server, name = "", ...rest] = args.operands as [string, ...string[]];
   switch (args.command) {
     case "tools":
-      out(fmt.toolsText(state.tools), state.tools);
+      await out(fmt.toolsText(state.tools), state.tools);
       return 0;
     case "prompts":
-      out(fmt.promptsText(state.prompts), state.prompts);
+      await out(fmt.promptsText(state.prompts), state.prompts);
       return 0;
     case "resources":
-      out(fmt.resourcesText(state.resources), state.resources);
+      await out(fmt.resourcesText(state.resources), state.resources);
       return 0;
     case "call": {
       if (!state.tools.some((t) => t.name === name)) throw new CommandError(`server "${server}" has no tool "${name}" (tools: ${names(state.tools)})`);
       const result = await request(() => registry.callTool(server, name, toolArgs));
-      out(fmt.callResultText(result), result);
+      await out(fmt.callResultText(result), result);
       return result.isError === true ? 1 : 0;
     }
     case "prompt": {
@@ -135,13 +137,13 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
         throw new UsageError([`usage: agent mcp prompt ${server} ${name}`, ...usage].join(" ") + ` (missing: ${missing.join(", ")})`);
       }
       const result = await request(() => registry.getPrompt(server, name, promptArgs));
-      out(fmt.promptResultText(result), result);
+      await out(fmt.promptResultText(result), result);
       return 0;
     }
     case "read": {
       const result = await request(() => registry.readResource(server, name));
       const contents = Array.isArray(result.contents) ? result.contents : [];
-      out(contents.map((c) => fmt.resourceText(c)).join("\n"), result);
+      await out(contents.map((c) => fmt.resourceText(c)).join("\n"), result);
       return 0;
     }
   }

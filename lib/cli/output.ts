@@ -4,6 +4,7 @@
  */
 import type { AssistantReply, MessageParam, Usage } from "../agent/messages.ts";
 import type { OutputFormat } from "./args.ts";
+import { writeStdout } from "./stdout.ts";
 
 export interface ResultEvent {
   type: "result";
@@ -26,15 +27,17 @@ export interface InitInfo {
 
 /**
  * Writes a run's events in one format to stdout, as they happen (stream-json is live), in order.
- * Diagnostics never come here.
+ * Diagnostics never come here. A reader that closes the pipe early (`agent -p … | head`) ends
+ * the writing quietly: the run goes on and exits with its own code (see stdout.ts).
  */
 export class OutputWriter {
+  /** A fresh UUID per run, in every event (`session_id`). */
   readonly sessionId = crypto.randomUUID();
   private pending: Promise<unknown> = Promise.resolve();
   constructor(private readonly format: OutputFormat) {}
 
   private write(s: string): void {
-    this.pending = this.pending.then(() => Bun.write(Bun.stdout, s));
+    this.pending = this.pending.then(() => writeStdout(s));
   }
 
   /** Resolves when everything written so far has reached stdout. */
@@ -51,14 +54,17 @@ export class OutputWriter {
     this.write(JSON.stringify({ ...obj, session_id: this.sessionId }) + "\n");
   }
 
+  /** stream-json only: `{type:"system", subtype:"init", tools, cwd, model, mcp_servers, session_id}`, first. */
   init(info: InitInfo): void {
     if (this.format === "stream-json") this.event({ type: "system", subtype: "init", ...info });
   }
 
+  /** stream-json only: `{type:"assistant", message}` per model reply (the Messages API message). */
   assistant(reply: AssistantReply): void {
     if (this.format === "stream-json") this.event({ type: "assistant", message: { ...reply, type: "message", role: "assistant" } });
   }
 
+  /** stream-json only: `{type:"user", message}`, the tool_result message sent back to the model. */
   user(message: MessageParam): void {
     if (this.format === "stream-json") this.event({ type: "user", message });
   }

@@ -4,6 +4,7 @@
 import type { AgentSession } from "../agent/session.ts";
 import { listCustomCommands } from "../agent/commands.ts";
 
+/** Built-in command names print mode answers itself, without the slash. */
 export const PRINT_BUILTINS: ReadonlySet<string> = new Set(["help", "mcp", "tools"]);
 
 /** The text a built-in command prints, ending with a newline. */
@@ -18,13 +19,21 @@ export function printBuiltin(name: string, session: AgentSession, interactive = 
   }
 }
 
+/**
+ * One line per configured MCP server, `name: connected` or `name: failed (reason)`, joined by
+ * newlines without a final one; a sentence saying none are configured when there are none.
+ */
 export function serverTable(session: AgentSession): string {
   const servers = session.servers();
   if (!servers.length) return "No MCP servers configured (.mcp.json or --mcp-config).";
   return servers.map((s) => `${s.name}: ${s.status}${s.error ? ` (${s.error})` : ""}`).join("\n");
 }
 
-/** Every command this mode accepts: built-in (the session's own only in it), custom, MCP prompts. */
+/**
+ * The /help text, lines joined by newlines without a final one: the built-in commands (the
+ * interactive session's own only when `interactive`), then custom commands with their scope,
+ * then connected servers' MCP prompts as `/mcp__<server>__<prompt>`.
+ */
 export function helpText(session: AgentSession, interactive: boolean): string {
   const lines = ["Commands:", "  /help   this list", "  /mcp    MCP servers and their status", "  /tools  the tools the model can use"];
   if (interactive) lines.push("  /clear  start a new conversation", "  /model  show the model, or /model <id> to switch", "  /exit   leave");

@@ -9,7 +9,7 @@ import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop, MaxTurnsError } from "../agent/loop.ts";
 import { ModelError } from "../agent/model.ts";
 import type { MessageParam, Usage } from "../agent/messages.ts";
-import { shutdown, shutdownSignal } from "../agent/lifecycle.ts";
+import { fatalLine, shutdown, shutdownSignal } from "../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "./stdin.ts";
 import { OutputWriter } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "./print-commands.ts";
@@ -19,6 +19,13 @@ import { colorEnabled, createStyle } from "./ui-style.ts";
 
 const stderr = (line: string) => process.stderr.write(line + "\n");
 
+/**
+ * Runs one prompt to its end: the answer (or the --output-format events) on stdout, one line
+ * per problem on stderr. Returns the exit code: 0 success; 1 the run failed (a model error, bad
+ * input, --max-turns, anything unexpected), after json/stream-json printed their error result.
+ * Servers are shut down before it returns.
+ * @throws only the error of a failed stdout write other than EPIPE (index.ts prints its line).
+ */
 export async function runPrint(args: CliArgs): Promise<number> {
   const started = performance.now();
   const cwd = process.cwd();
@@ -91,7 +98,9 @@ export async function runPrint(args: CliArgs): Promise<number> {
       stderr(`error: ${err.message}`);
       finish({ subtype: "error_during_execution", result: err.message });
     } else {
-      throw err;
+      // Unexpected (a malformed reply, a bug): still one line, and still a result object for scripts.
+      stderr(fatalLine(err));
+      finish({ subtype: "error_during_execution", result: err instanceof Error ? err.message : String(err) });
     }
   } finally {
     // The answer goes out first: a server slow to exit must not hold it back.

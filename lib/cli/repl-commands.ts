@@ -4,16 +4,16 @@
  */
 import type { AgentSession } from "../agent/session.ts";
 import type { MessageParam } from "../agent/messages.ts";
-import { createModelClient, ModelError, type ModelClient } from "../agent/model.ts";
+import { createModelClient, ModelError } from "../agent/model.ts";
 import { listCustomCommands } from "../agent/commands.ts";
 import { printBuiltin } from "./print-commands.ts";
 
+/** Built-in command names of the interactive session, without the slash. */
 export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model"]);
 
-/** What the session carries between turns. */
+/** What the session carries between turns (the model is the AgentSession's, so sampling follows /model). */
 export interface ReplState {
   messages: MessageParam[];
-  model: ModelClient;
 }
 
 /**
@@ -28,9 +28,9 @@ export function runBuiltin(name: string, args: string, session: AgentSession, st
       state.messages.length = 0;
       return "Conversation cleared.\n";
     case "model": {
-      if (!args) return `model: ${state.model.model}\n`;
+      if (!args) return `model: ${session.model.model}\n`;
       try {
-        state.model = createModelClient({ model: args });
+        session.setModel(createModelClient({ model: args }));
       } catch (err) {
         if (!(err instanceof ModelError)) throw err;
         return `error: ${err.message}\n`;

@@ -9,6 +9,7 @@ import { dirname, join } from "node:path";
 
 /** Entries kept, and offered to readline. */
 export const HISTORY_SIZE = 1000;
+/** The history file's name inside the config folder. */
 export const HISTORY_FILE = "agent_history";
 
 /** `$CLAUDE_CONFIG_DIR/agent_history`, else `~/.claude/agent_history`. */
@@ -16,6 +17,7 @@ export function historyPath(env: Record<string, string | undefined> = process.en
   return join(env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"), HISTORY_FILE);
 }
 
+/** The history file: loaded once at start, appended to per submitted line. */
 export class History {
   private warned = false;
 

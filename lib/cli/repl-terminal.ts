@@ -10,6 +10,7 @@
  */
 import * as readline from "node:readline";
 import type { Completer } from "./repl-complete.ts";
+import { setInterruptHandler } from "../agent/lifecycle.ts";
 
 export const PROMPT = "> ";
 /** Two Ctrl-C presses this close together (ms) leave, even when the first interrupted a turn. */
@@ -29,6 +30,7 @@ interface Pending {
   resolve(line: string | null): void;
 }
 
+/** The prompt and its modes (see the file comment); one per session, closed with `close()`. */
 export class Terminal {
   private readonly rl: readline.Interface;
   private pending: Pending | undefined;
@@ -58,7 +60,8 @@ export class Terminal {
       this.settle(null);
     });
     this.rl.on("SIGINT", this.onSignal);
-    process.on("SIGINT", this.onSignal);
+    // In cooked mode (busy) Ctrl-C arrives as a process signal; lifecycle's handler passes it here.
+    setInterruptHandler(this.onSignal);
     process.on("exit", this.restore);
   }
 
@@ -107,7 +110,7 @@ export class Terminal {
 
   /** Restores the terminal and stops listening. */
   close(): void {
-    process.off("SIGINT", this.onSignal);
+    setInterruptHandler(undefined);
     process.off("exit", this.restore);
     if (!this.closed) this.rl.close();
     this.setRaw(false);

@@ -60,7 +60,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   });
   // Servers may log at any time (a crash, a failed re-list): keep such lines off the prompt.
   log = (line) => term.printAbove(() => view.line(line));
-  const state: ReplState = { messages: [], model: session.model };
+  const state: ReplState = { messages: [] };
   const turn = new TurnRunner(session, state, term, view, style, args);
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.
@@ -103,6 +103,8 @@ class TurnRunner {
     const controller = new AbortController();
     const interrupt = () => controller.abort(new TurnInterrupted());
     let interrupts = 0;
+    // Where this turn's messages start: a request the API refuses is dropped whole (see below).
+    const before = state.messages.length;
     // A second Ctrl-C while the turn is still winding down leaves, as at an idle prompt.
     term.busy(() => (++interrupts > 1 ? void exitAfterShutdown(0) : interrupt()));
     try {
@@ -116,7 +118,7 @@ class TurnRunner {
       }
       state.messages.push({ role: "user", content: parsed.content });
       await runLoop(state.messages, {
-        model: state.model,
+        model: session.model,
         system: session.systemPrompt(),
         tools: () => session.tools(),
         beforeModelCall: () => session.refresh(),
@@ -137,8 +139,17 @@ class TurnRunner {
       });
       view.endLine();
     } catch (err) {
-      if (controller.signal.aborted) view.line(style.yellow("Interrupted."));
-      else view.line(style.red(`error: ${err instanceof InputError || err instanceof ModelError ? err.message : describe(err)}`));
+      if (controller.signal.aborted) {
+        view.line(style.yellow("Interrupted."));
+      } else if (isRefusedRequest(err)) {
+        // Kept, the refused messages would be resent, and refused, on every later turn. Cutting
+        // back to before the user's message drops tool_use and tool_result blocks together.
+        state.messages.length = before;
+        view.line(style.red(`error: ${err.message}`));
+        view.line(style.yellow("This turn was discarded: the conversation is as it was before it."));
+      } else {
+        view.line(style.red(`error: ${err instanceof InputError || err instanceof ModelError ? err.message : describe(err)}`));
+      }
     } finally {
       term.idle();
     }
@@ -153,6 +164,11 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+/** The API refused the request itself (400 invalid, 413 too large): sending it again cannot help. */
+function isRefusedRequest(err: unknown): err is ModelError {
+  return err instanceof ModelError && (err.status === 400 || err.status === 413);
 }
 
 function describe(err: unknown): string {

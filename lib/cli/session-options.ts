@@ -7,6 +7,10 @@ import type { CliArgs } from "./args.ts";
 
 type Callbacks = Pick<SessionOptions, "log" | "onMcpStart" | "onMcpServerSettled">;
 
+/**
+ * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default
+ * model; the MCP, tool, prompt and diagnostic flags as they are; `callbacks` for the mode's display.
+ */
 export function sessionOptions(args: CliArgs, cwd: string, callbacks: Callbacks): SessionOptions {
   return {
     cwd,

@@ -28,6 +28,7 @@ export function summaryLine(servers: ServerOutcome[], style: Style): string {
   return `MCP: ${parts.join(", ")}`;
 }
 
+/** The start-up status on one stream: `start`, then `settle` per server, `log` at any time, `finish`. */
 export class StartupStatus {
   private live: string | undefined;
   private total = 0;

@@ -13,6 +13,7 @@ export interface Writer {
   columns?: number;
 }
 
+/** Draws turns: model text on `out` (stdout), tool and diagnostic lines on `err` (stderr). */
 export class TurnView {
   /** stdout holds text not yet ended by a newline. */
   private midLine = false;

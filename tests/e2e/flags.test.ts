@@ -97,6 +97,19 @@ describe("MCP config flags", () => {
   });
 });
 
+describe("`mcp` that is not the inspector", () => {
+  test("a -p prompt `mcp` and a --model value `mcp` go to the model", async () => {
+    server = startModelServer([reply(text("1")), reply(text("2"))]);
+    const dir = tempDir();
+    const prompt = await runAgent(["-p", "mcp"], { cwd: dir, model: server.url });
+    expect(prompt).toMatchObject({ code: 0, stdout: "1\n" });
+    expect(server.requests[0]!.body.messages[0].content[0].text).toBe("mcp");
+    const model = await runAgent(["--model", "mcp", "hello"], { cwd: dir, model: server.url });
+    expect(model).toMatchObject({ code: 0, stdout: "2\n" });
+    expect(server.requests[1]!.body).toMatchObject({ model: "mcp", messages: [{ content: [{ text: "hello" }] }] });
+  });
+});
+
 describe("system prompt flags", () => {
   test("--system-prompt replaces the identity; --append-system-prompt appends", async () => {
     server = startModelServer([reply(text("1")), reply(text("2"))]);

@@ -68,6 +68,21 @@ describe("mcp inspector, fixture server", () => {
     expect(r.stderr).toContain('"method":"initialize"');
   }, TEST_TIMEOUT_MS);
 
+  test("any global flag before `mcp` runs the inspector with it; one it does not know is a usage error", async () => {
+    const dir = fixtureDir();
+    const extra = JSON.stringify({ mcpServers: { other: fixtureServer() } });
+    const run = (...argv: string[]) => runAgent(argv, { cwd: dir, env: { ANTHROPIC_API_KEY: undefined } });
+    const strict = await run("--strict-mcp-config", "mcp", "list");
+    expect(strict).toMatchObject({ code: 0, stdout: "No MCP servers configured (.mcp.json or --mcp-config).\n" });
+    const tools = await run("--mcp-config", extra, "mcp", "tools", "other");
+    expect(tools.code).toBe(0);
+    expect(tools.stdout).toContain("echo  Returns its text argument.");
+    const unknown = await run("--model", "claude-x", "mcp", "list");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stdout).toBe("");
+    expect(unknown.stderr).toStartWith("error: unknown option --model (see agent mcp --help)\n");
+  }, TEST_TIMEOUT_MS);
+
   test("get: config with env values masked, capabilities, serverInfo, instructions", async () => {
     const dir = fixtureDir();
     const r = await mcp(dir, "get", "fx");

@@ -42,6 +42,13 @@ interface StartOptions {
 
 /** Starts the agent in a fresh folder with `script` as the model, and waits for the prompt. */
 async function startAgent(script: Step[], opts: StartOptions = {}): Promise<Started> {
+  const started = await launchAgent(script, opts);
+  await started.term.waitFor(atPrompt);
+  return started;
+}
+
+/** Starts the agent in a fresh folder with `script` as the model, without waiting for anything. */
+async function launchAgent(script: Step[], opts: StartOptions = {}): Promise<Started> {
   const { args = [], setup, home = tempDir("agent-home-") } = opts;
   server?.stop();
   server = startModelServer(script);
@@ -60,7 +67,6 @@ async function startAgent(script: Step[], opts: StartOptions = {}): Promise<Star
       ANTHROPIC_API_KEY: "test-key",
     },
   });
-  await tmux.waitFor(atPrompt);
   return { dir, home, term: tmux };
 }
 
@@ -111,12 +117,53 @@ describe.skipIf(!TMUX)("interactive session", () => {
     expect(server!.requests[2]!.body.messages).toHaveLength(1);
   }, TEST_TIMEOUT_MS);
 
+  // Waits on AgentSession letting /model replace the client its MCP sampling handler uses (lib/agent/session.ts).
+  test("/model also switches the model MCP sampling uses", async () => {
+    const { term } = await startAgent([reply(toolUse("mcp__fx__sample", { prompt: "hi" })), reply(text("sampled")), reply(text("done"))], {
+      args: ["--allowedTools", "mcp__fx"],
+      setup: (dir) => writeMcpConfig(dir, { fx: fixtureServer() }),
+    });
+    await submit(term, "/model claude-other-model");
+    await term.waitFor("model set to claude-other-model");
+    await submit(term, "ask the server to sample");
+    await term.waitFor((s) => s.includes("done") && atPrompt(s));
+    // The turn's first call, the server's sampling request, then the turn's second call.
+    expect(server!.requests.map((r) => r.body.model)).toEqual(["claude-other-model", "claude-other-model", "claude-other-model"]);
+  }, TEST_TIMEOUT_MS);
+
   test("a model error is one line, and the session goes on", async () => {
     const { term } = await startAgent([{ status: 400, error: { type: "invalid_request_error", message: "bad things" } }, reply(text("recovered"))]);
     await submit(term, "hello");
     await term.waitFor((s) => s.includes("error: API error 400: bad things") && atPrompt(s));
     await submit(term, "again");
     await term.waitFor((s) => s.includes("recovered") && atPrompt(s));
+  }, TEST_TIMEOUT_MS);
+
+  test("a request the API refuses (400) is discarded with its whole turn, so later turns work", async () => {
+    // Like a real API faced with a bad block: every request that carries it is refused.
+    const unlessPoisoned =
+      (step: Step): Step =>
+      (req) =>
+        JSON.stringify(req.body.messages).includes("POISON") ? { status: 400, error: { type: "invalid_request_error", message: "messages: bad content" } } : step;
+    const { term } = await startAgent(
+      [
+        unlessPoisoned(reply(text("first answer"))),
+        unlessPoisoned(reply(toolUse("Read", { file_path: "bad.txt" }))),
+        unlessPoisoned(reply(text("never sent"))),
+        unlessPoisoned(reply(text("clean again"))),
+      ],
+      { setup: (dir) => writeFileSync(join(dir, "bad.txt"), "POISON\n") },
+    );
+    await submit(term, "hello");
+    await term.waitFor((s) => s.includes("first answer") && atPrompt(s));
+    await submit(term, "read bad.txt");
+    await term.waitFor((s) => s.includes("This turn was discarded") && atPrompt(s));
+    expect(await term.screen()).toContain("error: API error 400: messages: bad content");
+    await submit(term, "and now?");
+    await term.waitFor((s) => s.includes("clean again") && atPrompt(s));
+    // The refused turn is gone whole (its tool_use with its tool_result); the earlier one stays.
+    const texts = server!.requests[3]!.body.messages.map((m: any) => m.content.map((b: any) => b.text ?? b.type).join(""));
+    expect(texts).toEqual(["hello", "first answer", "and now?"]);
   }, TEST_TIMEOUT_MS);
 
   test("a Write call asks for permission; y runs it and the answer is not kept in history", async () => {
@@ -232,6 +279,20 @@ describe.skipIf(!TMUX)("interactive session", () => {
     await term.keys("C-c");
     expect(await term.waitForExit()).toBe(0);
     await waitUntil(() => !isAlive(pid));
+  }, TEST_TIMEOUT_MS);
+
+  test("Ctrl-C while MCP servers connect exits 130, leaving no server process behind", async () => {
+    const pidFile = join(tempDir(), "pids");
+    const { term } = await launchAgent([], {
+      setup: (dir) => writeMcpConfig(dir, { slow: fixtureServer("--init-delay", "8000", "--grandchild", "--pid-file", pidFile) }),
+    });
+    await term.waitFor("connecting 1 MCP server");
+    const pids = () => (existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim().split("\n").filter(Boolean).map(Number) : []);
+    await waitUntil(() => pids().length === 2); // the server and its grandchild
+    expect(pids().every(isAlive)).toBe(true);
+    await term.keys("C-c");
+    expect(await term.waitForExit()).toBe(130);
+    await waitUntil(() => !pids().some(isAlive));
   }, TEST_TIMEOUT_MS);
 
   test("Tab completes slash commands and @ file mentions", async () => {

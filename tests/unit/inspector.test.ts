@@ -2,7 +2,7 @@
  * The pure pieces of `agent mcp …`: its command line, tool arguments and text rendering.
  */
 import { describe, expect, test } from "bun:test";
-import { UsageError } from "../../lib/cli/args.ts";
+import { inspectorArgv, UsageError } from "../../lib/cli/args.ts";
 import { parseInspectorArgs, parseToolArguments } from "../../lib/cli/inspector-args.ts";
 import * as fmt from "../../lib/cli/inspector-format.ts";
 import type { ServerState } from "../../lib/mcp/registry.ts";
@@ -35,6 +35,28 @@ describe("command line", () => {
     expect(parseToolArguments("{a:1}")).toStartWith("arguments are not valid JSON");
     expect(parseToolArguments("[1]")).toStartWith("arguments must be a JSON object");
     expect(parseToolArguments("null")).toStartWith("arguments must be a JSON object");
+  });
+});
+
+describe("routing `agent [flags] mcp …` to the inspector", () => {
+  test("the first positional `mcp`, whatever flags come first, which are passed on", () => {
+    expect(inspectorArgv(["mcp", "list"])).toEqual(["list"]);
+    expect(inspectorArgv(["--strict-mcp-config", "mcp", "list"])).toEqual(["--strict-mcp-config", "list"]);
+    expect(inspectorArgv(["--mcp-config", "x.json", "mcp", "tools", "fx"])).toEqual(["--mcp-config", "x.json", "tools", "fx"]);
+    expect(inspectorArgv(["--mcp-config=x.json", "--json", "mcp", "list"])).toEqual(["--mcp-config=x.json", "--json", "list"]);
+    // The inspector refuses flags it does not know; routing does not judge them.
+    expect(inspectorArgv(["--model", "m", "mcp", "list"])).toEqual(["--model", "m", "list"]);
+  });
+
+  test("`mcp` as a flag's value, a prompt, or after -p / -- is not the inspector", () => {
+    expect(inspectorArgv(["--model", "mcp", "hello"])).toBeUndefined();
+    expect(inspectorArgv(["--model", "mcp"])).toBeUndefined();
+    expect(inspectorArgv(["-p", "mcp"])).toBeUndefined();
+    expect(inspectorArgv(["mcp", "list", "--print"])).toBeUndefined();
+    expect(inspectorArgv(["-pv", "mcp"])).toBeUndefined();
+    expect(inspectorArgv(["--", "mcp", "list"])).toBeUndefined();
+    expect(inspectorArgv(["tell", "me", "about", "mcp"])).toBeUndefined();
+    expect(inspectorArgv([])).toBeUndefined();
   });
 });
 
