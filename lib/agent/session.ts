@@ -59,11 +59,10 @@ export class AgentSession {
     let registry: McpRegistry | undefined;
     if (servers.length) {
       opts.onMcpStart?.(servers.length);
-      const { McpRegistry, DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } = await import("../mcp/registry.ts");
+      const { McpRegistry, timeoutsFromEnv } = await import("../mcp/registry.ts");
       registry = McpRegistry.open({
         cwd: opts.cwd,
-        startupTimeoutMs: envMs("MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT_MS),
-        toolTimeoutMs: envMs("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS),
+        ...timeoutsFromEnv(),
         log: opts.log,
         verbose: opts.verbose,
         debug: opts.debug,
@@ -165,7 +164,3 @@ export class AgentSession {
   }
 }
 
-function envMs(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}

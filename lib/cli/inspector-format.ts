@@ -8,14 +8,19 @@ import type { ServerConfig } from "../mcp/config.ts";
 import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
 import { stderrSuffix, type ServerState } from "../mcp/registry.ts";
 
-/** A config with every env value replaced by `***` (values may be secrets). */
+/** A config for display: command and args as written (before `${VAR}` expansion), every env value `***` (values may be secrets). */
 export function maskConfig(config: ServerConfig): ServerConfig {
-  return { ...config, env: Object.fromEntries(Object.keys(config.env).map((k) => [k, "***"])) };
+  const { command, args } = config.written ?? config;
+  return { name: config.name, command, args, env: Object.fromEntries(Object.keys(config.env).map((k) => [k, "***"])) };
 }
 
-/** `command arg1 "arg with space"`: one line a user can read (not a shell-exact quoting). */
+/**
+ * `command arg1 "arg with space"` as the config wrote it (so `${TOKEN}` stays a reference, never its
+ * value): one line a user can read, not a shell-exact quoting.
+ */
 export function commandLine(config: ServerConfig): string {
-  return [config.command, ...config.args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
+  const { command, args } = config.written ?? config;
+  return [command, ...args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
 }
 
 /** Why a server failed, with its telling stderr lines: the same words as the start-up failure line. */

@@ -5,7 +5,7 @@
  * stderr, and shuts the servers down as a normal run does.
  */
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
-import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS, McpRegistry, type ServerState } from "../mcp/registry.ts";
+import { McpRegistry, timeoutsFromEnv, type ServerState } from "../mcp/registry.ts";
 import { McpError } from "../mcp/errors.ts";
 import { mapPromptArguments } from "../agent/mcp-prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
@@ -60,8 +60,7 @@ export async function runInspector(argv: string[]): Promise<number> {
     }
     const registry = await McpRegistry.start(selected, {
       cwd,
-      startupTimeoutMs: envMs("MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT_MS),
-      toolTimeoutMs: envMs("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS),
+      ...timeoutsFromEnv(),
       // `list` and `get` report failures themselves; the other commands need the registry's line.
       log: args.verbose || !["list", "get"].includes(args.command) ? stderr : () => {},
       verbose: args.verbose,
@@ -118,7 +117,8 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
       await out(fmt.toolsText(state.tools), state.tools);
       return 0;
     case "prompts":
-      await out(fmt.promptsText(state.prompts), state.prompts);
+      const prompts = await request(() => registry.prompts(state.name));
+      await out(fmt.promptsText(prompts), prompts);
       return 0;
     case "resources":
       await out(fmt.resourcesText(state.resources), state.resources);
@@ -152,7 +152,7 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
 
 /** The named prompt from the start-up list, or asked now when the server declared none. @throws CommandError */
 async function findPrompt(registry: McpRegistry, state: ServerState, name: string) {
-  const prompts = state.capabilities?.prompts ? state.prompts : await request(() => registry.listPrompts(state.name));
+  const prompts = await request(() => registry.prompts(state.name));
   const prompt = prompts.find((p) => p.name === name);
   if (!prompt) throw new CommandError(`server "${state.name}" has no prompt "${name}" (prompts: ${names(prompts)})`);
   return prompt;
@@ -172,7 +172,3 @@ function names(items: { name: string }[]): string {
   return items.length ? items.map((i) => i.name).join(", ") : "none";
 }
 
-function envMs(name: string, fallback: number): number {
-  const value = Number(process.env[name]);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-}

@@ -14,12 +14,17 @@ export const NEVER_ASK: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
  * True when `allowed` (--allowedTools entries) covers `toolName`: the exact name, a whole MCP
  * server as `mcp__<server>` or `mcp__<server>__*`.
  */
-export function isAllowed(toolName: string, allowed: Iterable<string>): boolean {
-  for (const rule of allowed) {
-    const server = rule.endsWith("__*") ? rule.slice(0, -1) : `${rule}__`;
-    if (toolName === rule || (rule.startsWith("mcp__") && toolName.startsWith(server))) return true;
-  }
+export function isAllowed(toolName: string, allowed: Iterable<string>, matches: RuleMatcher = byApiName): boolean {
+  for (const rule of allowed) if (matches(toolName, rule)) return true;
   return false;
+}
+
+/** Whether a rule names a tool; the session's matcher also knows MCP names as the config wrote them. */
+export type RuleMatcher = (toolName: string, rule: string) => boolean;
+
+function byApiName(toolName: string, rule: string): boolean {
+  const server = rule.endsWith("__*") ? rule.slice(0, -1) : `${rule}__`;
+  return toolName === rule || (rule.startsWith("mcp__") && toolName.startsWith(server));
 }
 
 export type Answer = "yes" | "no" | "always";
@@ -44,6 +49,8 @@ export interface PermissionOptions {
   ask(question: string): Promise<string | null>;
   /** Called when the user pressed Ctrl-C at the question: the turn is interrupted. */
   onInterrupt(): void;
+  /** How a rule names a tool (AgentSession.matchesRule); API names only when absent. */
+  matches?: RuleMatcher;
 }
 
 /**
@@ -53,7 +60,7 @@ export interface PermissionOptions {
 export function permissionHook(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>) => Promise<boolean> {
   let queue: Promise<unknown> = Promise.resolve();
   const decide = async (tool: Tool, input: Record<string, unknown>): Promise<boolean> => {
-    if (opts.skipAll || NEVER_ASK.has(tool.name) || isAllowed(tool.name, opts.allowed)) return true;
+    if (opts.skipAll || NEVER_ASK.has(tool.name) || isAllowed(tool.name, opts.allowed, opts.matches)) return true;
     if (opts.signal.aborted) return false;
     const question = `Allow ${tool.name} ${shortArgs(tool.name, input, opts.cwd)}? [y]es / [n]o / [a]lways for this tool `;
     for (;;) {

@@ -132,6 +132,7 @@ class TurnRunner {
             return term.ask(style.yellow(question));
           },
           onInterrupt: interrupt,
+          matches: (toolName, rule) => session.matchesRule(toolName, rule),
         }),
         cwd,
         signal: controller.signal,

@@ -29,6 +29,18 @@ export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 /** Default for MCP_TOOL_TIMEOUT: one tools/call (also prompts/get, resources/read), in ms. */
 export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
 
+/**
+ * `MCP_TIMEOUT` and `MCP_TOOL_TIMEOUT` (ms, Claude Code's variables) as registry options; an unset
+ * or unusable value gives the default.
+ */
+export function timeoutsFromEnv(env: Record<string, string | undefined> = process.env): { startupTimeoutMs: number; toolTimeoutMs: number } {
+  const ms = (name: string, fallback: number) => {
+    const value = Number(env[name]);
+    return Number.isFinite(value) && value > 0 ? value : fallback;
+  };
+  return { startupTimeoutMs: ms("MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT_MS), toolTimeoutMs: ms("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS) };
+}
+
 export interface RegistryOptions {
   /** Working directory for the servers, and the root answered to `roots/list`. */
   cwd: string;

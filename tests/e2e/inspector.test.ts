@@ -59,6 +59,24 @@ describe("mcp inspector, fixture server", () => {
     expect(r.stdout).toBe("No MCP servers could be loaded (see above).\n");
   }, TEST_TIMEOUT_MS);
 
+  test("get shows command and args as written: a ${VAR} in args is never expanded on screen", async () => {
+    const dir = tempDir();
+    writeMcpConfig(dir, { fx: { ...fixtureServer(), args: [...fixtureServer().args, "--stderr-lines", "${LINES}"] } });
+    const r = await runAgent(["mcp", "get", "fx"], { cwd: dir, env: { ANTHROPIC_API_KEY: undefined, LINES: "0" } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("--stderr-lines ${LINES}");
+    const json = JSON.parse((await runAgent(["mcp", "get", "fx", "--json"], { cwd: dir, env: { LINES: "0" } })).stdout);
+    expect(json.config.args.at(-1)).toBe("${LINES}");
+  }, TEST_TIMEOUT_MS);
+
+  test("prompts of a server that did not declare them are asked for, as /mcp__… does", async () => {
+    const dir = tempDir();
+    writeMcpConfig(dir, { fx: fixtureServer("--undeclared-prompts") });
+    const r = await runAgent(["mcp", "prompts", "fx"], { cwd: dir, env: { ANTHROPIC_API_KEY: undefined } });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("greet");
+  }, TEST_TIMEOUT_MS);
+
   test("--verbose or --debug before `mcp` still runs the inspector, with that flag", async () => {
     const dir = tempDir();
     writeMcpConfig(dir, { fx: fixtureServer() });
