@@ -3,6 +3,7 @@
  * Words map positionally onto the prompt's declared `arguments`; words beyond the last argument
  * join it; absent optional arguments are omitted. The returned `messages` become the user message.
  */
+import { promptMessagesToBlocks } from "../mcp/content.ts";
 import type { ContentBlock } from "./messages.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
 import { shellWords } from "./shell-words.ts";
@@ -28,7 +29,9 @@ export function mapPromptArguments(prompt: McpPromptInfo, words: string[]): { ar
 /**
  * Expands `/mcp__<server>__<prompt>`; undefined when the name matches no connected server's prompt
  * pattern at all (the caller then reports an unknown command).
- * @throws InputError for a missing required argument or a failed prompts/get.
+ * The prompt's messages become the blocks of one user message, in order (see promptMessagesToBlocks).
+ * @throws InputError for a missing required argument, a failed prompts/get, or a prompt with no
+ * content at all (the Messages API refuses an empty user message).
  */
 export async function expandMcpPrompt(name: string, rawArgs: string, mcp: McpInput): Promise<ContentBlock[] | undefined> {
   // Server names may contain "__": take the longest configured name that fits.
@@ -49,20 +52,7 @@ export async function expandMcpPrompt(name: string, rawArgs: string, mcp: McpInp
   } catch (err) {
     throw new InputError(`/${name}: prompts/get failed: ${(err as Error).message}`);
   }
-  return promptBlocks(result.messages ?? []);
-}
-
-/** Prompt messages → one text block (texts joined with newlines) plus image blocks. */
-function promptBlocks(messages: unknown[]): ContentBlock[] {
-  const texts: string[] = [];
-  const images: ContentBlock[] = [];
-  for (const m of messages) {
-    const c = (m as { content?: any }).content;
-    if (!c) continue;
-    if (c.type === "text") texts.push(c.text);
-    else if (c.type === "image") images.push({ type: "image", source: { type: "base64", media_type: c.mimeType, data: c.data } });
-    else if (c.type === "resource" && typeof c.resource?.text === "string") texts.push(c.resource.text);
-    else if (c.type === "resource") texts.push(`(binary resource ${c.resource?.uri ?? ""}, ${c.resource?.mimeType ?? "unknown type"})`);
-  }
-  return [{ type: "text", text: texts.join("\n") }, ...images];
+  const blocks = promptMessagesToBlocks(result.messages);
+  if (!blocks.length) throw new InputError(`/${name}: prompt returned no content`);
+  return blocks;
 }

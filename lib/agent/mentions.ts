@@ -2,16 +2,23 @@
  * `@` mentions: files and folders (`@src/a.ts`, `@"my notes.txt"`) and MCP resources
  * (`@<server>:<uri>`, MCP 2025-11-25 server/resources). Each becomes an attachment block in one
  * format; the token itself stays in the prompt. Tokens that name nothing (e-mail addresses,
- * `@scope/pkg`) are left alone.
+ * `@scope/pkg`) are left alone. Files are read as the Read tool reads them (regular files only,
+ * the same decoding); images and resource contents go through the shared conversions that keep
+ * what the Messages API would refuse (empty text, oversized images) out of the message.
  */
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
-import { extname, resolve } from "node:path";
+import { existsSync, readdirSync } from "node:fs";
+import { resolve } from "node:path";
+import { resourceContentsToBlocks } from "../mcp/content.ts";
+import { base64Bytes, imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "../tools/image.ts";
+import { readRegularFile, type FileRead } from "../tools/regular-file.ts";
+import { decodeText, decodeTextPrefix, encodingLabel } from "../tools/text-file.ts";
 import type { ContentBlock } from "./messages.ts";
 import { InputError, type McpInput } from "./input-types.ts";
 
 /** Files larger than this are attached in part, with a note (bytes). */
-const MAX_ATTACHMENT_BYTES = 256 * 1024;
-const IMAGE_TYPES: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };
+export const MAX_ATTACHMENT_BYTES = 256 * 1024;
+
+type FileHead = Extract<FileRead, { kind: "file" }>;
 
 /** The one attachment format, shared by files, folders and MCP resources. */
 export function attachment(source: string, text: string): ContentBlock {
@@ -22,7 +29,8 @@ const MENTION = /(?<=^|\s)@(?:"([^"]+)"|([^\s"]+))/g;
 
 /**
  * Attachments for every mention in `text`, in order. Resource reads run concurrently.
- * @throws InputError when a resource of a configured server cannot be read.
+ * @throws InputError, one line naming the mention, when a resource of a configured server or a
+ * mentioned path cannot be read (a FIFO, a socket, an fs error).
  */
 export async function mentionAttachments(text: string, cwd: string, mcp?: McpInput): Promise<ContentBlock[]> {
   const servers = new Set(mcp?.serverNames() ?? []);
@@ -42,7 +50,8 @@ export async function mentionAttachments(text: string, cwd: string, mcp?: McpInp
     const path = quoted ?? stripTrailingPunctuation(token, (p) => existsSync(resolve(cwd, p)));
     if (seen.has(path) || !existsSync(resolve(cwd, path))) continue;
     seen.add(path);
-    jobs.push(Promise.resolve(fileAttachment(cwd, path)));
+    // Through the promise, so a failing file still lets Promise.all handle a failing resource read.
+    jobs.push(Promise.resolve().then(() => fileAttachment(cwd, path)));
   }
   return (await Promise.all(jobs)).flat();
 }
@@ -54,23 +63,57 @@ function stripTrailingPunctuation(token: string, ok: (candidate: string) => bool
   return t || token;
 }
 
+/**
+ * A file's or folder's attachment. Files are read like Read reads them (regular files only, at
+ * most MAX_ATTACHMENT_BYTES, UTF-16/Latin-1 decoding); images travel as image blocks.
+ * @throws InputError naming the mention for anything that is not a regular file or folder, and
+ * for any fs error.
+ */
 function fileAttachment(cwd: string, path: string): ContentBlock[] {
   const full = resolve(cwd, path);
-  if (statSync(full).isDirectory()) {
-    const entries = readdirSync(full, { withFileTypes: true })
-      .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
-      .sort();
-    return [attachment(path, `Directory listing of ${path}:\n${entries.join("\n") || "(empty)"}`)];
+  try {
+    const file = readRegularFile(full, MAX_ATTACHMENT_BYTES);
+    if (file.kind === "directory") return [attachment(path, directoryListing(full, path))];
+    if (file.kind !== "file") throw new InputError(`cannot read @${path}: not a regular file`);
+    const media = imageMediaType(file.bytes);
+    if (media) return imageAttachment(full, path, media, file);
+    return [attachment(path, fileText(file))];
+  } catch (err) {
+    if (err instanceof InputError) throw err;
+    throw new InputError(`cannot read @${path}: ${(err as Error).message}`);
   }
-  const bytes = readFileSync(full);
-  const media = IMAGE_TYPES[extname(full).toLowerCase()];
-  if (media) {
-    return [attachment(path, `(image, ${media}, ${bytes.length} bytes)`), { type: "image", source: { type: "base64", media_type: media, data: bytes.toString("base64") } }];
+}
+
+function directoryListing(full: string, path: string): string {
+  const entries = readdirSync(full, { withFileTypes: true })
+    .map((e) => (e.isDirectory() ? `${e.name}/` : e.name))
+    .sort();
+  return `Directory listing of ${path}:\n${entries.join("\n") || "(empty)"}`;
+}
+
+/** The attachment text of a file read in part or whole: decoded text with notes, or why it is not shown. */
+function fileText(file: FileHead): string {
+  const { bytes, size, truncated } = file;
+  if (bytes.length === 0) return "(empty file)";
+  const decoded = truncated ? decodeTextPrefix(bytes) : decodeText(bytes);
+  if (!decoded) return `(binary file, ${Math.max(size, bytes.length)} bytes, not shown)`;
+  const notice = decoded.encoding === "utf-8" ? "" : `(Decoded as ${encodingLabel(decoded)}: the file is not UTF-8.)\n`;
+  if (!truncated) return notice + decoded.text;
+  const of = size > bytes.length ? `of ${size} bytes` : "of a longer file";
+  return `${notice}${decoded.text}\n[… cut after the first ${MAX_ATTACHMENT_BYTES} bytes ${of}; use the Read tool for the rest]`;
+}
+
+/** An image file: its attachment line and the image block, or a line saying why it is not attached. */
+function imageAttachment(full: string, path: string, media: string, head: FileHead): ContentBlock[] {
+  const file = head.truncated ? readRegularFile(full, MAX_IMAGE_BYTES) : head;
+  if (file.kind !== "file") throw new InputError(`cannot read @${path}: not a regular file`);
+  if (file.truncated) {
+    const size = Math.max(file.size, file.bytes.length);
+    return [attachment(path, `(image, ${media}, ${size} bytes: not attached, the API takes images up to ${MAX_IMAGE_BYTES} bytes)`)];
   }
-  if (bytes.subarray(0, 8192).includes(0)) return [attachment(path, `(binary file, ${bytes.length} bytes, not shown)`)];
-  const cut = bytes.length > MAX_ATTACHMENT_BYTES;
-  const body = bytes.subarray(0, MAX_ATTACHMENT_BYTES).toString("utf8");
-  return [attachment(path, cut ? `${body}\n[… cut at ${MAX_ATTACHMENT_BYTES} of ${bytes.length} bytes; use the Read tool for the rest]` : body)];
+  const block = imageBlock(media, file.bytes.toString("base64"));
+  if (block.type !== "image") return [attachment(path, block.text)];
+  return [attachment(path, `(image, ${media}, ${file.bytes.length} bytes)`), block];
 }
 
 async function readResource(mcp: McpInput, server: string, uri: string): Promise<ContentBlock[]> {
@@ -82,18 +125,10 @@ async function readResource(mcp: McpInput, server: string, uri: string): Promise
   } catch (err) {
     throw new InputError(`cannot read @${source}: ${(err as Error).message}`);
   }
-  const blocks: ContentBlock[] = [];
-  for (const item of result.contents ?? []) {
-    const c = item as { uri?: string; mimeType?: string; text?: string; blob?: string };
-    if (typeof c.text === "string") {
-      blocks.push(attachment(source, c.text));
-    } else if (typeof c.blob === "string") {
-      const size = Math.floor((c.blob.length * 3) / 4) - (c.blob.endsWith("==") ? 2 : c.blob.endsWith("=") ? 1 : 0);
-      const mime = c.mimeType ?? "application/octet-stream";
-      blocks.push(attachment(source, `(binary resource ${c.uri ?? uri}, ${mime}, ${size} bytes)`));
-      if (Object.values(IMAGE_TYPES).includes(mime)) blocks.push({ type: "image", source: { type: "base64", media_type: mime, data: c.blob } });
-    }
-  }
-  if (!blocks.length) blocks.push(attachment(source, "(empty resource)"));
-  return blocks;
+  const blocks = resourceContentsToBlocks(result.contents);
+  if (!blocks.length) return [attachment(source, "(empty resource)")];
+  // Text goes in the attachment format; an image follows a line naming it, as for @file.
+  return blocks.flatMap((b): ContentBlock[] =>
+    b.type === "text" ? [attachment(source, b.text)] : [attachment(source, `(image, ${b.source.media_type}, ${base64Bytes(b.source.data)} bytes)`), b],
+  );
 }

@@ -3,45 +3,49 @@
  * the server's `messages`, `systemPrompt` and `maxTokens` go to the Messages API, and the reply
  * goes back as `{role, content, model, stopReason}`.
  */
-import type { ContentBlock, MessageParam } from "./messages.ts";
+import { mcpContentToBlock, nonEmpty } from "../mcp/content.ts";
+import type { MessageParam } from "./messages.ts";
 import { replyText } from "./messages.ts";
 import type { ModelClient } from "./model.ts";
 
-interface SamplingContent {
-  type: string;
-  text?: string;
-  data?: string;
-  mimeType?: string;
-}
-
+/** The parts of sampling/createMessage params we use; the rest is ignored. Comes from a server: unchecked. */
 export interface CreateMessageParams {
-  messages: { role: "user" | "assistant"; content: SamplingContent | SamplingContent[] }[];
+  messages?: { role?: string; content?: unknown }[];
   systemPrompt?: string;
   maxTokens?: number;
 }
 
 const STOP_REASONS: Record<string, string> = { end_turn: "endTurn", max_tokens: "maxTokens", stop_sequence: "stopSequence" };
 
-function toBlock(c: SamplingContent): ContentBlock {
-  if (c.type === "image" && c.data && c.mimeType) return { type: "image", source: { type: "base64", media_type: c.mimeType, data: c.data } };
-  if (c.type === "text") return { type: "text", text: c.text ?? "" };
-  return { type: "text", text: `[${c.type} content]` };
+/**
+ * A server's sampling `messages` → Messages API messages. Content (one block or an array) goes
+ * through the same conversion as tool results: images are checked against the API's limits and
+ * described when it could not take them, audio is described, empty text is dropped, and so is a
+ * message left with nothing. Never throws; may return [].
+ */
+export function samplingMessages(params: CreateMessageParams): MessageParam[] {
+  const messages = Array.isArray(params?.messages) ? params.messages : [];
+  return messages
+    .map((m): MessageParam => {
+      const content = Array.isArray(m?.content) ? m.content : [m?.content];
+      return { role: m?.role === "assistant" ? "assistant" : "user", content: nonEmpty(content.map(mcpContentToBlock)) };
+    })
+    .filter((m) => m.content.length > 0);
 }
 
 /**
  * A handler for the registry: one note on stderr per request, since a server is spending the user's
- * tokens. @throws ModelError when the model call fails (the server then gets a JSON-RPC error).
+ * tokens. @throws ModelError when the model call fails, Error when the request has no content to
+ * send (either way the server gets a JSON-RPC error).
  */
-export function samplingHandler(model: ModelClient, log: (line: string) => void) {
+export function samplingHandler(model: () => ModelClient, log: (line: string) => void) {
   return async (params: unknown, server: string, signal?: AbortSignal) => {
-    const p = params as CreateMessageParams;
+    const p = (params ?? {}) as CreateMessageParams;
     log(`MCP server "${server}" asked the model for a completion (sampling/createMessage, up to ${p.maxTokens ?? 1024} tokens)`);
-    const messages: MessageParam[] = (p.messages ?? []).map((m) => ({
-      role: m.role === "assistant" ? "assistant" : "user",
-      content: (Array.isArray(m.content) ? m.content : [m.content]).map(toBlock),
-    }));
+    const messages = samplingMessages(p);
+    if (messages.length === 0) throw new Error("sampling/createMessage has no content to send to the model");
     // The server may cancel its request (notifications/cancelled): the model call stops with it.
-    const reply = await model.create({ system: p.systemPrompt ?? "", messages, tools: [], maxTokens: p.maxTokens ?? 1024 }, { signal });
+    const reply = await model().create({ system: p.systemPrompt ?? "", messages, tools: [], maxTokens: p.maxTokens ?? 1024 }, { signal });
     return {
       role: "assistant",
       content: { type: "text", text: replyText(reply.content) },

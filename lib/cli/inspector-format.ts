@@ -5,6 +5,7 @@
  * to have the right shape, so nothing here throws on a malformed result.
  */
 import type { ServerConfig } from "../mcp/config.ts";
+import { base64Bytes } from "../tools/image.ts";
 import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
 import { stderrSuffix, type ServerState } from "../mcp/registry.ts";
 
@@ -135,11 +136,6 @@ export function resourcesText(resources: McpResource[]): string {
 
 function firstLine(s: string): string {
   return s.trim().split("\n")[0]!;
-}
-
-/** Decoded size of base64 data, in bytes. */
-function base64Bytes(data: string): number {
-  return Math.floor((data.length * 3) / 4) - (data.endsWith("==") ? 2 : data.endsWith("=") ? 1 : 0);
 }
 
 /**

@@ -3,6 +3,7 @@
  * server/tools#tool-result), prompts/get messages (server/prompts) and resources/read contents
  * (server/resources). Input comes from a server, so anything malformed is described, never thrown.
  */
+import { base64Bytes, imageBlock } from "../tools/image.ts";
 import type { ToolOutput, ToolResultBlock } from "../tools/tool.ts";
 
 export { normalizeInputSchema } from "./schema.ts";
@@ -11,11 +12,6 @@ export { normalizeInputSchema } from "./schema.ts";
 export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
 /** Rough characters per token used to turn the token limit into a character budget. */
 export const CHARS_PER_TOKEN = 4;
-/** Image types the Messages API accepts. */
-const API_IMAGE_TYPES = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);
-/** Messages API per-image limit (bytes, decoded). */
-const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /** The character budget for one tool result: MAX_MCP_OUTPUT_TOKENS (tokens, default 25000) × 4. */
 export function maxOutputChars(env: Record<string, string | undefined> = process.env): number {
@@ -26,6 +22,8 @@ export function maxOutputChars(env: Record<string, string | undefined> = process
 /**
  * A CallToolResult → the tool_result content for the model.
  * Text blocks only → one string joined with "\n"; any image → an array of text/image blocks.
+ * Empty or whitespace-only text blocks are dropped (the Messages API refuses them); nothing
+ * left → "(no content)".
  * Empty or missing `content` with `structuredContent` → the structuredContent as JSON text
  * (text content, when present, is kept as the result and structuredContent ignored).
  * `isError: true` → `isError`. Text beyond `maxChars` (characters; default maxOutputChars())
@@ -42,42 +40,49 @@ export function callToolResultToOutput(result: unknown, opts: { maxChars?: numbe
   }
   if (content === undefined) return malformed("it has neither content nor structuredContent");
   if (!Array.isArray(content)) return malformed(`"content" is ${describeType(content)}, not an array`);
-  if (content.length === 0) return { content: "(no content)", ...isError };
-  return { content: truncate(content.map(blockToAnthropic), maxChars), ...isError };
+  const blocks = nonEmpty(content.map(mcpContentToBlock));
+  if (blocks.length === 0) return { content: "(no content)", ...isError };
+  return { content: truncate(blocks, maxChars), ...isError };
 }
 
 /**
  * prompts/get `messages` (each `{role, content}` with a single content block) → content blocks
- * for a user turn, in order: text → text, image → image (or a description when the API can't
- * take it), embedded resource → its text, anything else → a one-line description.
- * Not an array → []. Never throws.
+ * for one user turn, in order: text → text, image → image (or a description when the API can't
+ * take it), embedded resource → its text, anything else → a one-line description. Empty text is
+ * dropped, so a prompt with nothing to say gives []; so does a `messages` that is not an array.
+ * Never throws.
  */
 export function promptMessagesToBlocks(messages: unknown): ToolResultBlock[] {
   if (!Array.isArray(messages)) return [];
-  return messages.map((m) => blockToAnthropic(isObject(m) ? m.content : m));
+  return nonEmpty(messages.map((m) => mcpContentToBlock(isObject(m) ? m.content : m)));
 }
 
 /**
- * resources/read `contents` → content blocks: text → text; a blob with an API image type →
- * image; any other blob → a description naming `label` (e.g. "server:uri"), the mime type and
- * the decoded size in bytes. Not an array or empty → one text block saying there was nothing.
+ * resources/read `contents` → content blocks, one per item: text → text (empty text dropped);
+ * an `image/*` blob → imageBlock's image, or its description when the API can't take it; any
+ * other blob → `[binary resource <uri>, <mimeType>, <N> bytes, not shown]`. Not an array or
+ * nothing left → []. Never throws.
  */
-export function resourceContentsToBlocks(label: string, contents: unknown): ToolResultBlock[] {
-  if (!Array.isArray(contents) || contents.length === 0) return [{ type: "text", text: `[${label}: no contents]` }];
-  return contents.map((c): ToolResultBlock => {
-    if (!isObject(c)) return { type: "text", text: `[${label}: malformed resource contents]` };
+export function resourceContentsToBlocks(contents: unknown): ToolResultBlock[] {
+  if (!Array.isArray(contents)) return [];
+  const blocks = contents.map((c): ToolResultBlock => {
+    if (!isObject(c)) return { type: "text", text: `[malformed resource contents: ${describeType(c)}]` };
+    const uri = typeof c.uri === "string" ? c.uri : "(no uri)";
     if (typeof c.text === "string") return { type: "text", text: c.text };
+    if (typeof c.blob !== "string") return { type: "text", text: `[resource ${uri} has neither text nor blob]` };
     const mime = typeof c.mimeType === "string" ? c.mimeType : "unknown type";
-    if (typeof c.blob !== "string") return { type: "text", text: `[${label}: resource contents without text or blob]` };
-    const image = imageBlock(mime, c.blob);
-    if (image.type === "image") return image;
-    const uri = typeof c.uri === "string" && !label.includes(c.uri) ? ` ${c.uri}` : "";
-    return { type: "text", text: `[${label}:${uri} binary resource, ${mime}, ${base64Bytes(c.blob)} bytes, not shown]` };
+    if (mime.startsWith("image/")) return imageBlock(mime, c.blob);
+    return { type: "text", text: `[binary resource ${uri}, ${mime}, ${base64Bytes(c.blob)} bytes, not shown]` };
   });
+  return nonEmpty(blocks);
 }
 
-/** One MCP content block → one Anthropic block (images) or a text block (everything else). */
-function blockToAnthropic(block: unknown): ToolResultBlock {
+/**
+ * One MCP content block (text, image, audio, resource_link, embedded resource; MCP 2025-11-25
+ * server/tools#tool-result) → an Anthropic image block, or a text block for everything else
+ * (a description for what the model cannot take as is). Never throws.
+ */
+export function mcpContentToBlock(block: unknown): ToolResultBlock {
   const text = (t: string): ToolResultBlock => ({ type: "text", text: t });
   if (!isObject(block)) return text(`[malformed content block: ${describeType(block)}]`);
   const mime = typeof block.mimeType === "string" ? block.mimeType : "unknown type";
@@ -105,15 +110,9 @@ function blockToAnthropic(block: unknown): ToolResultBlock {
   }
 }
 
-/** An image block when the API can take it, else a text description saying why not. */
-function imageBlock(mime: string, data: string): ToolResultBlock {
-  const compact = data.replace(/\s+/g, "");
-  const bytes = base64Bytes(compact);
-  const describe = (why: string): ToolResultBlock => ({ type: "text", text: `[image: ${mime}, ${bytes} bytes, ${why}]` });
-  if (!API_IMAGE_TYPES.has(mime)) return describe("type not supported for display");
-  if (compact.length % 4 !== 0 || !BASE64.test(compact)) return describe("invalid base64 data");
-  if (bytes > MAX_IMAGE_BYTES) return describe(`larger than the ${MAX_IMAGE_BYTES}-byte image limit`);
-  return { type: "image", source: { type: "base64", media_type: mime, data: compact } };
+/** Without text blocks that are empty or only whitespace: the Messages API refuses those. */
+export function nonEmpty<B extends { type: string; text?: unknown }>(blocks: B[]): B[] {
+  return blocks.filter((b) => b.type !== "text" || (typeof b.text === "string" && b.text.trim() !== ""));
 }
 
 /**
@@ -152,13 +151,6 @@ function truncate(blocks: ToolResultBlock[], maxChars: number): string | ToolRes
 function cut(s: string, n: number): string {
   const code = s.charCodeAt(n - 1);
   return s.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
-}
-
-/** Decoded size (bytes) of base64 text. */
-function base64Bytes(data: string): number {
-  const clean = data.replace(/\s+/g, "");
-  const padding = clean.endsWith("==") ? 2 : clean.endsWith("=") ? 1 : 0;
-  return Math.max(0, Math.floor((clean.length * 3) / 4) - padding);
 }
 
 function malformed(why: string): ToolOutput {

@@ -34,7 +34,7 @@ export const globTool: Tool = {
     const base = resolvePath(ctx.cwd, optionalString(input, "path") ?? ".");
     requireDirectory(base);
     const { dir, glob } = splitPattern(base, pattern);
-    const files = await findFiles(dir, glob);
+    const files = await findFiles(dir, glob, ctx.signal);
     if (files.length === 0) return { content: "No files found" };
     const shown = files.slice(0, MAX_GLOB_RESULTS).map((f) => f.path);
     if (files.length > MAX_GLOB_RESULTS) {
@@ -46,12 +46,13 @@ export const globTool: Tool = {
 
 /**
  * Absolute paths of files under `dir` matching `glob`, with their mtime (ms), newest first
- * (ties by path). A missing `dir` gives []. Throws ToolError when `dir` cannot be listed.
+ * (ties by path). A missing `dir` gives []. Stops early when `signal` aborts (the walk ends).
+ * Throws ToolError when `dir` cannot be listed.
  */
-export async function findFiles(dir: string, glob: string): Promise<{ path: string; mtimeMs: number }[]> {
+export async function findFiles(dir: string, glob: string, signal?: AbortSignal): Promise<{ path: string; mtimeMs: number }[]> {
   const found: { path: string; mtimeMs: number }[] = [];
   try {
-    for await (const rel of walkFiles(dir, glob)) {
+    for await (const rel of walkFiles(dir, glob, signal)) {
       const path = join(dir, rel);
       try {
         found.push({ path, mtimeMs: statSync(path).mtimeMs });

@@ -3,16 +3,19 @@
  * printing what `rg` prints for the same query (see grep-rg.ts). Differences: JavaScript regex
  * syntax, and .gitignore files are not read.
  */
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileTypeGlobs, FILE_TYPES } from "./file-types.ts";
 import type { GrepLines, GrepQuery } from "./grep-query.ts";
+import { readRegularFile } from "./regular-file.ts";
 import { decodeText } from "./text-file.ts";
 import { ToolError } from "./tool.ts";
 import { walkFiles } from "./walk.ts";
 
 /** Larger files are skipped rather than loaded whole (bytes). */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;
+/** Files searched between two returns to the event loop, where an abort (a signal, a timer) is delivered. */
+const FILES_PER_TURN = 32;
 
 /**
  * Searches `query.path` (a file, or a directory walked recursively, dot-files included, .git and
@@ -21,9 +24,20 @@ const MAX_FILE_BYTES = 100 * 1024 * 1024;
  */
 export async function grepWithFallback(query: GrepQuery, signal: AbortSignal): Promise<GrepLines> {
   const regex = compile(query.pattern, query.ignoreCase);
+  return searchFiles(await candidateFiles(query, signal), regex, query, signal);
+}
+
+/**
+ * Searches `files` (absolute paths, in the order given) for `regex`, printing lines as `query`
+ * asks. Returns to the event loop every FILES_PER_TURN files, so an abort requested meanwhile
+ * is seen. Throws ToolError("Search interrupted") once `signal` has aborted.
+ */
+export async function searchFiles(files: string[], regex: RegExp, query: GrepQuery, signal: AbortSignal): Promise<GrepLines> {
   const out: GrepLines = [];
-  for (const file of await candidateFiles(query)) {
+  for (let f = 0; f < files.length; f++) {
+    if (f > 0 && f % FILES_PER_TURN === 0) await new Promise((resolve) => setImmediate(resolve));
     if (signal.aborted) throw new ToolError("Search interrupted");
+    const file = files[f]!;
     const lines = readLines(file);
     if (!lines) continue;
     const matches: number[] = [];
@@ -48,7 +62,7 @@ function compile(pattern: string, ignoreCase: boolean): RegExp {
   throw new ToolError(`Invalid regular expression: ${pattern}`);
 }
 
-async function candidateFiles(query: GrepQuery): Promise<string[]> {
+async function candidateFiles(query: GrepQuery, signal: AbortSignal): Promise<string[]> {
   let isDirectory: boolean;
   try {
     isDirectory = statSync(query.path).isDirectory();
@@ -59,7 +73,12 @@ async function candidateFiles(query: GrepQuery): Promise<string[]> {
   if (!isDirectory) return [query.path];
   const accept = fileFilter(query);
   const files: string[] = [];
-  for await (const rel of walkFiles(query.path, "**/*")) if (accept(rel)) files.push(join(query.path, rel));
+  try {
+    for await (const rel of walkFiles(query.path, "**/*", signal)) if (accept(rel)) files.push(join(query.path, rel));
+  } catch (error) {
+    if (signal.aborted) throw new ToolError("Search interrupted");
+    throw new ToolError(`Cannot search ${query.path}: ${(error as Error).message}`);
+  }
   return files.sort();
 }
 
@@ -86,9 +105,9 @@ function fileFilter(query: GrepQuery): (rel: string) => boolean {
 function readLines(path: string): string[] | null {
   let bytes: Buffer;
   try {
-    const stats = statSync(path);
-    if (!stats.isFile() || stats.size > MAX_FILE_BYTES) return null;
-    bytes = readFileSync(path);
+    const file = readRegularFile(path, MAX_FILE_BYTES, { refuseOver: MAX_FILE_BYTES });
+    if (file.kind !== "file" || file.truncated) return null;
+    bytes = file.bytes;
   } catch {
     return null;
   }

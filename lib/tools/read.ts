@@ -2,8 +2,9 @@
  * Read: a file's lines numbered like `cat -n`, in windows of at most 2000 lines;
  * images come back as an image block so the model can see them.
  */
-import { readFileSync, statSync } from "node:fs";
+import { imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "./image.ts";
 import { errnoCode, optionalInteger, requiredString, resolvePath } from "./input.ts";
+import { readRegularFile, type FileRead } from "./regular-file.ts";
 import { decodeText, encodingLabel } from "./text-file.ts";
 import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
 
@@ -11,8 +12,6 @@ export const DEFAULT_LINE_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;
 /** Larger files are refused rather than loaded whole (bytes). */
 export const MAX_READ_BYTES = 100 * 1024 * 1024;
-/** The Messages API rejects images over 5 MB once base64-encoded (4/3 growth), so cap the raw bytes. */
-export const MAX_IMAGE_BYTES = Math.floor((5 * 1024 * 1024 * 3) / 4);
 
 export const readTool: Tool = {
   name: "Read",
@@ -45,33 +44,27 @@ export const readTool: Tool = {
 };
 
 function readFile(path: string, offset: number, limit: number): ToolOutput {
-  let size: number;
+  let file: FileRead;
   try {
-    const stats = statSync(path);
-    if (stats.isDirectory()) throw new ToolError(`${path} is a directory, not a file; use Glob or Bash (ls) to list it`);
-    // A FIFO or device would block or never end.
-    if (!stats.isFile()) throw new ToolError(`${path} is not a regular file`);
-    size = stats.size;
+    file = readRegularFile(path, MAX_READ_BYTES, { refuseOver: MAX_READ_BYTES });
   } catch (error) {
-    if (error instanceof ToolError) throw error;
     if (errnoCode(error) === "ENOENT") throw new ToolError(`File does not exist: ${path}`);
     throw new ToolError(`Cannot read ${path}: ${(error as Error).message}`);
   }
-  if (size > MAX_READ_BYTES) {
-    throw new ToolError(`${path} is too large to read (${size} bytes); use Bash (head, tail, sed -n, grep) to look at parts of it`);
+  if (file.kind === "directory") throw new ToolError(`${path} is a directory, not a file; use Glob or Bash (ls) to list it`);
+  // A FIFO or device would block or never end.
+  if (file.kind === "special") throw new ToolError(`${path} is not a regular file`);
+  if (file.kind === "too-large" || file.truncated) {
+    const size = file.kind === "too-large" ? `${file.size} bytes` : `more than ${MAX_READ_BYTES} bytes`;
+    throw new ToolError(`${path} is too large to read (${size}); use Bash (head, tail, sed -n, grep) to look at parts of it`);
   }
-  let bytes: Buffer;
-  try {
-    bytes = readFileSync(path);
-  } catch (error) {
-    throw new ToolError(`Cannot read ${path}: ${(error as Error).message}`);
-  }
-  const image = imageType(bytes);
+  const bytes = file.bytes;
+  const image = imageMediaType(bytes);
   if (image) {
     if (bytes.length > MAX_IMAGE_BYTES) {
       throw new ToolError(`${path} is an image too large to send (${bytes.length} bytes, limit ${MAX_IMAGE_BYTES})`);
     }
-    return { content: [{ type: "image", source: { type: "base64", media_type: image, data: bytes.toString("base64") } }] };
+    return { content: [imageBlock(image, bytes.toString("base64"))] };
   }
   if (bytes.length === 0) return { content: `(The file ${path} exists but is empty.)` };
   const decoded = decodeText(bytes);
@@ -108,14 +101,4 @@ export function numberLines(text: string, offset: number, limit: number): string
     result += `\n\n(Showing lines ${offset}-${end} of ${lines.length}. To read more, call Read again with offset=${end + 1}.)`;
   }
   return result;
-}
-
-/** The image media type from the file's magic bytes, or undefined. */
-function imageType(bytes: Uint8Array): string | undefined {
-  const starts = (sig: number[], at = 0) => sig.every((v, i) => bytes[at + i] === v);
-  if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return "image/png";
-  if (starts([0xff, 0xd8, 0xff])) return "image/jpeg";
-  if (starts([0x47, 0x49, 0x46, 0x38])) return "image/gif";
-  if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return "image/webp";
-  return undefined;
 }

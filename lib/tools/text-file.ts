@@ -53,6 +53,35 @@ export function decodeText(bytes: Uint8Array): DecodedText | null {
   return { text: latin1(bytes), encoding: "latin1", bom: false };
 }
 
+/**
+ * Decodes the first bytes of a longer file, as decodeText would the whole: a character the cut
+ * split in two (a UTF-8 sequence, a UTF-16 code unit or surrogate pair) is dropped, rather than
+ * turning valid UTF-8 into Latin-1 or ending the text with a broken character.
+ */
+export function decodeTextPrefix(bytes: Uint8Array): DecodedText | null {
+  const bom = bomOf(bytes);
+  if (bom?.encoding.startsWith("utf-16")) {
+    const body = bytes.length - bom.bytes.length;
+    const decoded = decodeText(bytes.subarray(0, bytes.length - (body % 2)))!;
+    const last = decoded.text.charCodeAt(decoded.text.length - 1);
+    return last >= 0xd800 && last <= 0xdbff ? { ...decoded, text: decoded.text.slice(0, -1) } : decoded;
+  }
+  const whole = decodeText(bytes.subarray(0, completeUtf8End(bytes)));
+  // Not UTF-8 after all: Latin-1 has no multi-byte characters to split, so keep every byte.
+  return whole?.encoding === "utf-8" ? whole : decodeText(bytes);
+}
+
+/** The length of `bytes` without a UTF-8 sequence cut short at the end. */
+function completeUtf8End(bytes: Uint8Array): number {
+  for (let i = bytes.length - 1; i >= Math.max(0, bytes.length - 4); i--) {
+    const b = bytes[i]!;
+    if ((b & 0xc0) === 0x80) continue;
+    const length = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : b >= 0xc0 ? 2 : 1;
+    return i + length > bytes.length ? i : bytes.length;
+  }
+  return bytes.length;
+}
+
 /** Encodes `text` back to bytes in `encoding`, with the BOM first when `bom`. */
 export function encodeText(text: string, encoding: TextEncodingName, bom: boolean): Uint8Array {
   let body: Buffer;

@@ -26,15 +26,29 @@ export function splitPattern(base: string, pattern: string): { dir: string; glob
  * Yields the paths, relative to `dir` with "/" separators, of files (not directories) under `dir`
  * matching `glob`, dot-files included, skipping SKIPPED_DIRS unless `glob` names one as a segment.
  * Symbolic links to directories are not followed. May throw the fs error of an unreadable `dir`.
+ * When `signal` aborts, throws its reason at once, even while the scan is still running.
  */
-export async function* walkFiles(dir: string, glob: string): AsyncGenerator<string> {
+export async function* walkFiles(dir: string, glob: string, signal?: AbortSignal): AsyncGenerator<string> {
   const named = new Set(glob.split("/"));
   const skipped = SKIPPED_DIRS.filter((d) => !named.has(d));
   const scan = new Bun.Glob(glob).scan({ cwd: dir, dot: true, onlyFiles: true, followSymlinks: false, throwErrorOnBrokenSymlink: false });
-  for await (const path of scan) {
-    const parts = path.split("/");
-    parts.pop();
-    if (skipped.length > 0 && parts.some((p) => skipped.includes(p))) continue;
-    yield path;
+  const entries = scan[Symbol.asyncIterator]();
+  // Bun scans off the main thread and cannot be stopped: race each step against the abort instead.
+  let onAbort = () => {};
+  const aborted = new Promise<never>((_, reject) => (onAbort = () => reject(signal!.reason)));
+  aborted.catch(() => {});
+  signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    while (true) {
+      signal?.throwIfAborted();
+      const next = await Promise.race([entries.next(), aborted]);
+      if (next.done) return;
+      const parts = next.value.split("/");
+      parts.pop();
+      if (skipped.length > 0 && parts.some((p) => skipped.includes(p))) continue;
+      yield next.value;
+    }
+  } finally {
+    signal?.removeEventListener("abort", onAbort);
   }
 }

@@ -49,12 +49,12 @@ describe("prompts/get and the user message", () => {
     expect(gets()[0]!.params.arguments).toEqual({ title: "Crash" });
   });
 
-  test("a prompt of several messages (text, image, embedded resource) becomes text plus an image block", async () => {
+  test("a prompt of several messages (text, image, embedded resource) becomes their blocks, in order", async () => {
     const { p } = withFixture();
     expect((await p.run("/mcp__fx__multi")).code).toBe(0);
     const blocks = userBlocks(p.model.requests[0]!);
-    expect(blocks.map((b) => b.type)).toEqual(["text", "image"]);
-    expect(blocks[0].text).toBe("Here is some context.\nhello from fixture");
+    expect(blocks.map((b) => b.type)).toEqual(["text", "image", "text"]);
+    expect([blocks[0].text, blocks[2].text]).toEqual(["Here is some context.", "hello from fixture"]);
     expect(blocks[1].source).toMatchObject({ type: "base64", media_type: "image/png" });
   });
 

@@ -41,7 +41,7 @@ describe("attached like a file", () => {
     expect((await p.run("look @fx:fixture://blob")).code).toBe(0);
     const blocks = userBlocks(p.model.requests[0]!);
     expect(blocks).toHaveLength(2);
-    expect(blocks[1].text).toBe('<attachment source="fx:fixture://blob">\n(binary resource fixture://blob, application/octet-stream, 16 bytes)\n</attachment>');
+    expect(blocks[1].text).toBe('<attachment source="fx:fixture://blob">\n[binary resource fixture://blob, application/octet-stream, 16 bytes, not shown]\n</attachment>');
   });
 
   test("an image blob is attached as an image block after its attachment line", async () => {
@@ -49,7 +49,7 @@ describe("attached like a file", () => {
     expect((await p.run("see @fx:fixture://image")).code).toBe(0);
     const blocks = userBlocks(p.model.requests[0]!);
     expect(blocks.map((b) => b.type)).toEqual(["text", "text", "image"]);
-    expect(blocks[1].text).toContain('source="fx:fixture://image"');
+    expect(blocks[1].text).toBe('<attachment source="fx:fixture://image">\n(image, image/png, 70 bytes)\n</attachment>');
     expect(blocks[2].source).toMatchObject({ type: "base64", media_type: "image/png" });
   });
 

@@ -10,6 +10,8 @@ import { BLOB_BASE64, LONG_TOOL_NAME, PNG_BASE64 } from "../../fixtures/servers/
 import { Peer } from "../../fixtures/servers/peer.ts";
 
 const text = (t: string) => ({ type: "text", text: t });
+/** 5 MiB + 4 characters of base64: over the API's 5 MiB base64 limit, though it decodes to only ~3.75 MiB. */
+const OVERSIZED_BASE64 = "A".repeat(5 * 1024 * 1024 + 4);
 const pngBlock = { type: "image", source: { type: "base64", media_type: "image/png", data: PNG_BASE64 } };
 
 describe("callToolResultToOutput: blocks", () => {
@@ -160,8 +162,8 @@ describe("promptMessagesToBlocks", () => {
 });
 
 describe("resourceContentsToBlocks", () => {
-  test("text → text, image blob → image, other blob → description with mime and size", () => {
-    const blocks = resourceContentsToBlocks("fixture:fixture://x", [
+  test("text → text, image blob → image, other blob → description with uri, mime and size", () => {
+    const blocks = resourceContentsToBlocks([
       { uri: "fixture://hello", mimeType: "text/plain", text: "hello from fixture" },
       { uri: "fixture://image", mimeType: "image/png", blob: PNG_BASE64 },
       { uri: "fixture://blob", mimeType: "application/octet-stream", blob: BLOB_BASE64 },
@@ -169,17 +171,50 @@ describe("resourceContentsToBlocks", () => {
     expect(blocks).toEqual([
       text("hello from fixture"),
       pngBlock,
-      text("[fixture:fixture://x: fixture://blob binary resource, application/octet-stream, 16 bytes, not shown]"),
+      text("[binary resource fixture://blob, application/octet-stream, 16 bytes, not shown]"),
     ] as any);
   });
 
-  test("empty or malformed contents are described", () => {
-    expect(resourceContentsToBlocks("s:u", [])).toEqual([text("[s:u: no contents]")] as any);
-    expect(resourceContentsToBlocks("s:u", "nope")).toEqual([text("[s:u: no contents]")] as any);
-    expect(resourceContentsToBlocks("s:u", [5, { uri: "u" }])).toEqual([
-      text("[s:u: malformed resource contents]"),
-      text("[s:u: resource contents without text or blob]"),
+  test("empty, absent or malformed contents: no blocks, or a description", () => {
+    expect(resourceContentsToBlocks([])).toEqual([]);
+    expect(resourceContentsToBlocks("nope")).toEqual([]);
+    expect(resourceContentsToBlocks([{ uri: "u", text: "" }])).toEqual([]);
+    expect(resourceContentsToBlocks([5, { uri: "u" }])).toEqual([
+      text("[malformed resource contents: number]"),
+      text("[resource u has neither text nor blob]"),
     ] as any);
+  });
+
+  test("an image blob over the API's base64 limit is described, not sent", () => {
+    const [block] = resourceContentsToBlocks([{ uri: "big", mimeType: "image/png", blob: OVERSIZED_BASE64 }]);
+    expect(block).toEqual(text(`[image: image/png, ${(OVERSIZED_BASE64.length / 4) * 3} bytes, too large to send: ${OVERSIZED_BASE64.length} characters of base64, the API takes at most 5242880]`) as any);
+  });
+});
+
+describe("images over the limit and empty text, on every path", () => {
+  const bigImage = { type: "image", data: OVERSIZED_BASE64, mimeType: "image/png" };
+
+  test("a tool result image whose base64 is over 5 MiB (though its bytes are under) is described", () => {
+    const out = callToolResultToOutput({ content: [text("chart:"), bigImage] });
+    expect(out.content).toStartWith("chart:\n[image: image/png, ");
+    expect(out.content).toContain("too large to send");
+  });
+
+  test("empty text blocks are dropped from mixed results; a result of only empty text is (no content)", () => {
+    const img = { type: "image", data: PNG_BASE64, mimeType: "image/png" };
+    expect(callToolResultToOutput({ content: [text(""), img, text("")] })).toEqual({ content: [pngBlock] as any });
+    expect(callToolResultToOutput({ content: [text(""), text(" \n")] })).toEqual({ content: "(no content)" });
+  });
+
+  test("prompt messages: empty text dropped, an oversized image described", () => {
+    const blocks = promptMessagesToBlocks([
+      { role: "user", content: text("") },
+      { role: "user", content: { type: "image", data: PNG_BASE64, mimeType: "image/png" } },
+      { role: "user", content: bigImage },
+    ]);
+    expect(blocks.map((b) => b.type)).toEqual(["image", "text"]);
+    expect((blocks[1] as any).text).toContain("too large to send");
+    expect(promptMessagesToBlocks([{ role: "user", content: text("") }])).toEqual([]);
   });
 });
 
@@ -273,10 +308,10 @@ describe("real results from the fixture server", () => {
     const multi = (await peer.request("prompts/get", { name: "multi" })).result;
     expect(promptMessagesToBlocks(multi.messages)).toEqual([text("Here is some context."), pngBlock, text("hello from fixture")] as any);
     const image = (await peer.request("resources/read", { uri: "fixture://image" })).result;
-    expect(resourceContentsToBlocks("fixture:fixture://image", image.contents)).toEqual([pngBlock] as any);
+    expect(resourceContentsToBlocks(image.contents)).toEqual([pngBlock] as any);
     const blob = (await peer.request("resources/read", { uri: "fixture://blob" })).result;
-    expect(resourceContentsToBlocks("fixture:fixture://blob", blob.contents)).toEqual([
-      text("[fixture:fixture://blob: binary resource, application/octet-stream, 16 bytes, not shown]"),
+    expect(resourceContentsToBlocks(blob.contents)).toEqual([
+      text("[binary resource fixture://blob, application/octet-stream, 16 bytes, not shown]"),
     ] as any);
   });
 

@@ -7,7 +7,9 @@ import { chmodSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from "n
 import { dirname, join } from "node:path";
 import { createGrepTool } from "../../../lib/tools/grep.ts";
 import type { GrepQuery } from "../../../lib/tools/grep-query.ts";
+import { searchFiles } from "../../../lib/tools/grep-fallback.ts";
 import { ripgrepArgs } from "../../../lib/tools/grep-rg.ts";
+import { walkFiles } from "../../../lib/tools/walk.ts";
 import { tempDir } from "../../support/run.ts";
 import { ctxFor, errorOf, textOf } from "./support.ts";
 
@@ -126,5 +128,38 @@ describe("Grep through ripgrep: arguments", () => {
     expect(out).toEqual({ content: `${dir}/x.sh:1:rm -rf build` });
     const argv = readFileSync(join(dir, "argv"), "utf8").trimEnd().split("\n");
     expect(argv.slice(-4)).toEqual(["-e", "-rf", "--", dir]);
+  });
+});
+
+describe("Grep fallback: an abort is seen mid-search", () => {
+  const files = (n: number) => tree(Object.fromEntries(Array.from({ length: n }, (_, i) => [`d${i % 7}/f${i}.txt`, "needle\n"])));
+  const query = (path: string): GrepQuery => ({ pattern: "needle", path, mode: "files_with_matches", ignoreCase: false, lineNumbers: true, before: 0, after: 0 });
+
+  test("the directory walk stops as soon as the signal aborts, while its scan is still running", async () => {
+    const dir = files(200);
+    const ac = new AbortController();
+    const walk = walkFiles(dir, "**/*", ac.signal);
+    const first = walk.next();
+    // The scan runs off the main thread and cannot have answered before this line.
+    ac.abort(new Error("stop"));
+    expect(await errorOf(first)).toBe("stop");
+  });
+
+  test("the walk yields nothing once aborted", async () => {
+    const dir = files(3);
+    const ac = new AbortController();
+    ac.abort(new Error("already"));
+    expect(await errorOf(walkFiles(dir, "**/*", ac.signal).next())).toBe("already");
+  });
+
+  test("an abort queued behind the search (a timer, a signal handler) stops the file loop", async () => {
+    const dir = files(200);
+    const list: string[] = [];
+    for await (const rel of walkFiles(dir, "**/*")) list.push(join(dir, rel));
+    const ac = new AbortController();
+    // Runs only when the search gives the event loop a turn: a loop that never does reads all 200 files.
+    setImmediate(() => ac.abort());
+    expect(await errorOf(searchFiles(list, /needle/, query(dir), ac.signal))).toBe("Search interrupted");
+    expect(await searchFiles(list, /needle/, query(dir), new AbortController().signal)).toHaveLength(200);
   });
 });

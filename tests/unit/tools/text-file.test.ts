@@ -2,7 +2,7 @@
  * Encoding detection and byte-exact round trips for the files tools read and rewrite.
  */
 import { describe, expect, test } from "bun:test";
-import { canEncode, decodeText, encodeText, looksBinary } from "../../../lib/tools/text-file.ts";
+import { canEncode, decodeText, decodeTextPrefix, encodeText, looksBinary } from "../../../lib/tools/text-file.ts";
 
 const roundTrip = (bytes: Uint8Array) => {
   const decoded = decodeText(bytes)!;
@@ -50,4 +50,25 @@ test("canEncode: only Latin-1 has characters it cannot store", () => {
   expect(canEncode("brûlée", "latin1")).toBe(true);
   expect(canEncode("€", "latin1")).toBe(false);
   expect(canEncode("€🎉", "utf-16le")).toBe(true);
+});
+
+describe("decodeTextPrefix: the first bytes of a longer file", () => {
+  test("a UTF-8 character cut in two is dropped, the rest stays UTF-8", () => {
+    const bytes = Buffer.from("aé€😀");
+    for (const [cut, text] of [[2, "a"], [3, "aé"], [4, "aé"], [5, "aé"], [7, "aé€"], [9, "aé€"], [10, "aé€😀"]] as const) {
+      expect(decodeTextPrefix(bytes.subarray(0, cut))).toEqual({ text, encoding: "utf-8", bom: false });
+    }
+  });
+
+  test("Latin-1 keeps every byte; binary is still null", () => {
+    expect(decodeTextPrefix(Buffer.from([0x63, 0x61, 0x66, 0xe9, 0xc3]))).toEqual({ text: "caféÃ", encoding: "latin1", bom: false });
+    expect(decodeTextPrefix(Buffer.from([0x41, 0x00, 0xe2, 0x82]))).toBeNull();
+  });
+
+  test("UTF-16: an odd byte and half a surrogate pair are dropped", () => {
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from("x😀", "utf16le")]);
+    expect(decodeTextPrefix(le.subarray(0, 5))).toEqual({ text: "x", encoding: "utf-16le", bom: true });
+    expect(decodeTextPrefix(le.subarray(0, 6))).toEqual({ text: "x", encoding: "utf-16le", bom: true });
+    expect(decodeTextPrefix(le)).toEqual({ text: "x😀", encoding: "utf-16le", bom: true });
+  });
 });
