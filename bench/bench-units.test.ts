@@ -119,7 +119,7 @@ describe("framing input", () => {
     expect(line).not.toContain("\n");
     expect(Math.abs(Buffer.byteLength(line) - (1 << 20))).toBeLessThan(100);
     const message = JSON.parse(line);
-    expect(message).toMatchObject({ jsonrpc: "2.0", id: 0 });
+    expect(message).toMatchObject({ jsonrpc: "2.0", id: 1 });
     // Escapes (quotes, newlines, tabs) make the parse do real work; check a slice, not the megabyte.
     expect(message.result.content[0].text.slice(0, 40)).toBe('export function f(a, b) {\n\treturn "a" + ');
   });

@@ -17,13 +17,15 @@ const LINEAR_TARGET = "≤ 11× the 10 MB time";
 
 /** Source-like text with the escapes a real tool result carries (quotes, newlines, tabs). */
 const FILLER = 'export function f(a, b) {\n\treturn "a" + b; // a line of code\n}\n';
+/** The id a fresh JsonRpcConnection gives its first request. */
+const FIRST_ID = 1;
 
 /**
  * A `tools/call` response line (no trailing newline) whose text block makes the whole line
  * `bytes` long, give or take one filler repetition.
  */
 export function responseLine(bytes: number): string {
-  const shell = (text: string) => JSON.stringify({ jsonrpc: "2.0", id: 0, result: { content: [{ type: "text", text }] } });
+  const shell = (text: string) => JSON.stringify({ jsonrpc: "2.0", id: FIRST_ID, result: { content: [{ type: "text", text }] } });
   const per = JSON.stringify(FILLER).length - 2;
   const repeats = Math.max(0, Math.floor((bytes - shell("").length) / per));
   return shell(FILLER.repeat(repeats));
@@ -53,9 +55,9 @@ export async function framingFigure(ctx: BenchContext): Promise<FigureResult> {
   const throughClient = async (bytes: Uint8Array): Promise<number> => {
     Bun.gc(true);
     const started = performance.now();
-    // The line was built for id 0; a connection numbering from elsewhere must fail, not hang.
+    // The line was built for FIRST_ID; a connection numbering from elsewhere must fail, not hang.
     const write = (message: string) => {
-      if (JSON.parse(message).id !== 0) throw new Error("framing bench: JsonRpcConnection no longer numbers requests from 0");
+      if (JSON.parse(message).id !== FIRST_ID) throw new Error(`framing bench: JsonRpcConnection no longer numbers requests from ${FIRST_ID}`);
     };
     const conn = new jsonrpc.JsonRpcConnection(framing.readLines(chunkedStream(bytes, CHUNK_BYTES)), { peer: "bench", write });
     const result = (await conn.request("bench/echo")) as { content: { text: string }[] };
