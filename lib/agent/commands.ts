@@ -4,8 +4,8 @@
  * An optional front matter block may give a `description`.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { userConfigDir } from "./config-dir.ts";
 
 export interface CustomCommand {
   name: string;
@@ -16,7 +16,7 @@ export interface CustomCommand {
 }
 
 function commandDirs(cwd: string): { dir: string; scope: CustomCommand["scope"] }[] {
-  const home = process.env.CLAUDE_CONFIG_DIR ?? join(homedir(), ".claude");
+  const home = userConfigDir();
   return [
     { dir: join(cwd, ".claude", "commands"), scope: "project" },
     { dir: join(home, "commands"), scope: "user" },

@@ -44,7 +44,9 @@ export function createModelClient({ model, env = process.env }: ModelOptions): M
     throw new ModelError("no API key: set ANTHROPIC_API_KEY (or ANTHROPIC_AUTH_TOKEN)");
   }
   const baseURL = env.ANTHROPIC_BASE_URL || undefined;
-  if (baseURL && !URL.canParse(baseURL)) throw new ModelError(`ANTHROPIC_BASE_URL is not a URL: "${baseURL}"`);
+  if (baseURL && !/^https?:$/.test(URL.parse(baseURL)?.protocol ?? "")) {
+    throw new ModelError(`ANTHROPIC_BASE_URL is not an http(s) URL: "${baseURL}"`);
+  }
   let sdk: Promise<any> | undefined;
   const client = () => {
     sdk ??= import("@anthropic-ai/sdk").then(

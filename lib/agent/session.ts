@@ -7,7 +7,7 @@ import type { Tool } from "../tools/tool.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
 import type { McpRegistry } from "../mcp/registry.ts";
-import { createModelClient, type ModelClient } from "./model.ts";
+import { createModelClient, ModelError, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
@@ -28,6 +28,8 @@ export interface SessionOptions {
   log(line: string): void;
   /** Called just before `count` MCP servers start (the interactive start-up status line). */
   onMcpStart?(count: number): void;
+  /** No key is not an error yet: only a model call would fail (print mode's built-in commands). */
+  modelOptional?: boolean;
   /** Called as each server has connected or failed. */
   onMcpServerSettled?(server: ServerSummary): void;
 }
@@ -52,7 +54,7 @@ export class AgentSession {
    * @throws ModelError when there is no API key.
    */
   static async start(opts: SessionOptions): Promise<AgentSession> {
-    const model = createModelClient({ model: opts.model });
+    const model = opts.modelOptional ? optionalModel(opts.model) : createModelClient({ model: opts.model });
     let session: AgentSession | undefined; // set once servers are up; sampling may come sooner
     const { servers, warnings } = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
     for (const w of warnings) opts.log(w);
@@ -164,3 +166,13 @@ export class AgentSession {
   }
 }
 
+/** The model client, or one whose calls fail with the reason it could not be made (no key). */
+function optionalModel(model: string): ModelClient {
+  try {
+    return createModelClient({ model });
+  } catch (err) {
+    if (!(err instanceof ModelError)) throw err;
+    const fail = () => Promise.reject(err);
+    return { model, apiMs: 0, preload: () => {}, create: fail };
+  }
+}

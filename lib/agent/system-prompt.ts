@@ -2,8 +2,8 @@
  * The system prompt: who the agent is, where it runs, and the project's CLAUDE.md memory.
  */
 import { existsSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { userConfigDir } from "./config-dir.ts";
 
 export interface SystemPromptOptions {
   cwd: string;
@@ -21,7 +21,7 @@ Use the tools to read, search, edit files and run commands; prefer doing over de
 Relative paths are relative to the working directory.`;
 
 /**
- * CLAUDE.md files from the user's ~/.claude, then from the filesystem root down to `cwd`
+ * CLAUDE.md files from the user's config folder (`$CLAUDE_CONFIG_DIR`, else ~/.claude), then from the filesystem root down to `cwd`
  * (so the nearest file comes last and wins on conflicts), each with its path.
  */
 export function findClaudeMd(cwd: string): { path: string; text: string }[] {
@@ -30,7 +30,7 @@ export function findClaudeMd(cwd: string): { path: string; text: string }[] {
     dirs.unshift(dir);
     if (dirname(dir) === dir) break;
   }
-  const candidates = [join(homedir(), ".claude", "CLAUDE.md")];
+  const candidates = [join(userConfigDir(), "CLAUDE.md")];
   for (const dir of dirs) candidates.push(join(dir, "CLAUDE.md"), join(dir, ".claude", "CLAUDE.md"));
   const found: { path: string; text: string }[] = [];
   for (const path of new Set(candidates)) {

@@ -61,7 +61,9 @@ export function describeParseError(err: Error & { code?: string }, help = "--hel
   const flag = /'(-[^']*)'/.exec(err.message)?.[1];
   if (err.code === "ERR_PARSE_ARGS_UNKNOWN_OPTION" && flag) return `unknown option ${flag} (see ${help})`;
   if (err.code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE" && flag) {
-    const name = flag.split(/[\s,]/)[0];
+    // "-p, --print" names both spellings: the long one says more.
+    const names = flag.split(/[\s,]+/);
+    const name = names.find((n) => n.startsWith("--")) ?? names[0];
     return /does not take an argument/.test(err.message) ? `option ${name} takes no value` : `option ${name} needs a value`;
   }
   return err.message.split("\n")[0]!;
@@ -78,9 +80,9 @@ const options = {
   "mcp-config": { type: "string", multiple: true },
   "strict-mcp-config": { type: "boolean" },
   allowedTools: { type: "string", multiple: true },
-  allowed_tools: { type: "string", multiple: true },
+  "allowed-tools": { type: "string", multiple: true },
   disallowedTools: { type: "string", multiple: true },
-  disallowed_tools: { type: "string", multiple: true },
+  "disallowed-tools": { type: "string", multiple: true },
   "system-prompt": { type: "string" },
   "append-system-prompt": { type: "string" },
   "dangerously-skip-permissions": { type: "boolean" },
@@ -103,6 +105,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   } catch (err) {
     throw new UsageError(describeParseError(err as Error & { code?: string }));
   }
+  if (values.model !== undefined && !(values.model as string).trim()) throw new UsageError("--model needs a model id");
   const format = (values["output-format"] as string | undefined) ?? "text";
   if (!["text", "json", "stream-json"].includes(format)) {
     throw new UsageError(`--output-format must be text, json or stream-json (got "${format}")`);
@@ -124,8 +127,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     maxTurns,
     mcpConfig: (values["mcp-config"] as string[] | undefined) ?? [],
     strictMcpConfig: Boolean(values["strict-mcp-config"]),
-    allowedTools: list("allowedTools", "allowed_tools"),
-    disallowedTools: list("disallowedTools", "disallowed_tools"),
+    allowedTools: list("allowedTools", "allowed-tools"),
+    disallowedTools: list("disallowedTools", "disallowed-tools"),
     systemPrompt: values["system-prompt"] as string | undefined,
     appendSystemPrompt: values["append-system-prompt"] as string | undefined,
     skipPermissions: Boolean(values["dangerously-skip-permissions"]),

@@ -29,8 +29,9 @@ export async function runInspector(argv: string[]): Promise<number> {
     args = parseInspectorArgs(argv);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
-    stderr(`error: ${err.message}`);
-    stderr("usage: agent mcp <list|get|tools|prompts|resources|call|prompt|read> … (agent mcp --help)");
+    // One line: a message that is already a usage line stands alone; others point at the help.
+    const { message } = err;
+    stderr(message.startsWith("usage:") ? message : `error: ${message}${message.includes("--help") ? "" : " (agent mcp --help)"}`);
     return 2;
   }
   if (args.help) {

@@ -13,6 +13,8 @@ import { fatalLine, shutdown, shutdownSignal } from "../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "./stdin.ts";
 import { OutputWriter } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "./print-commands.ts";
+
+const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 import { sessionOptions } from "./session-options.ts";
 import { StartupStatus } from "./ui-status.ts";
 import { colorEnabled, createStyle } from "./ui-style.ts";
@@ -47,16 +49,18 @@ export async function runPrint(args: CliArgs): Promise<number> {
   try {
     // Start-up feedback is for --verbose only: scripted runs stay quiet.
     const status = args.verbose ? new StartupStatus(process.stderr, createStyle(colorEnabled(process.stderr))) : undefined;
-    session = await AgentSession.start(
-      sessionOptions(args, cwd, { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle }),
-    );
+    session = await AgentSession.start({
+      ...sessionOptions(args, cwd, { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle }),
+      // `-p /help`, `/mcp`, `/tools` answer without the model, so they need no key.
+      modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
+    });
     status?.finish(session.servers());
     const piped = await stdinText;
     const prompt = [args.prompt, piped.trim() ? piped : undefined].filter((s) => s !== undefined).join("\n\n");
     if (!prompt.trim()) throw new InputError("no prompt: give one as an argument or on stdin (agent -p \"…\")");
     const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: session.mcpInput() });
     if (parsed.kind === "builtin") {
-      writer.text(printBuiltin(parsed.name, session));
+      finish({ subtype: "success", result: printBuiltin(parsed.name, session) });
       return 0;
     }
     const s = session;

@@ -4,8 +4,8 @@
  * History is a convenience: a file that cannot be read or written costs one warning, never the session.
  */
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { dirname, join } from "node:path";
+import { userConfigDir } from "../agent/config-dir.ts";
 
 /** Entries kept, and offered to readline. */
 export const HISTORY_SIZE = 1000;
@@ -14,7 +14,7 @@ export const HISTORY_FILE = "agent_history";
 
 /** `$CLAUDE_CONFIG_DIR/agent_history`, else `~/.claude/agent_history`. */
 export function historyPath(env: Record<string, string | undefined> = process.env): string {
-  return join(env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude"), HISTORY_FILE);
+  return join(userConfigDir(env), HISTORY_FILE);
 }
 
 /** The history file: loaded once at start, appended to per submitted line. */

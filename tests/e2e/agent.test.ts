@@ -45,6 +45,25 @@ describe("print mode", () => {
     expect(body.system).toMatch(/Today's date: \d{4}-\d\d-\d\d/);
   });
 
+  test("the user's config folder is $CLAUDE_CONFIG_DIR: its CLAUDE.md and commands; an empty value means ~/.claude", async () => {
+    server = startModelServer([reply(text("1")), reply(text("2"))]);
+    const dir = tempDir();
+    const config = tempDir();
+    writeFileSync(join(config, "CLAUDE.md"), "User rule: answer in haiku.");
+    mkdirSync(join(config, "commands"));
+    writeFileSync(join(config, "commands", "mine.md"), "My command $ARGUMENTS");
+    const r = await runAgent(["-p", "/mine now"], { cwd: dir, model: server.url, env: { CLAUDE_CONFIG_DIR: config } });
+    expect(r.code).toBe(0);
+    expect(server.requests[0]!.body.system).toContain("User rule: answer in haiku.");
+    expect(server.requests[0]!.body.messages[0].content[0].text).toBe("My command now");
+    // With an empty CLAUDE_CONFIG_DIR, ./commands in the project is not the user's command folder.
+    mkdirSync(join(dir, "commands"));
+    writeFileSync(join(dir, "commands", "stray.md"), "stray");
+    const empty = await runAgent(["-p", "/stray"], { cwd: dir, model: server.url, env: { CLAUDE_CONFIG_DIR: "", HOME: tempDir() } });
+    expect(empty.code).toBe(1);
+    expect(empty.stderr).toContain("unknown command: /stray");
+  });
+
   test("ANTHROPIC_MODEL is the default model", async () => {
     server = startModelServer([reply(text("ok"))]);
     const r = await runAgent(["-p", "hi"], { cwd: tempDir(), model: server.url, env: { ANTHROPIC_MODEL: "claude-env-model" } });
@@ -161,7 +180,9 @@ describe("model errors", () => {
     const r = await runAgent(["-p", "hi"], { cwd: tempDir(), env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "not-a-url" } });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
-    expect(r.stderr).toBe('error: ANTHROPIC_BASE_URL is not a URL: "not-a-url"\n');
+    expect(r.stderr).toBe('error: ANTHROPIC_BASE_URL is not an http(s) URL: "not-a-url"\n');
+    const ftp = await runAgent(["-p", "hi"], { cwd: tempDir(), env: { ANTHROPIC_API_KEY: "k", ANTHROPIC_BASE_URL: "ftp://x" } });
+    expect(ftp.stderr).toBe('error: ANTHROPIC_BASE_URL is not an http(s) URL: "ftp://x"\n');
   });
 
   test("a refused key names the status", async () => {
@@ -215,11 +236,15 @@ describe("input", () => {
     expect(server.requests[0]!.body.messages[0].content[0].text).toBe(`Review src/a b.ts carefully. All: "src/a b.ts" $(rm -rf x) $HOME`);
   });
 
-  test("/help in print mode lists what print mode accepts, custom commands included, without a model call", async () => {
+  test("/help in print mode lists what print mode accepts, custom commands included, without a model or a key", async () => {
     server = startModelServer([reply(text("unused"))]);
     const dir = tempDir();
     mkdirSync(join(dir, ".claude", "commands"), { recursive: true });
     writeFileSync(join(dir, ".claude", "commands", "ship.md"), "---\ndescription: Ship it\n---\nShip.");
+    const json = await runAgent(["-p", "/help", "--output-format", "json"], { cwd: dir });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ type: "result", subtype: "success", is_error: false });
+    expect(JSON.parse(json.stdout).result).toContain("/ship  Ship it (project)");
     const r = await runAgent(["-p", "/help"], { cwd: dir, model: server.url });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("/mcp");
@@ -256,5 +281,9 @@ describe("flags", () => {
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
     const missing = await runAgent(["-p", "x", "--model"], { cwd: tempDir() });
     expect(missing.stderr).toBe("error: option --model needs a value\n");
+    const empty = await runAgent(["-p", "x", "--model", ""], { cwd: tempDir() });
+    expect([empty.code, empty.stderr]).toEqual([2, "error: --model needs a model id\n"]);
+    const valued = await runAgent(["--print=yes", "x"], { cwd: tempDir() });
+    expect(valued.stderr).toBe("error: option --print takes no value\n");
   });
 });

@@ -2,7 +2,7 @@
  * Runs the real agent (`your_program.sh`, which uses the compiled executable when it is fresh)
  * in a given directory, with a scripted model, and collects its output.
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -27,9 +27,18 @@ export interface RunOptions {
   timeoutMs?: number;
 }
 
-/** A fresh, empty temporary directory (realpath, so it compares equal to what tools report). */
+const made: string[] = [];
+
+/** Removes every folder `tempDir` made (tests/support/cleanup.ts runs it after the whole run). */
+export function removeTempDirs(): void {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
+/** A fresh, empty temporary directory (realpath, so it compares equal to what tools report), removed after the run. */
 export function tempDir(prefix = "agent-test-"): string {
-  return realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
 }
 
 /** Writes `.mcp.json` in `dir` with the given `mcpServers` map. */
