@@ -1,14 +1,16 @@
 /**
- * Fixture-server peers for a test file: started with flags, killed (whole process group) after
- * every test of the file that imports this.
+ * Fixture-server peers for tests: started with flags, killed (whole process group) after every
+ * test by the preloaded tests/support/cleanup.ts. (A hook registered here would bind to the first
+ * test file that imports this module only.)
  */
-import { afterEach } from "bun:test";
 import { Peer } from "../../fixtures/servers/peer.ts";
 
 const peers: Peer[] = [];
-afterEach(() => {
+
+/** Kills every peer started so far, grandchildren included. */
+export function killPeers(): void {
   for (const p of peers.splice(0)) p.killGroup();
-});
+}
 
 export function start(...flags: string[]): Peer {
   return startWith(flags);
