@@ -10,7 +10,7 @@ import { AgentSession } from "../agent/session.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop } from "../agent/loop.ts";
 import { ModelError } from "../agent/model.ts";
-import { exitAfterShutdown, shutdown } from "../agent/lifecycle.ts";
+import { exitAfterShutdown, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { colorEnabled, createStyle, type Style } from "./ui-style.ts";
 import { StartupStatus } from "./ui-status.ts";
 import { TurnView } from "./ui-turn.ts";
@@ -37,6 +37,8 @@ export async function runRepl(args: CliArgs): Promise<number> {
   const status = new StartupStatus(process.stderr, style);
   let log = status.log;
   let session: AgentSession;
+  // Leaving while servers connect (Ctrl-C, SIGTERM) must not leave the live line half-drawn.
+  const dropStatus = onShutdown(async () => status.abandon());
   try {
     session = await AgentSession.start(
       sessionOptions(args, cwd, { log: (line) => log(line), onMcpStart: (count) => status.start(count), onMcpServerSettled: status.settle }),
@@ -47,6 +49,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
     await shutdown();
     return 1;
   }
+  dropStatus();
   status.finish(session.servers());
   const view = new TurnView(process.stdout, process.stderr, style, cwd);
   process.stderr.write(style.dim(`${session.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");

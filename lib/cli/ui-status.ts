@@ -70,6 +70,12 @@ export class StartupStatus {
     this.out.write(`${CLEAR_LINE}${line}\n${this.live}`);
   };
 
+  /** Ends the live line without a summary (start-up cut short), leaving the cursor on a fresh line. */
+  abandon(): void {
+    if (this.live !== undefined) this.out.write(CLEAR_LINE);
+    this.live = undefined;
+  }
+
   /** Replaces the live line by the summary of `servers` (nothing when there are none). */
   finish(servers: ServerOutcome[]): void {
     const summary = summaryLine(servers, this.style);

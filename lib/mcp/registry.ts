@@ -256,7 +256,8 @@ export class McpRegistry {
       // A start cut short by our own shutdown (a signal) is not the server's failure.
       if (!this.shuttingDown) log(`MCP server "${name}" failed to start: ${state.error}${stderrSuffix(state.stderr)}`);
     }
-    this.opts.onServerSettled?.(state);
+    // A start cut short by our shutdown is not a server's outcome to count.
+    if (!this.shuttingDown) this.opts.onServerSettled?.(state);
   }
 
   /**

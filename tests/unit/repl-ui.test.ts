@@ -189,6 +189,14 @@ describe("start-up status", () => {
     );
   });
 
+  test("abandoned (the user left while servers connected): the live line is cleared, no summary", () => {
+    const out = stream(true);
+    const status = new StartupStatus(out, plain);
+    status.start(2);
+    status.abandon();
+    expect(out.chunks.join("")).toBe("\r\x1b[Kconnecting 2 MCP servers…\r\x1b[K");
+  });
+
   test("elsewhere: no live line; nothing at all without servers", () => {
     const out = stream(false);
     const status = new StartupStatus(out, plain);
