@@ -120,6 +120,7 @@ export class AgentSession {
 
   /** A misspelt --disallowedTools entry would silently leave the tool on: say so. */
   private warnUnknownDisallowed(): void {
+    if (!this.opts.disallowedTools.length) return;
     const names = [...builtinTools(), ...(this.registry?.tools() ?? [])].map((t) => t.name);
     const servers = this.configured.map((s) => `mcp__${s.name}`);
     for (const rule of this.opts.disallowedTools) {
