@@ -12,7 +12,7 @@ async function main(argv: string[]): Promise<number> {
   // `agent --strict-mcp-config mcp list` is the inspector too; it parses (or refuses) the flags itself.
   const inspector = inspectorArgv(argv);
   if (inspector) return (await import("./lib/cli/inspector.ts")).runInspector(inspector);
-  let args;
+  let args: ReturnType<typeof parseCliArgs>;
   try {
     args = parseCliArgs(argv);
   } catch (err) {

@@ -77,16 +77,20 @@ export async function framingFigure(ctx: BenchContext): Promise<FigureResult> {
     const text = new TextDecoder().decode(bytes.subarray(0, bytes.length - 1));
     const { runs, warmup } = RUNS[mb]!;
     ctx.log(`framing: ${mb} MB line, ${warmup} warm-up + ${runs} runs of each`);
-    const samples = await series(runs, {
-      client: () => throughClient(bytes),
-      parse: async () => {
-        // Both sides start from a collected heap, so neither pays for the other's garbage.
-        Bun.gc(true);
-        const started = performance.now();
-        JSON.parse(text);
-        return performance.now() - started;
+    const samples = await series(
+      runs,
+      {
+        client: () => throughClient(bytes),
+        parse: async () => {
+          // Both sides start from a collected heap, so neither pays for the other's garbage.
+          Bun.gc(true);
+          const started = performance.now();
+          JSON.parse(text);
+          return performance.now() - started;
+        },
       },
-    }, warmup);
+      warmup,
+    );
     const client = median(samples.client);
     const parse = median(samples.parse);
     perSize[mb] = client;
@@ -99,7 +103,9 @@ export async function framingFigure(ctx: BenchContext): Promise<FigureResult> {
       target: TARGET,
       result: verdict(client <= 1.3 * parse),
     });
-    detail.push(`| ${mb} MB | ${(bytes.length / MB).toFixed(2)} MB | ${ms(client)} | ${ms(parse)} | ${(bytes.length / MB / (client / 1000)).toFixed(0)} MB/s |`);
+    detail.push(
+      `| ${mb} MB | ${(bytes.length / MB).toFixed(2)} MB | ${ms(client)} | ${ms(parse)} | ${(bytes.length / MB / (client / 1000)).toFixed(0)} MB/s |`,
+    );
   }
   // The runtime's own growth goes in the baseline column: if JSON.parse is not linear, no client path can be.
   const growth = perSize[100]! / perSize[10]!;
@@ -113,7 +119,9 @@ export async function framingFigure(ctx: BenchContext): Promise<FigureResult> {
     result: verdict(growth <= 11),
   });
   const notes = [
-    ["### Framing + parse detail (medians)", "", "| line | bytes | client path | JSON.parse | client throughput |", "|---|---|---|---|---|", ...detail].join("\n"),
+    ["### Framing + parse detail (medians)", "", "| line | bytes | client path | JSON.parse | client throughput |", "|---|---|---|---|---|", ...detail].join(
+      "\n",
+    ),
   ];
   return { rows, notes };
 }

@@ -87,7 +87,14 @@ export async function shutdownFigure(ctx: BenchContext): Promise<FigureResult> {
         }
         const replyToExit = medianOrFailure(fromReply.slice(WARMUP), undefined);
         const second = "value" in replyToExit ? replyToExit.value : NaN;
-        rows.push({ figure: figure(config), value: ms(m.value), baseline: "none (absolute)", ratio: "—", target: config.target, result: verdict(m.value <= config.limitMs) });
+        rows.push({
+          figure: figure(config),
+          value: ms(m.value),
+          baseline: "none (absolute)",
+          ratio: "—",
+          target: config.target,
+          result: verdict(m.value <= config.limitMs),
+        });
         rows.push({
           figure: `shutdown: final model reply → exit, ${config.name}`,
           value: ms(second),
@@ -96,7 +103,12 @@ export async function shutdownFigure(ctx: BenchContext): Promise<FigureResult> {
           target: config.target,
           result: verdict(second <= config.limitMs),
         });
-        notes.push(`Shutdown, ${config.name}: answer on stdout → exit ${samples.stdout.map((v) => v.toFixed(1)).join(", ")} ms; final model reply → exit ${fromReply.slice(WARMUP).map((v) => v.toFixed(1)).join(", ")} ms.`);
+        notes.push(
+          `Shutdown, ${config.name}: answer on stdout → exit ${samples.stdout.map((v) => v.toFixed(1)).join(", ")} ms; final model reply → exit ${fromReply
+            .slice(WARMUP)
+            .map((v) => v.toFixed(1))
+            .join(", ")} ms.`,
+        );
       } finally {
         ws.remove();
       }

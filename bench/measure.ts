@@ -16,11 +16,7 @@ export function median(values: readonly number[]): number {
  * (a, b, a, b…) so drift of the machine affects both sides alike. Each callback returns one
  * sample (any unit). Resolves with the samples per name, in run order.
  */
-export async function series<K extends string>(
-  runs: number,
-  measures: Record<K, () => Promise<number>>,
-  warmup = 1,
-): Promise<Record<K, number[]>> {
+export async function series<K extends string>(runs: number, measures: Record<K, () => Promise<number>>, warmup = 1): Promise<Record<K, number[]>> {
   const names = Object.keys(measures) as K[];
   const samples = Object.fromEntries(names.map((n) => [n, [] as number[]])) as Record<K, number[]>;
   for (let i = 0; i < warmup + runs; i++) {

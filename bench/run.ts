@@ -45,7 +45,12 @@ function parseFlags(argv: string[]): { label: string; only: string[]; write: boo
     process.stdout.write(`usage: bun run bench [--label NAME] [--only ${Object.keys(FIGURES).join(",")}] [--no-write]\n`);
     process.exit(0);
   }
-  const only = values.only ? values.only.split(",").map((s) => s.trim()).filter(Boolean) : Object.keys(FIGURES);
+  const only = values.only
+    ? values.only
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+    : Object.keys(FIGURES);
   const unknown = only.filter((id) => !FIGURES[id]);
   if (unknown.length) throw new Error(`unknown figure ${unknown.join(", ")} (known: ${Object.keys(FIGURES).join(", ")})`);
   const label = values.label ?? "latest";
@@ -54,7 +59,7 @@ function parseFlags(argv: string[]): { label: string; only: string[]; write: boo
 }
 
 async function main(): Promise<void> {
-  let flags;
+  let flags: ReturnType<typeof parseFlags>;
   try {
     flags = parseFlags(process.argv.slice(2));
   } catch (error) {

@@ -28,8 +28,10 @@ function load(path: string, name: string, scope: CustomCommand["scope"]): Custom
   const front = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(raw);
   const body = front ? raw.slice(front[0].length) : raw;
   const description =
-    /^description:\s*(.*)$/m.exec(front?.[1] ?? "")?.[1]?.trim().replace(/^["']|["']$/g, "") ??
-    body.trim().split("\n")[0]!.slice(0, 80);
+    /^description:\s*(.*)$/m
+      .exec(front?.[1] ?? "")?.[1]
+      ?.trim()
+      .replace(/^["']|["']$/g, "") ?? body.trim().split("\n")[0]!.slice(0, 80);
   return { name, description, scope, path, body };
 }
 
@@ -61,9 +63,7 @@ export function listCustomCommands(cwd: string): CustomCommand[] {
  * Plain text substitution: nothing in the arguments is evaluated or re-expanded.
  */
 export function expandCommand(body: string, rawArgs: string, words: string[]): string {
-  const expanded = body.replace(/\$ARGUMENTS|\$(\d+)/g, (match, n?: string) =>
-    n === undefined ? rawArgs : (words[Number(n) - 1] ?? ""),
-  );
+  const expanded = body.replace(/\$ARGUMENTS|\$(\d+)/g, (match, n?: string) => (n === undefined ? rawArgs : (words[Number(n) - 1] ?? "")));
   // A command that never mentions its arguments still receives them, as Claude Code does.
   return rawArgs && !/\$ARGUMENTS|\$\d/.test(body) ? `${expanded.trimEnd()}\n\nARGUMENTS: ${rawArgs}` : expanded;
 }

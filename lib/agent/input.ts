@@ -15,9 +15,7 @@ import { expandMcpPrompt } from "./mcp-prompts.ts";
 
 export { InputError, type McpInput } from "./input-types.ts";
 
-export type ParsedInput =
-  | { kind: "message"; content: ContentBlock[] }
-  | { kind: "builtin"; name: string; args: string };
+export type ParsedInput = { kind: "message"; content: ContentBlock[] } | { kind: "builtin"; name: string; args: string };
 
 export interface InputContext {
   cwd: string;

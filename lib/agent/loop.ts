@@ -4,15 +4,7 @@
  * is not `tool_use`. The loop knows tools only through the `Tool` interface.
  */
 import type { Tool, ToolOutput } from "../tools/tool.ts";
-import {
-  isToolUse,
-  replyText,
-  type AssistantReply,
-  type MessageParam,
-  type ToolResultContentBlock,
-  type ToolUseBlock,
-  type Usage,
-} from "./messages.ts";
+import { isToolUse, replyText, type AssistantReply, type MessageParam, type ToolResultContentBlock, type ToolUseBlock, type Usage } from "./messages.ts";
 import type { ModelClient } from "./model.ts";
 
 /** Thrown when `--max-turns` model calls were made and the model still wanted tools. */
@@ -127,13 +119,7 @@ async function runToolCalls(
   return results;
 }
 
-async function runOne(
-  call: ToolUseBlock,
-  tool: Tool | undefined,
-  opts: LoopOptions,
-  signal: AbortSignal,
-  truncated: boolean,
-): Promise<ToolResultContentBlock> {
+async function runOne(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOptions, signal: AbortSignal, truncated: boolean): Promise<ToolResultContentBlock> {
   opts.hooks?.onToolStart?.(call);
   const output = await execute(call, tool, opts, signal, truncated);
   const content = wellFormed(typeof output.content === "string" || output.content.length ? output.content : "(no output)");
@@ -152,13 +138,7 @@ function wellFormed(content: ToolOutput["content"]): ToolOutput["content"] {
   return content.map((b) => (b.type === "text" ? { ...b, text: b.text.toWellFormed() } : b));
 }
 
-async function execute(
-  call: ToolUseBlock,
-  tool: Tool | undefined,
-  opts: LoopOptions,
-  signal: AbortSignal,
-  truncated: boolean,
-): Promise<ToolOutput> {
+async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOptions, signal: AbortSignal, truncated: boolean): Promise<ToolOutput> {
   if (truncated) {
     return { isError: true, content: "This tool call was cut off by max_tokens and was not run: its input may be partial. Try again with a shorter call." };
   }
@@ -175,4 +155,3 @@ async function execute(
     return { isError: true, content: err instanceof Error ? err.message : String(err) };
   }
 }
-

@@ -55,5 +55,8 @@ export const isToolUse = (b: ContentBlock): b is ToolUseBlock => b.type === "too
 
 /** The text of a reply's text blocks, joined. */
 export function replyText(content: ContentBlock[]): string {
-  return content.filter(isText).map((b) => b.text).join("");
+  return content
+    .filter(isText)
+    .map((b) => b.text)
+    .join("");
 }

@@ -9,7 +9,10 @@ export const DEFAULT_MAX_TOKENS = 16000;
 
 /** A model failure worth one clear stderr line: a missing or refused key, an unreachable endpoint, an API error. */
 export class ModelError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -50,8 +53,7 @@ export function createModelClient({ model, env = process.env }: ModelOptions): M
   let sdk: Promise<any> | undefined;
   const client = () => {
     sdk ??= import("@anthropic-ai/sdk").then(
-      ({ default: Anthropic }) =>
-        new Anthropic({ apiKey: apiKey ?? null, authToken: authToken ?? null, baseURL, maxRetries: 2, timeout: 600_000 }),
+      ({ default: Anthropic }) => new Anthropic({ apiKey: apiKey ?? null, authToken: authToken ?? null, baseURL, maxRetries: 2, timeout: 600_000 }),
     );
     return sdk;
   };

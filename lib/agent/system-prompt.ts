@@ -46,10 +46,7 @@ export function findClaudeMd(cwd: string): { path: string; text: string }[] {
 
 export function buildSystemPrompt(opts: SystemPromptOptions): string {
   const date = (opts.date ?? new Date()).toISOString().slice(0, 10);
-  const parts = [
-    opts.override ?? IDENTITY,
-    `<env>\nWorking directory: ${opts.cwd}\nPlatform: ${process.platform}\nToday's date: ${date}\n</env>`,
-  ];
+  const parts = [opts.override ?? IDENTITY, `<env>\nWorking directory: ${opts.cwd}\nPlatform: ${process.platform}\nToday's date: ${date}\n</env>`];
   const memory = findClaudeMd(opts.cwd);
   if (memory.length) {
     parts.push(

@@ -117,8 +117,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
       throw new UsageError(`--max-turns must be a whole number of at least 1 (got "${values["max-turns"]}")`);
     }
   }
-  const list = (...keys: string[]) =>
-    keys.flatMap((k) => ((values[k] as string[] | undefined) ?? []).flatMap((v) => v.split(/[\s,]+/).filter(Boolean)));
+  const list = (...keys: string[]) => keys.flatMap((k) => ((values[k] as string[] | undefined) ?? []).flatMap((v) => v.split(/[\s,]+/).filter(Boolean)));
   return {
     print: Boolean(values.print),
     prompt: positionals.length ? positionals.join(" ") : undefined,

@@ -14,7 +14,7 @@ class FixtureError extends Error {}
 
 function readFixtureText(path: string | undefined): string {
   if (path === undefined) return readFileSync(0, "utf8");
-  let stat;
+  let stat: ReturnType<typeof statSync>;
   try {
     stat = statSync(path);
   } catch {

@@ -94,7 +94,12 @@ export function detailsText(s: ServerState): string {
 function capabilityList(caps: Record<string, unknown>): string {
   return Object.entries(caps)
     .map(([name, value]) => {
-      const flags = value && typeof value === "object" ? Object.entries(value).filter(([, v]) => v === true).map(([k]) => k) : [];
+      const flags =
+        value && typeof value === "object"
+          ? Object.entries(value)
+              .filter(([, v]) => v === true)
+              .map(([k]) => k)
+          : [];
       return flags.length ? `${name} (${flags.join(", ")})` : name;
     })
     .join(", ");
@@ -108,7 +113,8 @@ export function toolsText(tools: McpTool[]): string {
       const schema = (t.inputSchema ?? {}) as { properties?: Record<string, { type?: unknown; description?: string }>; required?: unknown };
       const required = Array.isArray(schema.required) ? schema.required : [];
       const args = Object.entries(schema.properties ?? {}).map(
-        ([name, p]) => `    ${name}${required.includes(name) ? "" : "?"}: ${typeof p?.type === "string" ? p.type : "any"}${p?.description ? `  ${firstLine(p.description)}` : ""}`,
+        ([name, p]) =>
+          `    ${name}${required.includes(name) ? "" : "?"}: ${typeof p?.type === "string" ? p.type : "any"}${p?.description ? `  ${firstLine(p.description)}` : ""}`,
       );
       return [`${t.name}${t.description ? `  ${firstLine(t.description)}` : ""}`, ...args].join("\n");
     })

@@ -117,10 +117,11 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
     case "tools":
       await out(fmt.toolsText(state.tools), state.tools);
       return 0;
-    case "prompts":
+    case "prompts": {
       const prompts = await request(() => registry.prompts(state.name));
       await out(fmt.promptsText(prompts), prompts);
       return 0;
+    }
     case "resources":
       await out(fmt.resourcesText(state.resources), state.resources);
       return 0;
@@ -172,4 +173,3 @@ async function request<T>(send: () => Promise<T>): Promise<T> {
 function names(items: { name: string }[]): string {
   return items.length ? items.map((i) => i.name).join(", ") : "none";
 }
-

@@ -13,7 +13,12 @@ export function printBuiltin(name: string, session: AgentSession, interactive = 
     case "mcp":
       return serverTable(session) + "\n";
     case "tools":
-      return session.tools().map((t) => t.name).join("\n") + "\n";
+      return (
+        session
+          .tools()
+          .map((t) => t.name)
+          .join("\n") + "\n"
+      );
     default:
       return helpText(session, interactive) + "\n";
   }

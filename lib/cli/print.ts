@@ -57,7 +57,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
     status?.finish(session.servers());
     const piped = await stdinText;
     const prompt = [args.prompt, piped.trim() ? piped : undefined].filter((s) => s !== undefined).join("\n\n");
-    if (!prompt.trim()) throw new InputError("no prompt: give one as an argument or on stdin (agent -p \"…\")");
+    if (!prompt.trim()) throw new InputError('no prompt: give one as an argument or on stdin (agent -p "…")');
     const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: session.mcpInput() });
     if (parsed.kind === "builtin") {
       finish({ subtype: "success", result: printBuiltin(parsed.name, session) });

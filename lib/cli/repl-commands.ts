@@ -44,9 +44,7 @@ export function runBuiltin(name: string, args: string, session: AgentSession, st
 
 /** Every slash command name without the slash: built-in, custom, and connected servers' MCP prompts. */
 export function commandNames(session: AgentSession): string[] {
-  const prompts = (session.registry?.servers ?? []).flatMap((s) =>
-    s.status === "connected" ? s.prompts.map((p) => `mcp__${s.name}__${p.name}`) : [],
-  );
+  const prompts = (session.registry?.servers ?? []).flatMap((s) => (s.status === "connected" ? s.prompts.map((p) => `mcp__${s.name}__${p.name}`) : []));
   return [...REPL_BUILTINS, ...listCustomCommands(session.opts.cwd).map((c) => c.name), ...prompts];
 }
 

@@ -27,7 +27,13 @@ export function createCompleter(sources: CompletionSources): Completer {
   return (line) => {
     if (/^\/\S*$/.test(line)) {
       const names = [...new Set(sources.commands())].map((n) => `/${n}`);
-      return [names.filter((n) => n.startsWith(line)).sort().slice(0, MAX_CANDIDATES), line];
+      return [
+        names
+          .filter((n) => n.startsWith(line))
+          .sort()
+          .slice(0, MAX_CANDIDATES),
+        line,
+      ];
     }
     const mention = /(?:^|\s)(@[^\s"]*)$/.exec(line)?.[1];
     if (mention === undefined) return [[], line];
@@ -47,7 +53,7 @@ export function fileCandidates(cwd: string, prefix: string): string[] {
   const slash = prefix.lastIndexOf("/");
   const dir = prefix.slice(0, slash + 1);
   const base = prefix.slice(slash + 1);
-  let entries;
+  let entries: import("node:fs").Dirent[];
   try {
     entries = readdirSync(resolve(cwd, dir || "."), { withFileTypes: true });
   } catch {

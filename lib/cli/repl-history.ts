@@ -34,7 +34,9 @@ export class History {
   load(): string[] {
     let lines: string[];
     try {
-      lines = readFileSync(this.path, "utf8").split("\n").filter((l) => l.trim() !== "");
+      lines = readFileSync(this.path, "utf8")
+        .split("\n")
+        .filter((l) => l.trim() !== "");
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== "ENOENT") this.warnOnce(`cannot read ${this.path}: ${(err as Error).message}`);
       return [];

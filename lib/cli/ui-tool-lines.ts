@@ -23,7 +23,10 @@ const MAIN_ARG: Record<string, string> = {
 
 /** Folds a value onto one line and cuts it to `max` characters with an ellipsis. */
 export function oneLine(s: string, max: number): string {
-  const flat = s.replace(/\s*\n\s*/g, " ⏎ ").replace(/\s+/g, " ").trim();
+  const flat = s
+    .replace(/\s*\n\s*/g, " ⏎ ")
+    .replace(/\s+/g, " ")
+    .trim();
   return flat.length > max ? flat.slice(0, max - 1) + "…" : flat;
 }
 
@@ -58,12 +61,7 @@ export function toolStartLine(name: string, input: unknown, cwd: string, style: 
  * default MAX_PREVIEW_CHARS) and how many more there are; errors are marked `Error:` (red when
  * colour is on). `label` names the call when other calls were printed in between.
  */
-export function toolResultLine(
-  content: string | ToolResultBlock[],
-  isError: boolean,
-  style: Style,
-  opts: { label?: string; maxChars?: number } = {},
-): string {
+export function toolResultLine(content: string | ToolResultBlock[], isError: boolean, style: Style, opts: { label?: string; maxChars?: number } = {}): string {
   const { label, maxChars = MAX_PREVIEW_CHARS } = opts;
   const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : `[image ${b.source.media_type}]`)).join("\n");
   const lines = text.split("\n").filter((l) => l.trim() !== "");

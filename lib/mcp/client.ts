@@ -121,9 +121,7 @@ export class McpClient {
     const result = (isObject(answer) ? answer : {}) as Partial<InitializeResult>;
     const version = result.protocolVersion;
     if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version)) {
-      throw new Error(
-        `answered initialize with unsupported protocolVersion ${JSON.stringify(version)} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`,
-      );
+      throw new Error(`answered initialize with unsupported protocolVersion ${JSON.stringify(version)} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`);
     }
     this.protocolVersion = version;
     this.capabilities = isObject(result.capabilities) ? result.capabilities : {};
@@ -198,12 +196,7 @@ export class McpClient {
   }
 
   /** Follows `nextCursor` to the end (server/utilities/pagination), stopping on a repeated cursor. */
-  private async paginate(
-    method: string,
-    key: string,
-    valid: (item: Record<string, unknown>) => boolean,
-    opts?: RequestOptions,
-  ): Promise<unknown[]> {
+  private async paginate(method: string, key: string, valid: (item: Record<string, unknown>) => boolean, opts?: RequestOptions): Promise<unknown[]> {
     const items: unknown[] = [];
     // A list is keyed by name (tools, prompts) or uri (resources); a page served twice adds nothing.
     const ids = new Set<string>();

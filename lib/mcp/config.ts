@@ -104,20 +104,20 @@ function parseSource(label: string, rawText: string, env: Record<string, string 
 /** A valid entry with the variables that had no value, or the one-line reason it was skipped. */
 function validateEntry(name: string, entry: unknown, env: Record<string, string | undefined>): { server: ServerConfig; unset: string[] } | string {
   if (name.trim() === "") return "empty server name; skipped";
-  if (!isObject(entry)) return "expected an object with \"command\"; skipped";
+  if (!isObject(entry)) return 'expected an object with "command"; skipped';
   if (entry.type !== undefined && entry.type !== "stdio") {
     return `transport not supported: "type" is ${JSON.stringify(entry.type)} (only "stdio" servers can be started); skipped`;
   }
   if (entry.type === undefined && entry.command === undefined && entry.url !== undefined) {
-    return "transport not supported: has \"url\" but no \"command\" (only stdio servers can be started); skipped";
+    return 'transport not supported: has "url" but no "command" (only stdio servers can be started); skipped';
   }
-  if (typeof entry.command !== "string" || entry.command.trim() === "") return "\"command\" must be a non-empty string; skipped";
+  if (typeof entry.command !== "string" || entry.command.trim() === "") return '"command" must be a non-empty string; skipped';
   const args = entry.args ?? [];
-  if (!Array.isArray(args)) return "\"args\" must be an array of strings; skipped";
+  if (!Array.isArray(args)) return '"args" must be an array of strings; skipped';
   const badArg = args.findIndex((a) => typeof a !== "string");
   if (badArg !== -1) return `"args" must be an array of strings (args[${badArg}] is ${describeType(args[badArg])}); skipped`;
   const envIn = entry.env ?? {};
-  if (!isObject(envIn)) return "\"env\" must be an object of strings; skipped";
+  if (!isObject(envIn)) return '"env" must be an object of strings; skipped';
   for (const [key, value] of Object.entries(envIn)) {
     if (typeof value !== "string") return `"env" value for ${key} must be a string (is ${describeType(value)}); skipped`;
   }

@@ -157,10 +157,7 @@ export interface ReadLinesOptions {
  * Reads a byte stream as framed lines (see `FramedLine`). Ends at EOF or when `signal` aborts;
  * rejects only if the stream itself errors.
  */
-export async function* readLines(
-  stream: ReadableStream<Uint8Array>,
-  opts: ReadLinesOptions = {},
-): AsyncGenerator<FramedLine> {
+export async function* readLines(stream: ReadableStream<Uint8Array>, opts: ReadLinesOptions = {}): AsyncGenerator<FramedLine> {
   const splitter = opts.splitter ?? new LineSplitter();
   const reader = stream.getReader();
   // Cancelling resolves a pending read with done, which is what lets an abort end the loop

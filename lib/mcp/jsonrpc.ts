@@ -3,15 +3,7 @@
  * basic/utilities: cancellation, progress, ping). Knows ids, the pending requests, timeouts,
  * incoming requests and notifications; knows nothing about processes or MCP features.
  */
-import {
-  ConnectionClosedError,
-  RequestCancelledError,
-  RequestTimeoutError,
-  messageOf,
-  methodNotFound,
-  toErrorObject,
-  toMcpError,
-} from "./errors.ts";
+import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, messageOf, methodNotFound, toErrorObject, toMcpError } from "./errors.ts";
 import type { FramedLine } from "./framing.ts";
 import type { JsonRpcErrorObject, JsonRpcRequest, ProgressParams, RequestId } from "./protocol.ts";
 

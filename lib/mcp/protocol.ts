@@ -55,9 +55,7 @@ export interface JsonRpcErrorObject {
   data?: unknown;
 }
 
-export type JsonRpcResponse =
-  | { jsonrpc: "2.0"; id: RequestId; result: unknown }
-  | { jsonrpc: "2.0"; id: RequestId | null; error: JsonRpcErrorObject };
+export type JsonRpcResponse = { jsonrpc: "2.0"; id: RequestId; result: unknown } | { jsonrpc: "2.0"; id: RequestId | null; error: JsonRpcErrorObject };
 
 /** Standard JSON-RPC 2.0 error codes (jsonrpc.org/specification#error_object). */
 export const ErrorCode = {

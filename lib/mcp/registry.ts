@@ -241,7 +241,12 @@ export class McpRegistry {
       const init = await client.connect({ timeoutMs: this.startupTimeoutMs });
       Object.assign(state, init);
       const kinds: ListKind[] = ["tools", "prompts", "resources"];
-      await this.list(client, state, kinds.filter((k) => init.capabilities[k]), true);
+      await this.list(
+        client,
+        state,
+        kinds.filter((k) => init.capabilities[k]),
+        true,
+      );
       if (this.shuttingDown) throw new Error("shut down during start-up");
       state.status = "connected";
       this.clients.set(name, client);

@@ -32,12 +32,10 @@ export function normalizeInputSchema(schema: unknown): InputSchema | null {
     const objectBranches = branches.filter((b): b is Record<string, unknown> => isObject(b) && describesObject(b));
     // allOf needs every branch to hold; a non-object branch makes the whole schema non-object.
     if (objectBranches.length === 0 || (combinator === "allOf" && objectBranches.length !== branches.length)) return null;
-    for (const branch of objectBranches) properties = { ...branch.properties as Record<string, unknown>, ...properties };
+    for (const branch of objectBranches) properties = { ...(branch.properties as Record<string, unknown>), ...properties };
     const branchRequired = objectBranches.map((b) => new Set(stringArray(b.required)));
     const merged =
-      combinator === "allOf"
-        ? branchRequired.reduce((acc, r) => acc.union(r), new Set<string>())
-        : branchRequired.reduce((acc, r) => acc.intersection(r));
+      combinator === "allOf" ? branchRequired.reduce((acc, r) => acc.union(r), new Set<string>()) : branchRequired.reduce((acc, r) => acc.intersection(r));
     required = required.union(merged);
   }
 

@@ -75,10 +75,7 @@ export interface CommandResult {
  * if this process exits mid-command, the group gets SIGKILL (see trackGroup).
  * Throws ToolError when the shell cannot be started (e.g. `cwd` missing).
  */
-export async function runCommand(
-  command: string,
-  opts: { cwd: string; timeoutMs: number; signal: AbortSignal },
-): Promise<CommandResult> {
+export async function runCommand(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal }): Promise<CommandResult> {
   if (opts.signal.aborted) return { output: "", exitCode: null, signalCode: null, ended: "interrupted" };
   let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
   try {
@@ -103,10 +100,7 @@ export async function runCommand(
 }
 
 /** Reads `proc`'s output until it exits, times out or is interrupted; then ends its group. */
-async function supervise(
-  proc: Bun.Subprocess<"ignore", "pipe", "ignore">,
-  opts: { timeoutMs: number; signal: AbortSignal },
-): Promise<CommandResult> {
+async function supervise(proc: Bun.Subprocess<"ignore", "pipe", "ignore">, opts: { timeoutMs: number; signal: AbortSignal }): Promise<CommandResult> {
   const buffer = new HeadTailBuffer((MAX_OUTPUT_CHARS - 200) / 2, (MAX_OUTPUT_CHARS - 200) / 2);
   const reader = proc.stdout.getReader();
   const pump = readAll(reader, buffer);

@@ -4,9 +4,7 @@
  * stays CRLF, an LF file never gains a CR, and a mixed file stays exactly as mixed.
  */
 
-export type ReplaceResult =
-  | { ok: true; text: string; count: number }
-  | { ok: false; count: number };
+export type ReplaceResult = { ok: true; text: string; count: number } | { ok: false; count: number };
 
 /**
  * Replaces `oldString` by `newString` in `text`. Both strings are compared with CRLF read as LF.

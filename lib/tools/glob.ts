@@ -15,7 +15,7 @@ export const globTool: Tool = {
     'Finds files by name with a glob pattern such as "**/*.ts", "src/**/*.{js,jsx}" or ".github/**".',
     "- Returns absolute paths, one per line, most recently modified first; at most 100.",
     "- path is the directory to search (default: the working directory); the pattern may also be absolute.",
-    "- Hidden files and folders (names starting with a dot) are included. .git and node_modules are skipped unless the pattern names them (e.g. \"node_modules/zod/**\").",
+    '- Hidden files and folders (names starting with a dot) are included. .git and node_modules are skipped unless the pattern names them (e.g. "node_modules/zod/**").',
     "- To search file contents use Grep.",
   ].join("\n"),
   inputSchema: {

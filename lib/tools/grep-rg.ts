@@ -55,7 +55,10 @@ export async function grepWithRipgrep(rgPath: string, query: GrepQuery, signal: 
   const stdout = Buffer.concat(chunks).toString("utf8");
   if (code === 2 && stdout === "") throw new ToolError(`ripgrep failed: ${stderr.trim().split("\n")[0] || "exit code 2"}`);
   // CRLF files: rg prints a matched line's CR; the fallback (and the model) does not want it.
-  return stdout.split("\n").filter((line) => line !== "").map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+  return stdout
+    .split("\n")
+    .filter((line) => line !== "")
+    .map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
 }
 
 function isDirectory(path: string): boolean {

@@ -14,10 +14,10 @@ export const MAX_GREP_LINE_CHARS = 2000;
 export const MAX_GREP_OUTPUT_CHARS = 30_000;
 
 const DESCRIPTION = [
-  "Searches file contents with a regular expression (ripgrep syntax, e.g. \"log.*Error\", \"function\\s+\\w+\").",
-  "- path: file or directory to search (default: the working directory). Filter files with glob (e.g. \"*.ts\", \"*.{ts,tsx}\", \"src/**/*.py\") or type (e.g. \"js\", \"py\", \"rust\").",
+  'Searches file contents with a regular expression (ripgrep syntax, e.g. "log.*Error", "function\\s+\\w+").',
+  '- path: file or directory to search (default: the working directory). Filter files with glob (e.g. "*.ts", "*.{ts,tsx}", "src/**/*.py") or type (e.g. "js", "py", "rust").',
   '- output_mode: "files_with_matches" (default) lists matching files, most recently modified first; "content" shows matching lines as path:line:text; "count" shows path:N.',
-  '- In content mode: -n line numbers (default true), -A / -B / -C lines of context after / before / around each match.',
+  "- In content mode: -n line numbers (default true), -A / -B / -C lines of context after / before / around each match.",
   "- -i for a case-insensitive search. head_limit keeps only the first N lines or entries.",
   "- Hidden files are searched; .git, node_modules and binary files are skipped. Literal braces need escaping (interface\\{\\}).",
   "- Use this instead of running grep or rg through Bash.",
@@ -103,9 +103,7 @@ function newestFirst(paths: GrepLines): GrepLines {
 export function formatLines(lines: GrepLines, headLimit?: number): string {
   if (lines.length === 0) return "No matches found";
   const kept = headLimit === undefined ? lines : lines.slice(0, headLimit);
-  let text = kept
-    .map((line) => (line.length > MAX_GREP_LINE_CHARS ? `${line.slice(0, MAX_GREP_LINE_CHARS)}… [line truncated]` : line))
-    .join("\n");
+  let text = kept.map((line) => (line.length > MAX_GREP_LINE_CHARS ? `${line.slice(0, MAX_GREP_LINE_CHARS)}… [line truncated]` : line)).join("\n");
   if (text.length > MAX_GREP_OUTPUT_CHARS) {
     text = `${text.slice(0, MAX_GREP_OUTPUT_CHARS)}\n… [output truncated at ${MAX_GREP_OUTPUT_CHARS} characters; narrow the search or use head_limit]`;
   } else if (kept.length < lines.length) {

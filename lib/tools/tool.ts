@@ -11,9 +11,7 @@ export interface InputSchema {
 }
 
 /** An Anthropic content block that may appear inside a `tool_result`. */
-export type ToolResultBlock =
-  | { type: "text"; text: string }
-  | { type: "image"; source: { type: "base64"; media_type: string; data: string } };
+export type ToolResultBlock = { type: "text"; text: string } | { type: "image"; source: { type: "base64"; media_type: string; data: string } };
 
 /** What a tool returns. `content` is a string or text/image blocks; `isError` becomes `is_error`. */
 export interface ToolOutput {

@@ -21,11 +21,14 @@ const user = (content: unknown) => ({ role: "user", content });
 
 /** A project whose server "c" serves exactly these prompts and resources; the model answers "ok". */
 function canned(content: { prompts?: Record<string, unknown[]>; resources?: Record<string, unknown[]> }) {
-  return project(({ dir }) => {
-    const file = join(dir, "canned.json");
-    writeFileSync(file, JSON.stringify(content));
-    return { c: { command: BUN, args: [CANNED_SERVER, file] } };
-  }, [reply(text("ok"))]);
+  return project(
+    ({ dir }) => {
+      const file = join(dir, "canned.json");
+      writeFileSync(file, JSON.stringify(content));
+      return { c: { command: BUN, args: [CANNED_SERVER, file] } };
+    },
+    [reply(text("ok"))],
+  );
 }
 
 describe("prompts", () => {
@@ -39,7 +42,7 @@ describe("prompts", () => {
   test("empty text messages are dropped, the others kept in order", async () => {
     const p = canned({ prompts: { mixed: [user({ type: "text", text: "" }), user({ type: "text", text: "look:" }), user(png)] } });
     expect((await p.run("/mcp__c__mixed")).code).toBe(0);
-    expect(userBlocks(p.model.requests[0]!).map((b) => b.type === "text" ? b.text : b.type)).toEqual(["look:", "image"]);
+    expect(userBlocks(p.model.requests[0]!).map((b) => (b.type === "text" ? b.text : b.type))).toEqual(["look:", "image"]);
   });
 
   test("a prompt with no content at all: one line, exit 1, no model call", async () => {

@@ -105,7 +105,12 @@ describe("broken configuration", () => {
     const inline = JSON.stringify({ mcpServers: { inline: fixtureServer() } });
     const r = await p.run("hi", { args: ["--mcp-config", "extra.json", "--mcp-config", inline] });
     expect(r.code).toBe(0);
-    const servers = (i: number) => new Set(toolNames(p.model.requests[i]!).filter((n) => n.startsWith("mcp__")).map((n) => n.split("__")[1]));
+    const servers = (i: number) =>
+      new Set(
+        toolNames(p.model.requests[i]!)
+          .filter((n) => n.startsWith("mcp__"))
+          .map((n) => n.split("__")[1]),
+      );
     expect(servers(0)).toEqual(new Set(["ignored", "file", "inline"]));
     const strict = await p.run("hi", { args: ["--strict-mcp-config", "--mcp-config", "extra.json"] });
     expect(strict.code).toBe(0);

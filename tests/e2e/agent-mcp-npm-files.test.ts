@@ -69,11 +69,16 @@ describe("filesystem server", () => {
 
 describe("memory server", () => {
   test("an entity created by a tool call is sent along with @memory:memory://knowledge-graph in the next run", async () => {
-    const p = project(({ dir }) => ({ memory: npmServer("memory", [], { MEMORY_FILE_PATH: join(dir, "memory.jsonl") }) }), [
-      reply(toolUse("mcp__memory__create_entities", { entities: [{ name: "Ada Lovelace", entityType: "person", observations: ["wrote the first program"] }] })),
-      reply(text("remembered")),
-      reply(text("summarised")),
-    ]);
+    const p = project(
+      ({ dir }) => ({ memory: npmServer("memory", [], { MEMORY_FILE_PATH: join(dir, "memory.jsonl") }) }),
+      [
+        reply(
+          toolUse("mcp__memory__create_entities", { entities: [{ name: "Ada Lovelace", entityType: "person", observations: ["wrote the first program"] }] }),
+        ),
+        reply(text("remembered")),
+        reply(text("summarised")),
+      ],
+    );
     const first = await p.run("remember Ada");
     expect([first.code, first.stdout]).toEqual([0, "remembered\n"]);
     await nothingLeft(p);

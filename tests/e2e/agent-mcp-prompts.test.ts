@@ -124,7 +124,7 @@ describe("servers that did not declare prompts", () => {
   });
 
   test("a server name containing __ resolves to the longest configured name", async () => {
-    const p = project({ "my__srv": fixtureServer(), my: fixtureServer() }, [reply(text("ok"))]);
+    const p = project({ my__srv: fixtureServer(), my: fixtureServer() }, [reply(text("ok"))]);
     const r = await p.run("/mcp__my__srv__greet Erin");
     expect(r.code).toBe(0);
     expect(userBlocks(p.model.requests[0]!)[0].text).toBe("Hello Erin");

@@ -18,10 +18,10 @@ const fxTools = (req: Parameters<typeof toolNames>[0]) => toolNames(req).filter(
 
 describe("the server talks first", () => {
   test("a ping and a notification before the answer: we answer the ping, then get our result", async () => {
-    const p = project((b) => ({ fx: fixtureServer("--server-requests-first", "--log-file", logFile(b)) }), [
-      reply(toolUse("mcp__fx__echo", { text: "after ping" })),
-      reply(text("done")),
-    ]);
+    const p = project(
+      (b) => ({ fx: fixtureServer("--server-requests-first", "--log-file", logFile(b)) }),
+      [reply(toolUse("mcp__fx__echo", { text: "after ping" })), reply(text("done"))],
+    );
     const r = await p.run("go");
     expect([r.code, r.stderr]).toEqual([0, ""]);
     expect(toolResult(p.model.requests[1]!).content).toBe("after ping");
@@ -85,10 +85,10 @@ describe("calls that end badly", () => {
   });
 
   test("a call never answered: MCP_TOOL_TIMEOUT gives the model a timed-out error, and notifications/cancelled names the request", async () => {
-    const p = project((b) => ({ fx: fixtureServer("--never-answer-tools", "--log-file", logFile(b)) }), [
-      reply(toolUse("mcp__fx__slow", { ms: 1 })),
-      reply(text("done")),
-    ]);
+    const p = project(
+      (b) => ({ fx: fixtureServer("--never-answer-tools", "--log-file", logFile(b)) }),
+      [reply(toolUse("mcp__fx__slow", { ms: 1 })), reply(text("done"))],
+    );
     const r = await p.run("hang", { env: { MCP_TOOL_TIMEOUT: "300" } });
     expect([r.code, r.stdout]).toEqual([0, "done\n"]);
     expect(toolResult(p.model.requests[1]!)).toMatchObject({
@@ -123,12 +123,17 @@ describe("lists", () => {
     const r = await p.run("hi");
     expect([r.code, r.stderr]).toEqual([0, ""]);
     expect(fxTools(p.model.requests[0]!)).toHaveLength(14);
-    const cursors = received(logFile(p)).filter((m) => m.method === "tools/list").map((m) => m.params?.cursor);
+    const cursors = received(logFile(p))
+      .filter((m) => m.method === "tools/list")
+      .map((m) => m.params?.cursor);
     expect(cursors).toEqual([undefined, "page-2", "page-4", "page-6", "page-8", "page-10", "page-12"]);
   });
 
   test("a cursor that repeats is guarded: one warning naming the server, the run goes on, no duplicate tools", async () => {
-    const p = project({ fx: fixtureServer("--paginate", "2", "--repeat-cursor") }, [reply(toolUse("mcp__fx__echo", { text: "still works" })), reply(text("done"))]);
+    const p = project({ fx: fixtureServer("--paginate", "2", "--repeat-cursor") }, [
+      reply(toolUse("mcp__fx__echo", { text: "still works" })),
+      reply(text("done")),
+    ]);
     const r = await p.run("hi");
     expect([r.code, r.stdout]).toEqual([0, "done\n"]);
     const err = lines(r.stderr);

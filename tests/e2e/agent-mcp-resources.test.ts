@@ -14,7 +14,10 @@ afterEach(stopProjects);
 function withFixture(...flags: string[]) {
   const logFile = join(tempDir(), "fx.log");
   const p = project({ fx: fixtureServer("--log-file", logFile, ...flags) }, [reply(text("ok"))]);
-  const reads = () => received(logFile).filter((m) => m.method === "resources/read").map((m) => m.params.uri);
+  const reads = () =>
+    received(logFile)
+      .filter((m) => m.method === "resources/read")
+      .map((m) => m.params.uri);
   return { p, reads };
 }
 
@@ -41,7 +44,9 @@ describe("attached like a file", () => {
     expect((await p.run("look @fx:fixture://blob")).code).toBe(0);
     const blocks = userBlocks(p.model.requests[0]!);
     expect(blocks).toHaveLength(2);
-    expect(blocks[1].text).toBe('<attachment source="fx:fixture://blob">\n[binary resource fixture://blob, application/octet-stream, 16 bytes, not shown]\n</attachment>');
+    expect(blocks[1].text).toBe(
+      '<attachment source="fx:fixture://blob">\n[binary resource fixture://blob, application/octet-stream, 16 bytes, not shown]\n</attachment>',
+    );
   });
 
   test("an image blob is attached as an image block after its attachment line", async () => {
@@ -67,7 +72,9 @@ describe("several mentions", () => {
     const r = await p.run("@fx:fixture://hello and @fx:fixture://blob", { env: { MCP_TOOL_TIMEOUT: "5000" } });
     expect([r.code, r.stderr]).toEqual([0, ""]);
     expect(reads().sort()).toEqual(["fixture://blob", "fixture://hello"]);
-    const sources = userBlocks(p.model.requests[0]!).slice(1).map((b) => /source="([^"]+)"/.exec(b.text)?.[1]);
+    const sources = userBlocks(p.model.requests[0]!)
+      .slice(1)
+      .map((b) => /source="([^"]+)"/.exec(b.text)?.[1]);
     expect(sources).toEqual(["fx:fixture://hello", "fx:fixture://blob"]);
   });
 

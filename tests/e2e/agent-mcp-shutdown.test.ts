@@ -63,7 +63,10 @@ describe("a normal end", () => {
     const live: number[][] = [];
     // The shell stays as the parent (it runs `true` after the server), and records its own pid.
     const wrapper = 'echo $$ >> "$1"; "$2" "$3" --grandchild --pid-file "$1"; true';
-    const p = project((b) => ({ wrapped: { command: "sh", args: ["-c", wrapper, "sh", pidFile(b), BUN, FIXTURE_SERVER] } }), watching(live, reply(text("bye"))));
+    const p = project(
+      (b) => ({ wrapped: { command: "sh", args: ["-c", wrapper, "sh", pidFile(b), BUN, FIXTURE_SERVER] } }),
+      watching(live, reply(text("bye"))),
+    );
     const r = await p.run("hi");
     expect([r.code, r.stdout]).toEqual([0, "bye\n"]);
     const pids = pidsIn(pidFile(p));
@@ -93,10 +96,10 @@ describe("signals mid-run", () => {
   });
 
   test("SIGTERM during a tool call that never returns: exit 143, no server left", async () => {
-    const p = project((b) => ({ fx: fixtureServer("--never-answer-tools", "--pid-file", pidFile(b)) }), [
-      reply(toolUse("mcp__fx__slow", { ms: 60_000 })),
-      reply(text("never reached")),
-    ]);
+    const p = project(
+      (b) => ({ fx: fixtureServer("--never-answer-tools", "--pid-file", pidFile(b)) }),
+      [reply(toolUse("mcp__fx__slow", { ms: 60_000 })), reply(text("never reached"))],
+    );
     // --verbose forwards the server's stderr, where it says it got the call.
     const agent = p.spawn("hang", { args: ["--verbose"] });
     await agent.waitForStderr("will never be answered");

@@ -46,20 +46,19 @@ describe("offered to the model", () => {
     expect(names).toContain("mcp__fx__dotted_name");
     expect(names).toContain("mcp__fx__has_space");
     // Each offered name reached the server as the tool's own MCP name.
-    const called = received(logFile).filter((m) => m.method === "tools/call").map((m) => m.params.name);
+    const called = received(logFile)
+      .filter((m) => m.method === "tools/call")
+      .map((m) => m.params.name);
     expect(called.sort()).toEqual(["a_tool_name_that_is_far_too_long_for_the_messages_api_".padEnd(100, "x"), "dotted.name", "has space"]);
-    expect(toolResults(p.model.requests[1]!).map((b) => b.content).sort()).toEqual([
-      `ran ${"a_tool_name_that_is_far_too_long_for_the_messages_api_".padEnd(100, "x")}`,
-      "ran dotted.name",
-      "ran has space",
-    ]);
+    expect(
+      toolResults(p.model.requests[1]!)
+        .map((b) => b.content)
+        .sort(),
+    ).toEqual([`ran ${"a_tool_name_that_is_far_too_long_for_the_messages_api_".padEnd(100, "x")}`, "ran dotted.name", "ran has space"]);
   });
 
   test("a server name containing __ is routed by table, not by splitting the name", async () => {
-    const p = project({ "my__srv": fixtureServer(), my: fixtureServer() }, [
-      reply(toolUse("mcp__my__srv__echo", { text: "to my__srv" })),
-      reply(text("done")),
-    ]);
+    const p = project({ my__srv: fixtureServer(), my: fixtureServer() }, [reply(toolUse("mcp__my__srv__echo", { text: "to my__srv" })), reply(text("done"))]);
     const r = await p.run("go");
     expect(r.code).toBe(0);
     const names = toolNames(p.model.requests[0]!);
@@ -146,4 +145,3 @@ describe("calls and results", () => {
     expect(r.stderr).toContain('MCP server "fx" exited with code 1');
   });
 });
-

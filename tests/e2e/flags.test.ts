@@ -43,7 +43,10 @@ describe("--output-format", () => {
     writeMcpConfig(dir, { fx: fixtureServer(), broken: { command: "no-such-command-here" } });
     const r = await runAgent(["-p", "go", "--output-format", "stream-json"], { cwd: dir, model: server.url });
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split("\n").map((l) => JSON.parse(l));
+    const events = r.stdout
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
     expect(events.map((e) => e.type)).toEqual(["system", "assistant", "user", "assistant", "result"]);
     const [init, first, user, , result] = events;
     expect(init.subtype).toBe("init");

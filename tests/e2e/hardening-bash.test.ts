@@ -35,14 +35,18 @@ describe("background jobs and timeouts", () => {
     for (const file of ["job.pid", "child.pid"]) expect(isAlive(pidIn(join(dir, file)))).toBe(false);
   });
 
-  test("a timeout kills the whole tree, SIGTERM-proof grandchildren included, and keeps the partial output", async () => {
-    const dir = tempDir();
-    const command = "mkfifo ready; (trap '' TERM; sleep 100 & echo $! > grandchild.pid; echo > ready; wait) & read < ready; echo partial; sleep 100";
-    const [result] = await runCalls(dir, ["Bash", { command, timeout: 1000 }]);
-    expect(result!.is_error).toBe(true);
-    expect(textOf(result!)).toMatch(/^partial\nCommand timed out after 1000 ms/);
-    expect(isAlive(pidIn(join(dir, "grandchild.pid")))).toBe(false);
-  }, SLOW);
+  test(
+    "a timeout kills the whole tree, SIGTERM-proof grandchildren included, and keeps the partial output",
+    async () => {
+      const dir = tempDir();
+      const command = "mkfifo ready; (trap '' TERM; sleep 100 & echo $! > grandchild.pid; echo > ready; wait) & read < ready; echo partial; sleep 100";
+      const [result] = await runCalls(dir, ["Bash", { command, timeout: 1000 }]);
+      expect(result!.is_error).toBe(true);
+      expect(textOf(result!)).toMatch(/^partial\nCommand timed out after 1000 ms/);
+      expect(isAlive(pidIn(join(dir, "grandchild.pid")))).toBe(false);
+    },
+    SLOW,
+  );
 });
 
 describe("no terminal, empty stdin, no pager", () => {
@@ -60,45 +64,53 @@ describe("no terminal, empty stdin, no pager", () => {
     expect(textOf(tty!)).toMatch(/\/dev\/tty.*\nExit code 1$/);
   });
 
-  test("git commit without -m aborts instead of opening an editor; git log pages through cat", async () => {
-    const dir = tempDir();
-    sh(
-      dir,
-      `git init -q . && git config user.name Tester && git config user.email tester@example.com
+  test(
+    "git commit without -m aborts instead of opening an editor; git log pages through cat",
+    async () => {
+      const dir = tempDir();
+      sh(
+        dir,
+        `git init -q . && git config user.name Tester && git config user.email tester@example.com
        for i in $(seq 1 150); do git commit -q --allow-empty -m "commit $i"; done
        echo staged > staged.txt && git add staged.txt`,
-      hermeticGit(dir),
-    );
-    const { results } = await runTurns(
-      dir,
-      [
-        ["Bash", { command: "git commit", timeout: 10_000 }],
-        ["Bash", { command: "git --paginate log --format=%s", timeout: 10_000 }],
-        ["Bash", { command: 'echo "$PAGER $GIT_PAGER"; git var GIT_PAGER', timeout: 10_000 }],
-      ],
-      hermeticGit(dir),
-    );
-    const [commit, log, pager] = results.map((r) => r[0]!);
-    expect(commit!.is_error).toBe(true);
-    expect(textOf(commit!)).toContain("Aborting commit due to empty commit message");
-    expect(textOf(log!).split("\n")).toEqual(Array.from({ length: 150 }, (_, i) => `commit ${150 - i}`));
-    expect(pager).toMatchObject({ content: "cat cat\ncat" });
-  }, SLOW);
+        hermeticGit(dir),
+      );
+      const { results } = await runTurns(
+        dir,
+        [
+          ["Bash", { command: "git commit", timeout: 10_000 }],
+          ["Bash", { command: "git --paginate log --format=%s", timeout: 10_000 }],
+          ["Bash", { command: 'echo "$PAGER $GIT_PAGER"; git var GIT_PAGER', timeout: 10_000 }],
+        ],
+        hermeticGit(dir),
+      );
+      const [commit, log, pager] = results.map((r) => r[0]!);
+      expect(commit!.is_error).toBe(true);
+      expect(textOf(commit!)).toContain("Aborting commit due to empty commit message");
+      expect(textOf(log!).split("\n")).toEqual(Array.from({ length: 150 }, (_, i) => `commit ${150 - i}`));
+      expect(pager).toMatchObject({ content: "cat cat\ncat" });
+    },
+    SLOW,
+  );
 });
 
 describe("huge output", () => {
-  test("200 MB of output: the result keeps the head and the tail with a note of what was cut", async () => {
-    const dir = tempDir();
-    const [result] = await runCalls(dir, ["Bash", { command: "echo START; yes | head -c 200000000; echo END" }]);
-    const content = textOf(result!);
-    expect(result!.is_error).toBeUndefined();
-    expect(content.length).toBeLessThanOrEqual(30_000);
-    expect(content.startsWith("START\ny\ny\n")).toBe(true);
-    expect(content.endsWith("y\ny\nEND")).toBe(true);
-    const omitted = Number(/\.\.\. \[(\d+) characters of output omitted\] \.\.\./.exec(content)?.[1]);
-    // Everything printed is either kept or counted: START\n + 200000000 + END\n.
-    expect(omitted + content.replace(/\n\n\.\.\. \[.*\] \.\.\.\n\n/, "").length + 1).toBe(200_000_010);
-  }, SLOW);
+  test(
+    "200 MB of output: the result keeps the head and the tail with a note of what was cut",
+    async () => {
+      const dir = tempDir();
+      const [result] = await runCalls(dir, ["Bash", { command: "echo START; yes | head -c 200000000; echo END" }]);
+      const content = textOf(result!);
+      expect(result!.is_error).toBeUndefined();
+      expect(content.length).toBeLessThanOrEqual(30_000);
+      expect(content.startsWith("START\ny\ny\n")).toBe(true);
+      expect(content.endsWith("y\ny\nEND")).toBe(true);
+      const omitted = Number(/\.\.\. \[(\d+) characters of output omitted\] \.\.\./.exec(content)?.[1]);
+      // Everything printed is either kept or counted: START\n + 200000000 + END\n.
+      expect(omitted + content.replace(/\n\n\.\.\. \[.*\] \.\.\.\n\n/, "").length + 1).toBe(200_000_010);
+    },
+    SLOW,
+  );
 });
 
 describe("signals", () => {
@@ -114,32 +126,36 @@ describe("signals", () => {
   test.each([
     ["SIGINT", 130],
     ["SIGTERM", 143],
-  ] as const)("%s while a `sleep` runs: the agent exits (code %d) and the sleep ends with it", async (signal, expected) => {
-    const dir = tempDir();
-    // The sleep's stdout is a fifo we read: its end of file is the event "the sleep has ended"
-    // (a process ends an instant after a SIGKILL is sent, so a pid check right then is a race).
-    sh(dir, "mkfifo held", {});
-    const command = "sleep 300 > held & echo $! > sleep.tmp; mv sleep.tmp sleep.pid; wait";
-    const server = (leftovers.server = startModelServer([reply(toolUse("Bash", { command })), reply(text("never"))]));
-    const agent = (leftovers.agent = Bun.spawn([PROGRAM, "-p", "sleep"], {
-      cwd: dir,
-      env: baseEnv(server.url) as Record<string, string>,
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "pipe",
-    }));
-    const endedEarly = agent.exited.then(async () => {
-      throw new Error(`the agent exited before the command started: ${await new Response(agent.stderr).text()}`);
-    });
-    const held = await Promise.race([open(join(dir, "held"), "r"), endedEarly]);
-    const sleepEnded = held.readFile().finally(() => held.close());
-    await Promise.race([fileAppears(join(dir, "sleep.pid")), endedEarly]);
-    const sleepPid = (leftovers.sleepPid = pidIn(join(dir, "sleep.pid")));
-    expect(isAlive(sleepPid)).toBe(true);
-    agent.kill(signal);
-    expect(await agent.exited).toBe(expected);
-    expect(server.requests).toHaveLength(1);
-    // If the sleep outlived the agent, this waits out its 300 s and the test fails on its timeout.
-    await sleepEnded;
-  }, SLOW);
+  ] as const)(
+    "%s while a `sleep` runs: the agent exits (code %d) and the sleep ends with it",
+    async (signal, expected) => {
+      const dir = tempDir();
+      // The sleep's stdout is a fifo we read: its end of file is the event "the sleep has ended"
+      // (a process ends an instant after a SIGKILL is sent, so a pid check right then is a race).
+      sh(dir, "mkfifo held", {});
+      const command = "sleep 300 > held & echo $! > sleep.tmp; mv sleep.tmp sleep.pid; wait";
+      const server = (leftovers.server = startModelServer([reply(toolUse("Bash", { command })), reply(text("never"))]));
+      const agent = (leftovers.agent = Bun.spawn([PROGRAM, "-p", "sleep"], {
+        cwd: dir,
+        env: baseEnv(server.url) as Record<string, string>,
+        stdin: "ignore",
+        stdout: "pipe",
+        stderr: "pipe",
+      }));
+      const endedEarly = agent.exited.then(async () => {
+        throw new Error(`the agent exited before the command started: ${await new Response(agent.stderr).text()}`);
+      });
+      const held = await Promise.race([open(join(dir, "held"), "r"), endedEarly]);
+      const sleepEnded = held.readFile().finally(() => held.close());
+      await Promise.race([fileAppears(join(dir, "sleep.pid")), endedEarly]);
+      const sleepPid = (leftovers.sleepPid = pidIn(join(dir, "sleep.pid")));
+      expect(isAlive(sleepPid)).toBe(true);
+      agent.kill(signal);
+      expect(await agent.exited).toBe(expected);
+      expect(server.requests).toHaveLength(1);
+      // If the sleep outlived the agent, this waits out its 300 s and the test fails on its timeout.
+      await sleepEnded;
+    },
+    SLOW,
+  );
 });

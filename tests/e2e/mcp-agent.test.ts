@@ -83,11 +83,15 @@ describe("MCP tools in the agent", () => {
 
   test("no server process, grandchildren included, outlives the run", async () => {
     const pidFile = join(tempDir(), "pids");
-    const r = await callOnce("mcp__fx__echo", { text: "x" }, {
-      plain: fixtureServer("--pid-file", pidFile),
-      family: fixtureServer("--grandchild", "--pid-file", pidFile),
-      stubborn: fixtureServer("--ignore-stdin-eof", "--ignore-sigterm", "--pid-file", pidFile),
-    });
+    const r = await callOnce(
+      "mcp__fx__echo",
+      { text: "x" },
+      {
+        plain: fixtureServer("--pid-file", pidFile),
+        family: fixtureServer("--grandchild", "--pid-file", pidFile),
+        stubborn: fixtureServer("--ignore-stdin-eof", "--ignore-sigterm", "--pid-file", pidFile),
+      },
+    );
     expect(r.code).toBe(0);
     const pids = readFileSync(pidFile, "utf8").trim().split("\n").map(Number);
     expect(pids).toHaveLength(4);

@@ -29,12 +29,22 @@ const ctx = (): ToolContext => ({ cwd: tempDir(), signal: new AbortController().
 
 function tool(registry: McpRegistry, name: string) {
   const found = registry.tools().find((t) => t.name === name);
-  if (!found) throw new Error(`no tool ${name} in ${registry.tools().map((t) => t.name).join(", ")}`);
+  if (!found)
+    throw new Error(
+      `no tool ${name} in ${registry
+        .tools()
+        .map((t) => t.name)
+        .join(", ")}`,
+    );
   return found;
 }
 
 /** Lines the fixture received on stdin (its --log-file), parsed. */
-const received = (file: string): Record<string, any>[] => readFileSync(file, "utf8").trim().split("\n").map((l) => JSON.parse(l));
+const received = (file: string): Record<string, any>[] =>
+  readFileSync(file, "utf8")
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l));
 
 describe("start", () => {
   test("servers start concurrently: one waits for another listed after it", async () => {

@@ -100,7 +100,10 @@ describe("images", () => {
     writeFileSync(join(dir, "big.png"), Buffer.concat([PNG, Buffer.alloc(4 * KiB * KiB - PNG.length)]));
     expect((await ask(dir, "@big.png")).code).toBe(0);
     expect(attachments()).toEqual([
-      { type: "text", text: `<attachment source="big.png">\n(image, image/png, ${4 * KiB * KiB} bytes: not attached, the API takes images up to 3932160 bytes)\n</attachment>` },
+      {
+        type: "text",
+        text: `<attachment source="big.png">\n(image, image/png, ${4 * KiB * KiB} bytes: not attached, the API takes images up to 3932160 bytes)\n</attachment>`,
+      },
     ]);
   });
 });

@@ -83,7 +83,11 @@ describe("Read, Write, Edit", () => {
     const path = join(dir, "run.sh");
     writeFileSync(path, "#!/bin/sh\necho one\n");
     chmodSync(path, 0o755);
-    await runCalls(dir, ["Edit", { file_path: "run.sh", old_string: "one", new_string: "two" }], ["Write", { file_path: "run.sh", content: "#!/bin/sh\necho three\n" }]);
+    await runCalls(
+      dir,
+      ["Edit", { file_path: "run.sh", old_string: "one", new_string: "two" }],
+      ["Write", { file_path: "run.sh", content: "#!/bin/sh\necho three\n" }],
+    );
     expect(statSync(path).mode & 0o111).toBe(0o111);
     expect(readFileSync(path, "utf8")).toBe("#!/bin/sh\necho three\n");
   });

@@ -50,8 +50,7 @@ export function project(
     dir,
     model,
     marker,
-    run: (prompt, opts = {}) =>
-      runAgent(["-p", prompt, ...(opts.args ?? [])], { cwd: dir, model: model.url, env: { AGENT_TEST_MARKER: marker, ...opts.env } }),
+    run: (prompt, opts = {}) => runAgent(["-p", prompt, ...(opts.args ?? [])], { cwd: dir, model: model.url, env: { AGENT_TEST_MARKER: marker, ...opts.env } }),
     spawn: (prompt, opts = {}) =>
       spawnAgent(["-p", prompt, ...(opts.args ?? [])], { cwd: dir, model: model.url, env: { AGENT_TEST_MARKER: marker, ...opts.env } }),
   };
@@ -183,8 +182,7 @@ export function spawnAgent(args: string[], opts: { cwd: string; model: string; e
   return {
     pid: proc.pid,
     stderr: () => err,
-    waitForStderr: (text) =>
-      err.includes(text) ? Promise.resolve() : new Promise((resolve, reject) => waiters.push({ text, resolve, reject })),
+    waitForStderr: (text) => (err.includes(text) ? Promise.resolve() : new Promise((resolve, reject) => waiters.push({ text, resolve, reject }))),
     done,
   };
 }

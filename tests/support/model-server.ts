@@ -5,9 +5,7 @@
  */
 import type { Server } from "bun";
 
-export type Block =
-  | { type: "text"; text: string }
-  | { type: "tool_use"; id: string; name: string; input: unknown };
+export type Block = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: unknown };
 
 /** One scripted step: a model reply, an HTTP error, or a function computing either from the request. */
 export type Step =

@@ -73,11 +73,7 @@ export async function runAgent(args: string[], opts: RunOptions): Promise<RunRes
     stderr: "pipe",
   });
   const timer = setTimeout(() => proc.kill("SIGKILL"), opts.timeoutMs ?? 25000);
-  const [stdout, stderr, code] = await Promise.all([
-    new Response(proc.stdout).text(),
-    new Response(proc.stderr).text(),
-    proc.exited,
-  ]);
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
   return { code, stdout, stderr };
 }

@@ -79,7 +79,8 @@ export class TmuxSession {
    * Returns the screen. @throws after `timeoutMs` with the last screen in the message.
    */
   async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = WAIT_MS): Promise<string> {
-    const test = typeof expected === "function" ? expected : typeof expected === "string" ? (s: string) => s.includes(expected) : (s: string) => expected.test(s);
+    const test =
+      typeof expected === "function" ? expected : typeof expected === "string" ? (s: string) => s.includes(expected) : (s: string) => expected.test(s);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       const screen = await this.screen();

@@ -20,10 +20,7 @@ afterEach(async () => {
 });
 
 function spawn(flags: string[], opts: Partial<McpClientOptions> = {}): McpClient {
-  const client = McpClient.spawn(
-    { name: "fx", command: BUN, args: [FIXTURE_SERVER, ...flags], env: {} },
-    { cwd: opts.cwd ?? tempDir(), ...opts },
-  );
+  const client = McpClient.spawn({ name: "fx", command: BUN, args: [FIXTURE_SERVER, ...flags], env: {} }, { cwd: opts.cwd ?? tempDir(), ...opts });
   open.push(client);
   return client;
 }
@@ -36,7 +33,10 @@ async function connected(flags: string[], opts: Partial<McpClientOptions> = {}):
 
 /** Lines the fixture received on stdin (its --log-file), parsed. */
 function received(logFile: string): Record<string, any>[] {
-  return readFileSync(logFile, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  return readFileSync(logFile, "utf8")
+    .trim()
+    .split("\n")
+    .map((line) => JSON.parse(line));
 }
 
 describe("handshake", () => {
@@ -61,7 +61,9 @@ describe("handshake", () => {
 
   test("an older protocolVersion we speak is accepted; an unknown one is refused clearly", async () => {
     expect((await connected(["--protocol-version", "2024-11-05"])).protocolVersion).toBe("2024-11-05");
-    const error = await spawn(["--protocol-version", "1999-01-01"]).connect({ timeoutMs: 10_000 }).catch((e) => e);
+    const error = await spawn(["--protocol-version", "1999-01-01"])
+      .connect({ timeoutMs: 10_000 })
+      .catch((e) => e);
     expect(error.message).toStartWith('answered initialize with unsupported protocolVersion "1999-01-01"');
   });
 
@@ -176,7 +178,12 @@ describe("calls", () => {
 
 describe("start-up failures produce the reason", () => {
   const reason = (flags: string[], timeoutMs = 10_000) =>
-    spawn(flags).connect({ timeoutMs }).then(() => "connected", (e: Error) => e.message);
+    spawn(flags)
+      .connect({ timeoutMs })
+      .then(
+        () => "connected",
+        (e: Error) => e.message,
+      );
 
   test("command not found", () => {
     expect(() => McpClient.spawn({ name: "x", command: "no-such-command-4242", args: [], env: {} }, { cwd: tempDir() })).toThrow(
@@ -231,10 +238,7 @@ describe("shutdown", () => {
   });
 
   test("writing to a server that closed its stdin neither throws nor leaks an EPIPE rejection", async () => {
-    const transport = StdioTransport.spawn(
-      { name: "deaf", command: "sh", args: ["-c", "exec 0<&-; exec sleep 1000"], env: {} },
-      { cwd: tempDir() },
-    );
+    const transport = StdioTransport.spawn({ name: "deaf", command: "sh", args: ["-c", "exec 0<&-; exec sleep 1000"], env: {} }, { cwd: tempDir() });
     open.push(transport);
     const line = "x".repeat(1 << 20);
     for (let i = 0; i < 4; i++) transport.write(line);

@@ -1,11 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import {
-  callToolResultToOutput,
-  maxOutputChars,
-  normalizeInputSchema,
-  promptMessagesToBlocks,
-  resourceContentsToBlocks,
-} from "../../lib/mcp/content.ts";
+import { callToolResultToOutput, maxOutputChars, normalizeInputSchema, promptMessagesToBlocks, resourceContentsToBlocks } from "../../lib/mcp/content.ts";
 import { BLOB_BASE64, LONG_TOOL_NAME, PNG_BASE64 } from "../../fixtures/servers/fixture-catalog.ts";
 import { Peer } from "../../fixtures/servers/peer.ts";
 
@@ -42,7 +36,9 @@ describe("callToolResultToOutput: blocks", () => {
         { type: "image", mimeType: "image/png" },
       ],
     });
-    expect(out.content).toBe("[image: image/svg+xml, 3 bytes, type not supported for display]\n[image: image/png, 7 bytes, invalid base64 data]\n[image: image/png, no data]");
+    expect(out.content).toBe(
+      "[image: image/svg+xml, 3 bytes, type not supported for display]\n[image: image/png, 7 bytes, invalid base64 data]\n[image: image/png, no data]",
+    );
   });
 
   test("audio, resource_link and embedded resources are described or inlined", () => {
@@ -68,7 +64,9 @@ describe("callToolResultToOutput: blocks", () => {
 
   test("unknown and malformed blocks are described, not thrown", () => {
     const out = callToolResultToOutput({ content: [{ type: "video" }, 7, null, { type: "text" }] });
-    expect(out.content).toBe('[unsupported content block type "video"]\n[malformed content block: number]\n[malformed content block: null]\n[malformed text block: no text]');
+    expect(out.content).toBe(
+      '[unsupported content block type "video"]\n[malformed content block: number]\n[malformed content block: null]\n[malformed text block: no text]',
+    );
   });
 });
 
@@ -187,7 +185,11 @@ describe("resourceContentsToBlocks", () => {
 
   test("an image blob over the API's base64 limit is described, not sent", () => {
     const [block] = resourceContentsToBlocks([{ uri: "big", mimeType: "image/png", blob: OVERSIZED_BASE64 }]);
-    expect(block).toEqual(text(`[image: image/png, ${(OVERSIZED_BASE64.length / 4) * 3} bytes, too large to send: ${OVERSIZED_BASE64.length} characters of base64, the API takes at most 5242880]`) as any);
+    expect(block).toEqual(
+      text(
+        `[image: image/png, ${(OVERSIZED_BASE64.length / 4) * 3} bytes, too large to send: ${OVERSIZED_BASE64.length} characters of base64, the API takes at most 5242880]`,
+      ) as any,
+    );
   });
 });
 
@@ -292,8 +294,7 @@ describe("real results from the fixture server", () => {
     await peer.handshake();
   });
   afterAll(() => peer.killGroup());
-  const call = async (name: string, args: Record<string, unknown> = {}) =>
-    (await peer.request("tools/call", { name, arguments: args })).result;
+  const call = async (name: string, args: Record<string, unknown> = {}) => (await peer.request("tools/call", { name, arguments: args })).result;
 
   test("tools/call results", async () => {
     expect(callToolResultToOutput(await call("multi"))).toEqual({ content: "one\ntwo\nthree" });
@@ -310,9 +311,7 @@ describe("real results from the fixture server", () => {
     const image = (await peer.request("resources/read", { uri: "fixture://image" })).result;
     expect(resourceContentsToBlocks(image.contents)).toEqual([pngBlock] as any);
     const blob = (await peer.request("resources/read", { uri: "fixture://blob" })).result;
-    expect(resourceContentsToBlocks(blob.contents)).toEqual([
-      text("[binary resource fixture://blob, application/octet-stream, 16 bytes, not shown]"),
-    ] as any);
+    expect(resourceContentsToBlocks(blob.contents)).toEqual([text("[binary resource fixture://blob, application/octet-stream, 16 bytes, not shown]")] as any);
   });
 
   test("tools/list schemas: every base tool normalises, only string_schema is left out", async () => {

@@ -7,7 +7,7 @@ import { call, start } from "../support/peers.ts";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { LONG_TOOL_NAME } from "../../fixtures/servers/fixture-catalog.ts";
-import { Peer, type Received } from "../../fixtures/servers/peer.ts";
+import type { Peer, Received } from "../../fixtures/servers/peer.ts";
 import { isAlive, tempDir } from "../support/run.ts";
 
 const isJson = (r: Received) => r.json !== undefined;
@@ -213,7 +213,9 @@ describe("process behaviour", () => {
     expect(pids).toHaveLength(2);
     expect(pids[0]).toBe(peer.proc.pid);
     expect(isAlive(pids[1]!)).toBe(true);
-    const pgid = Bun.spawnSync(["ps", "-o", "pgid=", "-p", String(pids[1])]).stdout.toString().trim();
+    const pgid = Bun.spawnSync(["ps", "-o", "pgid=", "-p", String(pids[1])])
+      .stdout.toString()
+      .trim();
     expect(Number(pgid)).toBe(peer.proc.pid);
   });
 
@@ -222,7 +224,10 @@ describe("process behaviour", () => {
     const peer = start("--log-file", logFile);
     await peer.handshake();
     await peer.request("ping");
-    const methods = readFileSync(logFile, "utf8").trim().split("\n").map((l) => JSON.parse(l).method);
+    const methods = readFileSync(logFile, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l).method);
     expect(methods).toEqual(["initialize", "notifications/initialized", "ping"]);
   });
 });

@@ -100,7 +100,11 @@ describe("rendering", () => {
 
   test("tools with their arguments; prompts with <required> [optional]", () => {
     const tools = fmt.toolsText([
-      { name: "add", description: "Adds.\nMore.", inputSchema: { type: "object", properties: { a: { type: "number", description: "first" }, b: {} }, required: ["a"] } },
+      {
+        name: "add",
+        description: "Adds.\nMore.",
+        inputSchema: { type: "object", properties: { a: { type: "number", description: "first" }, b: {} }, required: ["a"] },
+      },
     ]);
     expect(tools).toBe("add  Adds.\n    a: number  first\n    b?: any");
     expect(fmt.promptsText([{ name: "greet", arguments: [{ name: "name", required: true }, { name: "style" }] }])).toBe("greet <name> [style]");

@@ -29,8 +29,9 @@ function peer(options: Partial<JsonRpcConnectionOptions> = {}) {
       rawSent.push(line);
       const message = JSON.parse(line);
       sent.push(message);
-      for (const w of waiters.splice(0)) if (w.match(message)) w.resolve(message);
-      else waiters.push(w);
+      for (const w of waiters.splice(0))
+        if (w.match(message)) w.resolve(message);
+        else waiters.push(w);
     },
     log: (note) => notes.push(note),
     ...options,
@@ -142,7 +143,11 @@ describe("requests and responses", () => {
   });
 
   test("a writer that throws rejects the request instead of throwing", async () => {
-    const p = peer({ write: () => { throw new Error("EPIPE"); } });
+    const p = peer({
+      write: () => {
+        throw new Error("EPIPE");
+      },
+    });
     const error = await failure(p.conn.request("tools/list"));
     expect(error).toBeInstanceOf(ConnectionClosedError);
     expect(error.message).toContain("EPIPE");
@@ -180,8 +185,7 @@ describe("incoming messages", () => {
     let aborted!: () => void;
     const wasAborted = new Promise<void>((resolve) => (aborted = resolve));
     const p = peer({
-      onRequest: (_method, _params, ctx) =>
-        new Promise((resolve) => ctx.signal.addEventListener("abort", () => (aborted(), resolve({ late: true })))),
+      onRequest: (_method, _params, ctx) => new Promise((resolve) => ctx.signal.addEventListener("abort", () => (aborted(), resolve({ late: true })))),
     });
     p.send({ jsonrpc: "2.0", id: 9, method: "sampling/createMessage", params: {} });
     p.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 9, reason: "user" } });

@@ -160,9 +160,7 @@ describe("turn view", () => {
     view.toolStart(glob);
     view.toolEnd(read, { type: "tool_result", tool_use_id: "t1", content: "gone", is_error: true });
     expect(out.join("")).toBe("Let me look.\n");
-    expect(err.join("")).toBe(
-      ["● Read(a.txt)", "  ⋯  halfway", "  ⎿  hello", "● Read(a.txt)", "● Glob(*)", "  ⎿  Read: Error: gone", ""].join("\n"),
-    );
+    expect(err.join("")).toBe(["● Read(a.txt)", "  ⋯  halfway", "  ⎿  hello", "● Read(a.txt)", "● Glob(*)", "  ⎿  Read: Error: gone", ""].join("\n"));
   });
 });
 

@@ -9,7 +9,11 @@ test("Read, Write, Edit, Bash, Glob, Grep, in that order", () => {
 });
 
 test("only Read, Glob and Grep are read-only", () => {
-  expect(builtinTools().filter((t) => t.readOnly).map((t) => t.name)).toEqual(["Read", "Glob", "Grep"]);
+  expect(
+    builtinTools()
+      .filter((t) => t.readOnly)
+      .map((t) => t.name),
+  ).toEqual(["Read", "Glob", "Grep"]);
 });
 
 test("every input schema is a JSON Schema object whose required fields are declared properties", () => {

@@ -133,7 +133,15 @@ describe("Grep through ripgrep: arguments", () => {
 
 describe("Grep fallback: an abort is seen mid-search", () => {
   const files = (n: number) => tree(Object.fromEntries(Array.from({ length: n }, (_, i) => [`d${i % 7}/f${i}.txt`, "needle\n"])));
-  const query = (path: string): GrepQuery => ({ pattern: "needle", path, mode: "files_with_matches", ignoreCase: false, lineNumbers: true, before: 0, after: 0 });
+  const query = (path: string): GrepQuery => ({
+    pattern: "needle",
+    path,
+    mode: "files_with_matches",
+    ignoreCase: false,
+    lineNumbers: true,
+    before: 0,
+    after: 0,
+  });
 
   test("the directory walk stops as soon as the signal aborts, while its scan is still running", async () => {
     const dir = files(200);

@@ -55,9 +55,7 @@ describe("Read", () => {
   test("an offset past the end is a clear error", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "s.txt"), "1\n2\n3\n");
-    expect(await errorOf(readTool.run({ file_path: "s.txt", offset: 10 }, ctxFor(dir)))).toBe(
-      "offset 10 is past the end of the file, which has 3 lines",
-    );
+    expect(await errorOf(readTool.run({ file_path: "s.txt", offset: 10 }, ctxFor(dir)))).toBe("offset 10 is past the end of the file, which has 3 lines");
   });
 
   test("an empty file says so", async () => {
@@ -90,7 +88,9 @@ describe("Read", () => {
   test("a binary file is refused with its size", async () => {
     const dir = tempDir();
     writeFileSync(join(dir, "bin.dat"), Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x00, 0x00, 0x01, 0x02, 0x03]));
-    expect(await errorOf(readTool.run({ file_path: "bin.dat" }, ctxFor(dir)))).toBe(`${join(dir, "bin.dat")} is a binary file (10 bytes); it cannot be shown as text`);
+    expect(await errorOf(readTool.run({ file_path: "bin.dat" }, ctxFor(dir)))).toBe(
+      `${join(dir, "bin.dat")} is a binary file (10 bytes); it cannot be shown as text`,
+    );
   });
 
   test("a PNG comes back as an image block", async () => {

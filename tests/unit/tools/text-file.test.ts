@@ -55,7 +55,15 @@ test("canEncode: only Latin-1 has characters it cannot store", () => {
 describe("decodeTextPrefix: the first bytes of a longer file", () => {
   test("a UTF-8 character cut in two is dropped, the rest stays UTF-8", () => {
     const bytes = Buffer.from("aé€😀");
-    for (const [cut, text] of [[2, "a"], [3, "aé"], [4, "aé"], [5, "aé"], [7, "aé€"], [9, "aé€"], [10, "aé€😀"]] as const) {
+    for (const [cut, text] of [
+      [2, "a"],
+      [3, "aé"],
+      [4, "aé"],
+      [5, "aé"],
+      [7, "aé€"],
+      [9, "aé€"],
+      [10, "aé€😀"],
+    ] as const) {
       expect(decodeTextPrefix(bytes.subarray(0, cut))).toEqual({ text, encoding: "utf-8", bom: false });
     }
   });
