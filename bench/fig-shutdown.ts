@@ -26,7 +26,7 @@ interface Config {
 }
 
 async function closeGraceMs(): Promise<{ ms: number; source: string }> {
-  const stdio = (await import("../lib/mcp/stdio.ts").catch(() => ({}))) as Record<string, unknown>;
+  const stdio = (await import("../lib/mcp/transports/stdio.ts").catch(() => ({}))) as Record<string, unknown>;
   for (const key of ["DEFAULT_CLOSE_GRACE_MS", "CLOSE_GRACE_MS", "DEFAULT_GRACE_MS"]) {
     if (typeof stdio[key] === "number") return { ms: stdio[key] as number, source: `lib/mcp/stdio.ts ${key}` };
   }

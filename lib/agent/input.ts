@@ -11,7 +11,7 @@ import { expandCommand, findCustomCommand } from "./commands.ts";
 import { shellWords } from "./shell-words.ts";
 import { mentionAttachments } from "./mentions.ts";
 import { InputError, type McpInput } from "./input-types.ts";
-import { expandMcpPrompt } from "./mcp-prompts.ts";
+import { expandMcpPrompt } from "./mcp/prompts.ts";
 
 export { InputError, type McpInput } from "./input-types.ts";
 

@@ -8,10 +8,10 @@
  */
 import { existsSync, readdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { resourceContentsToBlocks } from "../mcp/content.ts";
-import { base64Bytes, imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "../tools/image.ts";
-import { readRegularFile, type FileRead } from "../tools/regular-file.ts";
-import { decodeText, decodeTextPrefix, encodingLabel } from "../tools/text-file.ts";
+import { resourceContentsToBlocks } from "./mcp/content.ts";
+import { base64Bytes, imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "../files/image.ts";
+import { readRegularFile, type FileRead } from "../files/regular-file.ts";
+import { decodeText, decodeTextPrefix, encodingLabel } from "../files/text-file.ts";
 import type { ContentBlock } from "./messages.ts";
 import { InputError, type McpInput } from "./input-types.ts";
 

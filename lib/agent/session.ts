@@ -11,7 +11,7 @@ import { createModelClient, ModelError, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
-import { samplingHandler } from "./sampling.ts";
+import { samplingHandler } from "./mcp/sampling.ts";
 
 export interface SessionOptions {
   cwd: string;

@@ -5,7 +5,7 @@
  * to have the right shape, so nothing here throws on a malformed result.
  */
 import type { ServerConfig } from "../mcp/config.ts";
-import { base64Bytes } from "../tools/image.ts";
+import { base64Bytes } from "../files/image.ts";
 import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
 import { stderrSuffix, type ServerState } from "../mcp/registry.ts";
 

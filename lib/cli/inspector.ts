@@ -7,7 +7,7 @@
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
 import { McpRegistry, timeoutsFromEnv, type ServerState } from "../mcp/registry.ts";
 import { McpError } from "../mcp/errors.ts";
-import { mapPromptArguments } from "../agent/mcp-prompts.ts";
+import { mapPromptArguments } from "../agent/mcp/prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { UsageError } from "./args.ts";
 import { commandUsage, INSPECTOR_USAGE, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";

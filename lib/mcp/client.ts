@@ -22,7 +22,7 @@ import {
   type ReadResourceResult,
   type ServerCapabilities,
 } from "./protocol.ts";
-import { type ExitInfo, StdioTransport, type Transport } from "./stdio.ts";
+import { type ExitInfo, StdioTransport, type Transport } from "./transports/stdio.ts";
 
 export interface McpClientOptions {
   /** Working directory: answered to `roots/list`. */

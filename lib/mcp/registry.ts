@@ -20,9 +20,9 @@ import {
   type ReadResourceResult,
   type ServerCapabilities,
 } from "./protocol.ts";
-import { type ToolRoute, adaptTools, callAsTool } from "./tools.ts";
+import { type ToolRoute, adaptTools, callAsTool } from "../agent/mcp/tools.ts";
 
-export type { ToolRoute } from "./tools.ts";
+export type { ToolRoute } from "../agent/mcp/tools.ts";
 
 /** Default for MCP_TIMEOUT: handshake and each list request at start-up, in ms. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;

@@ -4,7 +4,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { replaceInText } from "./edit-text.ts";
 import { errnoCode, optionalBoolean, requiredString, resolvePath } from "./input.ts";
-import { canEncode, decodeText, encodeText, encodingLabel } from "./text-file.ts";
+import { canEncode, decodeText, encodeText, encodingLabel } from "../files/text-file.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { writeKeepingMode } from "./write.ts";
 

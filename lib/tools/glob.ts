@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { errnoCode, optionalString, requiredString, resolvePath } from "./input.ts";
 import { ToolError, type Tool } from "./tool.ts";
-import { splitPattern, walkFiles } from "./walk.ts";
+import { splitPattern, walkFiles } from "../files/walk.ts";
 
 export const MAX_GLOB_RESULTS = 100;
 

@@ -7,10 +7,10 @@ import { statSync } from "node:fs";
 import { basename, join } from "node:path";
 import { fileTypeGlobs, FILE_TYPES } from "./file-types.ts";
 import type { GrepLines, GrepQuery } from "./grep-query.ts";
-import { readRegularFile } from "./regular-file.ts";
-import { decodeText } from "./text-file.ts";
+import { readRegularFile } from "../files/regular-file.ts";
+import { decodeText } from "../files/text-file.ts";
 import { ToolError } from "./tool.ts";
-import { walkFiles } from "./walk.ts";
+import { walkFiles } from "../files/walk.ts";
 
 /** Larger files are skipped rather than loaded whole (bytes). */
 const MAX_FILE_BYTES = 100 * 1024 * 1024;

@@ -5,7 +5,7 @@ import { statSync } from "node:fs";
 import { dirname } from "node:path";
 import type { GrepLines, GrepQuery } from "./grep-query.ts";
 import { ToolError } from "./tool.ts";
-import { SKIPPED_DIRS } from "./walk.ts";
+import { SKIPPED_DIRS } from "../files/walk.ts";
 
 /** Most bytes of rg output read (bytes); rg is stopped past this so a runaway search cannot fill memory. */
 const MAX_RG_OUTPUT_BYTES = 20 * 1024 * 1024;

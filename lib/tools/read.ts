@@ -2,10 +2,10 @@
  * Read: a file's lines numbered like `cat -n`, in windows of at most 2000 lines;
  * images come back as an image block so the model can see them.
  */
-import { imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "./image.ts";
+import { imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "../files/image.ts";
 import { errnoCode, optionalInteger, requiredString, resolvePath } from "./input.ts";
-import { readRegularFile, type FileRead } from "./regular-file.ts";
-import { decodeText, encodingLabel } from "./text-file.ts";
+import { readRegularFile, type FileRead } from "../files/regular-file.ts";
+import { decodeText, encodingLabel } from "../files/text-file.ts";
 import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
 
 export const DEFAULT_LINE_LIMIT = 2000;

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { callToolResultToOutput, maxOutputChars, normalizeInputSchema, promptMessagesToBlocks, resourceContentsToBlocks } from "../../lib/mcp/content.ts";
+import { callToolResultToOutput, maxOutputChars, normalizeInputSchema, promptMessagesToBlocks, resourceContentsToBlocks } from "../../lib/agent/mcp/content.ts";
 import { BLOB_BASE64, LONG_TOOL_NAME, PNG_BASE64 } from "../../fixtures/servers/fixture-catalog.ts";
 import { Peer } from "../../fixtures/servers/peer.ts";
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { shellWords } from "../../lib/agent/shell-words.ts";
 import { expandCommand } from "../../lib/agent/commands.ts";
-import { mapPromptArguments, promptUsage } from "../../lib/agent/mcp-prompts.ts";
+import { mapPromptArguments, promptUsage } from "../../lib/agent/mcp/prompts.ts";
 
 describe("shellWords", () => {
   test("quotes keep spaces; nothing is evaluated", () => {

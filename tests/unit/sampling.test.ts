@@ -2,7 +2,7 @@
  * sampling/createMessage messages → Messages API messages (MCP 2025-11-25 client/sampling).
  */
 import { expect, test } from "bun:test";
-import { samplingMessages } from "../../lib/agent/sampling.ts";
+import { samplingMessages } from "../../lib/agent/mcp/sampling.ts";
 import { PNG_BASE64 } from "../../fixtures/servers/fixture-catalog.ts";
 
 const png = { type: "image", data: PNG_BASE64, mimeType: "image/png" };

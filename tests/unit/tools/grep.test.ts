@@ -9,7 +9,7 @@ import { createGrepTool } from "../../../lib/tools/grep.ts";
 import type { GrepQuery } from "../../../lib/tools/grep-query.ts";
 import { searchFiles } from "../../../lib/tools/grep-fallback.ts";
 import { ripgrepArgs } from "../../../lib/tools/grep-rg.ts";
-import { walkFiles } from "../../../lib/tools/walk.ts";
+import { walkFiles } from "../../../lib/files/walk.ts";
 import { tempDir } from "../../support/run.ts";
 import { ctxFor, errorOf, textOf } from "./support.ts";
 

@@ -3,12 +3,12 @@
  * `ToolNamer`, object input schemas, and calls whose every failure becomes an `is_error` result
  * the model can read: a JSON-RPC error, a timeout (MCP_TOOL_TIMEOUT), a server that died.
  */
-import type { Tool, ToolContext, ToolOutput } from "../tools/tool.ts";
-import type { McpClient } from "./client.ts";
+import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
+import type { McpClient } from "../../mcp/client.ts";
 import { callToolResultToOutput, normalizeInputSchema } from "./content.ts";
-import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError, messageOf } from "./errors.ts";
-import type { ToolNamer } from "./names.ts";
-import type { McpTool, ProgressParams } from "./protocol.ts";
+import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError, messageOf } from "../../mcp/errors.ts";
+import type { ToolNamer } from "../../mcp/names.ts";
+import type { McpTool, ProgressParams } from "../../mcp/protocol.ts";
 
 /** Where an API tool name leads: the server and the server's own tool name. */
 export interface ToolRoute {

@@ -3,10 +3,10 @@
  * the server's `messages`, `systemPrompt` and `maxTokens` go to the Messages API, and the reply
  * goes back as `{role, content, model, stopReason}`.
  */
-import { mcpContentToBlock, nonEmpty } from "../mcp/content.ts";
-import type { MessageParam } from "./messages.ts";
-import { replyText } from "./messages.ts";
-import type { ModelClient } from "./model.ts";
+import { mcpContentToBlock, nonEmpty } from "./content.ts";
+import type { MessageParam } from "../messages.ts";
+import { replyText } from "../messages.ts";
+import type { ModelClient } from "../model.ts";
 
 /** The parts of sampling/createMessage params we use; the rest is ignored. Comes from a server: unchecked. */
 export interface CreateMessageParams {

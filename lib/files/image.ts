@@ -4,7 +4,7 @@
  * path that sends an image (Read, `@file` mentions, MCP tool results, prompts, resources and
  * sampling) builds it with imageBlock, so the model is never sent one the API would refuse.
  */
-import type { ToolResultBlock } from "./tool.ts";
+import type { ToolResultBlock } from "../tools/tool.ts";
 
 export type ImageBlock = Extract<ToolResultBlock, { type: "image" }>;
 type TextBlock = Extract<ToolResultBlock, { type: "text" }>;

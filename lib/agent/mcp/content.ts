@@ -3,8 +3,8 @@
  * server/tools#tool-result), prompts/get messages (server/prompts) and resources/read contents
  * (server/resources). Input comes from a server, so anything malformed is described, never thrown.
  */
-import { base64Bytes, imageBlock } from "../tools/image.ts";
-import type { ToolOutput, ToolResultBlock } from "../tools/tool.ts";
+import { base64Bytes, imageBlock } from "../../files/image.ts";
+import type { ToolOutput, ToolResultBlock } from "../../tools/tool.ts";
 
 export { normalizeInputSchema } from "./schema.ts";
 

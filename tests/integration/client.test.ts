@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { McpClient, type McpClientOptions } from "../../lib/mcp/client.ts";
-import { StdioTransport } from "../../lib/mcp/stdio.ts";
+import { StdioTransport } from "../../lib/mcp/transports/stdio.ts";
 import { ConnectionClosedError, McpError, RequestTimeoutError } from "../../lib/mcp/errors.ts";
 import { initializeRequest } from "../../lib/mcp/protocol.ts";
 import { BUN, FIXTURE_SERVER, isAlive, tempDir } from "../support/run.ts";

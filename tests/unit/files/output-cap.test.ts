@@ -2,7 +2,7 @@
  * The head+tail accumulator that bounds command output.
  */
 import { expect, test } from "bun:test";
-import { HeadTailBuffer } from "../../../lib/tools/output-cap.ts";
+import { HeadTailBuffer } from "../../../lib/files/output-cap.ts";
 
 test("keeps everything while under the limits", () => {
   const b = new HeadTailBuffer(5, 5);

@@ -3,10 +3,10 @@
  * one server process, its pipes, its stderr tail and the shutdown sequence. The only file
  * that spawns MCP servers.
  */
-import type { ServerConfig } from "./config.ts";
-import { messageOf } from "./errors.ts";
-import { type FramedLine, readLines } from "./framing.ts";
-import { signalGroup, trackGroup } from "../process/group.ts";
+import type { ServerConfig } from "../config.ts";
+import { messageOf } from "../errors.ts";
+import { type FramedLine, readLines } from "../framing.ts";
+import { signalGroup, trackGroup } from "../../process/group.ts";
 
 /** How the process ended: `code` for a normal exit, `signal` (e.g. "SIGKILL") when killed. */
 export interface ExitInfo {

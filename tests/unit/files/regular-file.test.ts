@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { readRegularFile } from "../../../lib/tools/regular-file.ts";
+import { readRegularFile } from "../../../lib/files/regular-file.ts";
 import { tempDir } from "../../support/run.ts";
 
 let listener: { stop(): void } | undefined;

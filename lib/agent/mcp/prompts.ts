@@ -3,10 +3,10 @@
  * Words map positionally onto the prompt's declared `arguments`; words beyond the last argument
  * join it; absent optional arguments are omitted. The returned `messages` become the user message.
  */
-import { promptMessagesToBlocks } from "../mcp/content.ts";
-import type { ContentBlock } from "./messages.ts";
-import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
-import { shellWords } from "./shell-words.ts";
+import { promptMessagesToBlocks } from "./content.ts";
+import type { ContentBlock } from "../messages.ts";
+import { InputError, type McpInput, type McpPromptInfo } from "../input-types.ts";
+import { shellWords } from "../shell-words.ts";
 
 /** The usage line for a prompt: `usage: /mcp__jira__create <title> [priority]`. */
 export function promptUsage(command: string, prompt: McpPromptInfo): string {

@@ -2,7 +2,7 @@
  * The Messages API's image rules, shared by every path that sends an image.
  */
 import { describe, expect, test } from "bun:test";
-import { base64Bytes, imageBlock, imageMediaType, MAX_IMAGE_BASE64_CHARS, MAX_IMAGE_BYTES } from "../../../lib/tools/image.ts";
+import { base64Bytes, imageBlock, imageMediaType, MAX_IMAGE_BASE64_CHARS, MAX_IMAGE_BYTES } from "../../../lib/files/image.ts";
 
 describe("imageBlock", () => {
   test("the limit is on the base64 length: 5 MiB of characters pass, one more group does not", () => {

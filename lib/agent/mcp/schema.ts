@@ -3,7 +3,7 @@
  * says inputSchema is a JSON Schema object, but real servers send none, omit the top-level
  * `type`, or use a top-level anyOf/oneOf/allOf, which the Messages API rejects.
  */
-import type { InputSchema } from "../tools/tool.ts";
+import type { InputSchema } from "../../tools/tool.ts";
 
 const COMBINATORS = ["allOf", "anyOf", "oneOf"] as const;
 

@@ -2,7 +2,7 @@
  * Encoding detection and byte-exact round trips for the files tools read and rewrite.
  */
 import { describe, expect, test } from "bun:test";
-import { canEncode, decodeText, decodeTextPrefix, encodeText, looksBinary } from "../../../lib/tools/text-file.ts";
+import { canEncode, decodeText, decodeTextPrefix, encodeText, looksBinary } from "../../../lib/files/text-file.ts";
 
 const roundTrip = (bytes: Uint8Array) => {
   const decoded = decodeText(bytes)!;
