@@ -1,26 +1,26 @@
 /**
  * Built-in slash commands in print mode: they answer on stdout without a model call.
  */
-import type { AgentSession } from "../agent/session.ts";
+import type { AgentRuntime } from "../agent/runtime.ts";
 import { listCustomCommands } from "../agent/commands.ts";
 
 /** Built-in command names print mode answers itself, without the slash. */
 export const PRINT_BUILTINS: ReadonlySet<string> = new Set(["help", "mcp", "tools"]);
 
 /** The text a built-in command prints, ending with a newline. */
-export function printBuiltin(name: string, session: AgentSession, interactive = false): string {
+export function printBuiltin(name: string, runtime: AgentRuntime, interactive = false): string {
   switch (name) {
     case "mcp":
-      return serverTable(session) + "\n";
+      return serverTable(runtime) + "\n";
     case "tools":
       return (
-        session
+        runtime
           .tools()
           .map((t) => t.name)
           .join("\n") + "\n"
       );
     default:
-      return helpText(session, interactive) + "\n";
+      return helpText(runtime, interactive) + "\n";
   }
 }
 
@@ -28,8 +28,8 @@ export function printBuiltin(name: string, session: AgentSession, interactive = 
  * One line per configured MCP server, `name: connected` or `name: failed (reason)`, joined by
  * newlines without a final one; a sentence saying none are configured when there are none.
  */
-export function serverTable(session: AgentSession): string {
-  const servers = session.servers();
+export function serverTable(runtime: AgentRuntime): string {
+  const servers = runtime.servers();
   if (!servers.length) return "No MCP servers configured (.mcp.json or --mcp-config).";
   return servers.map((s) => `${s.name}: ${s.status}${s.error ? ` (${s.error})` : ""}`).join("\n");
 }
@@ -39,15 +39,15 @@ export function serverTable(session: AgentSession): string {
  * interactive session's own only when `interactive`), then custom commands with their scope,
  * then connected servers' MCP prompts as `/mcp__<server>__<prompt>`.
  */
-export function helpText(session: AgentSession, interactive: boolean): string {
+export function helpText(runtime: AgentRuntime, interactive: boolean): string {
   const lines = ["Commands:", "  /help   this list", "  /mcp    MCP servers and their status", "  /tools  the tools the model can use"];
   if (interactive) lines.push("  /clear  start a new conversation", "  /model  show the model, or /model <id> to switch", "  /exit   leave");
-  const custom = listCustomCommands(session.opts.cwd);
+  const custom = listCustomCommands(runtime.opts.cwd);
   if (custom.length) {
     lines.push("Custom commands:");
     for (const c of custom) lines.push(`  /${c.name}  ${c.description} (${c.scope})`);
   }
-  const prompts = (session.registry?.servers ?? []).flatMap((s) =>
+  const prompts = (runtime.registry?.servers ?? []).flatMap((s) =>
     s.status === "connected" ? (s.prompts as { name: string; description?: string }[]).map((p) => ({ server: s.name, ...p })) : [],
   );
   if (prompts.length) {

@@ -4,7 +4,7 @@
  * Exit codes: 0 success; 1 the run failed (model error, bad input, --max-turns).
  */
 import type { CliArgs } from "./args.ts";
-import { AgentSession } from "../agent/session.ts";
+import { AgentRuntime } from "../agent/runtime.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop, MaxTurnsError } from "../agent/loop.ts";
 import { ModelError } from "../agent/model.ts";
@@ -15,7 +15,7 @@ import { OutputWriter } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "./print-commands.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
-import { sessionOptions } from "./session-options.ts";
+import { runtimeOptions } from "./runtime-options.ts";
 import { StartupStatus } from "./ui-status.ts";
 import { colorEnabled, createStyle } from "./ui-style.ts";
 
@@ -33,7 +33,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
   const cwd = process.cwd();
   const writer = new OutputWriter(args.outputFormat);
   const stdinText = readPipedStdin(args.prompt === undefined ? undefined : STDIN_GRACE_MS);
-  let session: AgentSession | undefined;
+  let runtime: AgentRuntime | undefined;
   let turns = 0;
   let usage: Usage = { input_tokens: 0, output_tokens: 0 };
   const finish = (r: { subtype: "success" | "error_max_turns" | "error_during_execution"; result: string }) =>
@@ -42,28 +42,28 @@ export async function runPrint(args: CliArgs): Promise<number> {
       is_error: r.subtype !== "success",
       num_turns: turns,
       duration_ms: Math.round(performance.now() - started),
-      duration_api_ms: Math.round(session?.model.apiMs ?? 0),
+      duration_api_ms: Math.round(runtime?.model.apiMs ?? 0),
       usage,
     });
   let code = 0;
   try {
     // Start-up feedback is for --verbose only: scripted runs stay quiet.
     const status = args.verbose ? new StartupStatus(process.stderr, createStyle(colorEnabled(process.stderr))) : undefined;
-    session = await AgentSession.start({
-      ...sessionOptions(args, cwd, { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle }),
+    runtime = await AgentRuntime.start({
+      ...runtimeOptions(args, cwd, { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle }),
       // `-p /help`, `/mcp`, `/tools` answer without the model, so they need no key.
       modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
     });
-    status?.finish(session.servers());
+    status?.finish(runtime.servers());
     const piped = await stdinText;
     const prompt = [args.prompt, piped.trim() ? piped : undefined].filter((s) => s !== undefined).join("\n\n");
     if (!prompt.trim()) throw new InputError('no prompt: give one as an argument or on stdin (agent -p "…")');
-    const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: session.mcpInput() });
+    const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: runtime.mcpInput() });
     if (parsed.kind === "builtin") {
-      finish({ subtype: "success", result: printBuiltin(parsed.name, session) });
+      finish({ subtype: "success", result: printBuiltin(parsed.name, runtime) });
       return 0;
     }
-    const s = session;
+    const s = runtime;
     writer.init({
       tools: s.tools().map((t) => t.name),
       cwd,

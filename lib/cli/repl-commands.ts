@@ -2,7 +2,7 @@
  * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools and
  * /model [id]. Text commands reuse print mode's output (print-commands.ts) so both modes agree.
  */
-import type { AgentSession } from "../agent/session.ts";
+import type { AgentRuntime } from "../agent/runtime.ts";
 import type { MessageParam } from "../agent/messages.ts";
 import { createModelClient, ModelError } from "../agent/model.ts";
 import { listCustomCommands } from "../agent/commands.ts";
@@ -11,7 +11,7 @@ import { printBuiltin } from "./print-commands.ts";
 /** Built-in command names of the interactive session, without the slash. */
 export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model"]);
 
-/** What the session carries between turns (the model is the AgentSession's, so sampling follows /model). */
+/** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
 export interface ReplState {
   messages: MessageParam[];
 }
@@ -20,7 +20,7 @@ export interface ReplState {
  * Runs built-in `name` with `args`; returns the text to print (ending with a newline), or
  * "exit" for /exit. /model with an id switches the model for the following turns.
  */
-export function runBuiltin(name: string, args: string, session: AgentSession, state: ReplState): string | "exit" {
+export function runBuiltin(name: string, args: string, runtime: AgentRuntime, state: ReplState): string | "exit" {
   switch (name) {
     case "exit":
       return "exit";
@@ -28,9 +28,9 @@ export function runBuiltin(name: string, args: string, session: AgentSession, st
       state.messages.length = 0;
       return "Conversation cleared.\n";
     case "model": {
-      if (!args) return `model: ${session.model.model}\n`;
+      if (!args) return `model: ${runtime.model.model}\n`;
       try {
-        session.setModel(createModelClient({ model: args }));
+        runtime.setModel(createModelClient({ model: args }));
       } catch (err) {
         if (!(err instanceof ModelError)) throw err;
         return `error: ${err.message}\n`;
@@ -38,17 +38,17 @@ export function runBuiltin(name: string, args: string, session: AgentSession, st
       return `model set to ${args}\n`;
     }
     default:
-      return printBuiltin(name, session, true);
+      return printBuiltin(name, runtime, true);
   }
 }
 
 /** Every slash command name without the slash: built-in, custom, and connected servers' MCP prompts. */
-export function commandNames(session: AgentSession): string[] {
-  const prompts = (session.registry?.servers ?? []).flatMap((s) => (s.status === "connected" ? s.prompts.map((p) => `mcp__${s.name}__${p.name}`) : []));
-  return [...REPL_BUILTINS, ...listCustomCommands(session.opts.cwd).map((c) => c.name), ...prompts];
+export function commandNames(runtime: AgentRuntime): string[] {
+  const prompts = (runtime.registry?.servers ?? []).flatMap((s) => (s.status === "connected" ? s.prompts.map((p) => `mcp__${s.name}__${p.name}`) : []));
+  return [...REPL_BUILTINS, ...listCustomCommands(runtime.opts.cwd).map((c) => c.name), ...prompts];
 }
 
 /** Connected servers' resources as `server:uri`, for `@` completion. */
-export function resourceMentions(session: AgentSession): string[] {
-  return (session.registry?.servers ?? []).flatMap((s) => (s.status === "connected" ? s.resources.map((r) => `${s.name}:${r.uri}`) : []));
+export function resourceMentions(runtime: AgentRuntime): string[] {
+  return (runtime.registry?.servers ?? []).flatMap((s) => (s.status === "connected" ? s.resources.map((r) => `${s.name}:${r.uri}`) : []));
 }

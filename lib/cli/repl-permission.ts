@@ -49,7 +49,7 @@ export interface PermissionOptions {
   ask(question: string): Promise<string | null>;
   /** Called when the user pressed Ctrl-C at the question: the turn is interrupted. */
   onInterrupt(): void;
-  /** How a rule names a tool (AgentSession.matchesRule); API names only when absent. */
+  /** How a rule names a tool (AgentRuntime.matchesRule); API names only when absent. */
   matches?: RuleMatcher;
 }
 

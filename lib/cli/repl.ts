@@ -5,8 +5,8 @@
  * prompts. Ctrl-C interrupts a turn; Ctrl-C twice or Ctrl-D leaves; servers are shut down on exit.
  */
 import type { CliArgs } from "./args.ts";
-import { sessionOptions } from "./session-options.ts";
-import { AgentSession } from "../agent/session.ts";
+import { runtimeOptions } from "./runtime-options.ts";
+import { AgentRuntime } from "../agent/runtime.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop } from "../agent/loop.ts";
 import { ModelError } from "../agent/model.ts";
@@ -36,12 +36,12 @@ export async function runRepl(args: CliArgs): Promise<number> {
   const style = createStyle(colorEnabled(process.stderr));
   const status = new StartupStatus(process.stderr, style);
   let log = status.log;
-  let session: AgentSession;
+  let runtime: AgentRuntime;
   // Leaving while servers connect (Ctrl-C, SIGTERM) must not leave the live line half-drawn.
   const dropStatus = onShutdown(async () => status.abandon());
   try {
-    session = await AgentSession.start(
-      sessionOptions(args, cwd, { log: (line) => log(line), onMcpStart: (count) => status.start(count), onMcpServerSettled: status.settle }),
+    runtime = await AgentRuntime.start(
+      runtimeOptions(args, cwd, { log: (line) => log(line), onMcpStart: (count) => status.start(count), onMcpServerSettled: status.settle }),
     );
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
@@ -50,13 +50,13 @@ export async function runRepl(args: CliArgs): Promise<number> {
     return 1;
   }
   dropStatus();
-  status.finish(session.servers());
+  status.finish(runtime.servers());
   const view = new TurnView(process.stdout, process.stderr, style, cwd);
-  process.stderr.write(style.dim(`${session.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");
+  process.stderr.write(style.dim(`${runtime.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");
 
   const history = new History(historyPath(), view.line);
   const term = new Terminal({
-    completer: createCompleter({ cwd, commands: () => commandNames(session), resources: () => resourceMentions(session) }),
+    completer: createCompleter({ cwd, commands: () => commandNames(runtime), resources: () => resourceMentions(runtime) }),
     history: history.load(),
     historySize: HISTORY_SIZE,
     note: (line) => process.stderr.write(style.dim(line) + "\n"),
@@ -64,7 +64,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   // Servers may log at any time (a crash, a failed re-list): keep such lines off the prompt.
   log = (line) => term.printAbove(() => view.line(line));
   const state: ReplState = { messages: [] };
-  const turn = new TurnRunner(session, state, term, view, style, args);
+  const turn = new TurnRunner(runtime, state, term, view, style, args);
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.
     let first = args.prompt?.trim() ? args.prompt : undefined;
@@ -90,7 +90,7 @@ class TurnRunner {
   private readonly allowed: Set<string>;
 
   constructor(
-    private readonly session: AgentSession,
+    private readonly runtime: AgentRuntime,
     private readonly state: ReplState,
     private readonly term: Terminal,
     private readonly view: TurnView,
@@ -102,7 +102,7 @@ class TurnRunner {
 
   /** Handles one submitted line; "exit" when the user asked to leave. Never throws. */
   async run(line: string): Promise<"exit" | undefined> {
-    const { session, state, term, view, style } = this;
+    const { runtime, state, term, view, style } = this;
     const controller = new AbortController();
     const interrupt = () => controller.abort(new TurnInterrupted());
     let interrupts = 0;
@@ -111,20 +111,20 @@ class TurnRunner {
     // A second Ctrl-C while the turn is still winding down leaves, as at an idle prompt.
     term.busy(() => (++interrupts > 1 ? void exitAfterShutdown(0) : interrupt()));
     try {
-      const cwd = session.opts.cwd;
-      const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: session.mcpInput() }), controller.signal);
+      const cwd = runtime.opts.cwd;
+      const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput() }), controller.signal);
       if (parsed.kind === "builtin") {
-        const out = runBuiltin(parsed.name, parsed.args, session, state);
+        const out = runBuiltin(parsed.name, parsed.args, runtime, state);
         if (out === "exit") return "exit";
         process.stdout.write(out);
         return undefined;
       }
       state.messages.push({ role: "user", content: parsed.content });
       await runLoop(state.messages, {
-        model: session.model,
-        system: session.systemPrompt(),
-        tools: () => session.tools(),
-        beforeModelCall: () => session.refresh(),
+        model: runtime.model,
+        system: runtime.systemPrompt(),
+        tools: () => runtime.tools(),
+        beforeModelCall: () => runtime.refresh(),
         canUseTool: permissionHook({
           cwd,
           allowed: this.allowed,
@@ -135,7 +135,7 @@ class TurnRunner {
             return term.ask(style.yellow(question));
           },
           onInterrupt: interrupt,
-          matches: (toolName, rule) => session.matchesRule(toolName, rule),
+          matches: (toolName, rule) => runtime.matchesRule(toolName, rule),
         }),
         cwd,
         signal: controller.signal,

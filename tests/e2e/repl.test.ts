@@ -129,7 +129,7 @@ describe.skipIf(!TMUX)("interactive session", () => {
     TEST_TIMEOUT_MS,
   );
 
-  // Waits on AgentSession letting /model replace the client its MCP sampling handler uses (lib/agent/session.ts).
+  // Waits on AgentRuntime letting /model replace the client its MCP sampling handler uses (lib/agent/runtime.ts).
   test(
     "/model also switches the model MCP sampling uses",
     async () => {

@@ -1,17 +1,17 @@
 /**
  * The flags every mode shares, as the session's options: one mapping for -p and the interactive session.
  */
-import type { SessionOptions } from "../agent/session.ts";
+import type { RuntimeOptions } from "../agent/runtime.ts";
 import { DEFAULT_MODEL } from "../agent/model.ts";
 import type { CliArgs } from "./args.ts";
 
-type Callbacks = Pick<SessionOptions, "log" | "onMcpStart" | "onMcpServerSettled">;
+type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled">;
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default
  * model; the MCP, tool, prompt and diagnostic flags as they are; `callbacks` for the mode's display.
  */
-export function sessionOptions(args: CliArgs, cwd: string, callbacks: Callbacks): SessionOptions {
+export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks): RuntimeOptions {
   return {
     cwd,
     model: args.model ?? (process.env.ANTHROPIC_MODEL || DEFAULT_MODEL),

@@ -13,7 +13,7 @@ import { onShutdown } from "./lifecycle.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
 import { samplingHandler } from "./mcp/sampling.ts";
 
-export interface SessionOptions {
+export interface RuntimeOptions {
   cwd: string;
   model: string;
   mcpConfig: string[];
@@ -40,9 +40,9 @@ export interface ServerSummary {
   error?: string;
 }
 
-export class AgentSession {
+export class AgentRuntime {
   private constructor(
-    readonly opts: SessionOptions,
+    readonly opts: RuntimeOptions,
     private current: ModelClient,
     readonly registry: McpRegistry | undefined,
     readonly configured: ServerConfig[],
@@ -53,9 +53,9 @@ export class AgentSession {
    * server concurrently; failed servers are reported through `log` and skipped.
    * @throws ModelError when there is no API key.
    */
-  static async start(opts: SessionOptions): Promise<AgentSession> {
+  static async start(opts: RuntimeOptions): Promise<AgentRuntime> {
     const model = opts.modelOptional ? optionalModel(opts.model) : createModelClient({ model: opts.model });
-    let session: AgentSession | undefined; // set once servers are up; sampling may come sooner
+    let session: AgentRuntime | undefined; // set once servers are up; sampling may come sooner
     const { servers, warnings } = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
     for (const w of warnings) opts.log(w);
     let registry: McpRegistry | undefined;
@@ -82,7 +82,7 @@ export class AgentSession {
     } else {
       model.preload();
     }
-    session = new AgentSession(opts, model, registry, servers);
+    session = new AgentRuntime(opts, model, registry, servers);
     session.warnUnknownDisallowed();
     return session;
   }
