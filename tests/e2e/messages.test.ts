@@ -4,8 +4,8 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { reply, text } from "../support/model-server.ts";
-import { lines, project, stopProjects } from "../support/mcp.ts";
-import { FIXTURE_SERVER, BUN, runAgent, tempDir, writeMcpConfig } from "../support/run.ts";
+import { lines, project, stopProjects, userBlocks } from "../support/mcp.ts";
+import { FIXTURE_SERVER, BUN, fixtureServer, runAgent, tempDir, writeMcpConfig } from "../support/run.ts";
 
 afterEach(stopProjects);
 
@@ -39,5 +39,24 @@ describe("servers' ANSI colour", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toContain("Error: boom");
     expect(r.stdout + r.stderr).not.toContain("\x1b");
+  });
+});
+
+describe("a mention naming no server", () => {
+  test("is sent as text, with one stderr hint naming the servers that exist", async () => {
+    const p = project({ fx: fixtureServer(), docs: fixtureServer() }, [reply(text("ok"))]);
+    const r = await p.run("look @nosuch:foo://bar and again @nosuch:foo://bar, not @fx:fixture://hello");
+    expect([r.code, r.stdout]).toEqual([0, "ok\n"]);
+    expect(lines(r.stderr)).toEqual(['@nosuch:foo://bar: no MCP server named "nosuch" (the MCP servers are "fx", "docs"); sent as plain text']);
+    const blocks = userBlocks(p.model.requests[0]!);
+    expect(blocks[0].text).toBe("look @nosuch:foo://bar and again @nosuch:foo://bar, not @fx:fixture://hello");
+    expect(blocks.map((b: any) => b.text.split("\n")[0])).toEqual([blocks[0].text, '<attachment source="fx:fixture://hello">']);
+  });
+
+  test("without any server the hint says so; a missing file and an e-mail address stay quiet", async () => {
+    const p = project(undefined, [reply(text("ok"))]);
+    const r = await p.run("see @nosuch:foo://bar @missing.txt me@example.com @scope/pkg");
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toEqual(['@nosuch:foo://bar: no MCP server named "nosuch" (no MCP servers are configured); sent as plain text']);
   });
 });
