@@ -16,8 +16,9 @@ const EPHEMERAL = { type: "ephemeral" };
 function breakpoints(body: any): { path: string; value: unknown }[] {
   const found: { path: string; value: unknown }[] = [];
   const walk = (v: any, path: string) => {
-    if (Array.isArray(v)) v.forEach((x, i) => walk(x, `${path}[${i}]`));
-    else if (v && typeof v === "object") {
+    if (Array.isArray(v)) {
+      for (const [i, x] of v.entries()) walk(x, `${path}[${i}]`);
+    } else if (v && typeof v === "object") {
       for (const [k, x] of Object.entries(v)) {
         if (k === "cache_control") found.push({ path, value: x });
         else walk(x, `${path}.${k}`);
