@@ -123,7 +123,7 @@ class TurnRunner {
     });
     status.start();
     try {
-      const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput() }), controller.signal);
+      const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput(), warn: view.line }), controller.signal);
       if (parsed.kind === "builtin") {
         status.stop();
         const out = runBuiltin(parsed.name, parsed.args, runtime, state);
