@@ -31,6 +31,7 @@ Options:
   --session-id <uuid>           the id of the new conversation
   --fork-session                with --continue/--resume: go on in a new session, leaving the old one as it was
   --no-session-persistence      save nothing of this conversation
+  --no-cache                    send no prompt-caching breakpoints (also DISABLE_PROMPT_CACHING=1)
   --verbose                     server stderr and start-up progress on stderr
   --debug                       also the JSON-RPC traffic on stderr
   -v, --version                 print the version
@@ -52,6 +53,8 @@ export interface CliArgs {
   appendSystemPrompt?: string;
   skipPermissions: boolean;
   sampling: boolean;
+  /** Prompt-caching breakpoints; false with --no-cache. */
+  cache: boolean;
   verbose: boolean;
   debug: boolean;
   continue: boolean;
@@ -98,6 +101,7 @@ const options = {
   "append-system-prompt": { type: "string" },
   "dangerously-skip-permissions": { type: "boolean" },
   "no-sampling": { type: "boolean" },
+  "no-cache": { type: "boolean" },
   verbose: { type: "boolean" },
   debug: { type: "boolean" },
   continue: { type: "boolean", short: "c" },
@@ -148,6 +152,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     appendSystemPrompt: values["append-system-prompt"] as string | undefined,
     skipPermissions: Boolean(values["dangerously-skip-permissions"]),
     sampling: !values["no-sampling"],
+    cache: !values["no-cache"],
     verbose: Boolean(values.verbose || values.debug),
     debug: Boolean(values.debug),
     continue: Boolean(values.continue),
