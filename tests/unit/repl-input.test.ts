@@ -10,6 +10,7 @@ import { wrapLine } from "../../lib/cli/ui-live.ts";
 import { addUserInput, INTERRUPT_MARKER, recordInterrupt } from "../../lib/cli/repl-turns.ts";
 import { commonPrefix, completionRows } from "../../lib/cli/repl-complete.ts";
 import type { MessageParam } from "../../lib/agent/messages.ts";
+import { Conversation } from "../../lib/agent/conversation.ts";
 
 const kinds = (keys: { kind: string; text?: string }[]) => keys.map((k) => (k.text !== undefined ? `${k.kind}:${k.text}` : k.kind));
 
@@ -138,10 +139,11 @@ describe("interrupted turns", () => {
   const user = (text: string): MessageParam => ({ role: "user", content: [{ type: "text", text }] });
 
   test("the partial answer is kept, the marker follows, and the next input joins it", () => {
-    const messages = [user("q1")];
-    recordInterrupt(messages, "half an answer  ");
-    addUserInput(messages, [{ type: "text", text: "q2" }]);
-    expect(messages).toEqual([
+    const c = new Conversation("s");
+    c.append(user("q1"));
+    recordInterrupt(c, "half an answer  ");
+    const before = addUserInput(c, [{ type: "text", text: "q2" }]);
+    expect(c.messages).toEqual([
       user("q1"),
       { role: "assistant", content: [{ type: "text", text: "half an answer" }] },
       {
@@ -152,14 +154,18 @@ describe("interrupted turns", () => {
         ],
       },
     ]);
+    // Rolling the turn back drops the joined input (and the marker with it).
+    c.rollback(before);
+    expect(c.messages.map((m) => m.role)).toEqual(["user", "assistant"]);
   });
 
-  test("interrupted during tools: the marker joins the tool results", () => {
-    const results: MessageParam = { role: "user", content: [{ type: "tool_result", tool_use_id: "t", content: "x" }] };
-    const messages: MessageParam[] = [user("q"), { role: "assistant", content: [{ type: "tool_use", id: "t", name: "Bash", input: {} }] }, results];
-    recordInterrupt(messages, "");
-    expect(messages).toHaveLength(3);
-    expect(messages[2]!.content.map((b) => b.type)).toEqual(["tool_result", "text"]);
+  test("interrupted during tools: unanswered calls are closed and the marker joins the tool results", () => {
+    const c = new Conversation("s");
+    c.append(user("q"));
+    c.append({ role: "assistant", content: [{ type: "tool_use", id: "t", name: "Bash", input: {} }] });
+    recordInterrupt(c, "");
+    expect(c.messages).toHaveLength(3);
+    expect(c.messages[2]!.content.map((b) => b.type)).toEqual(["tool_result", "text"]);
   });
 });
 
