@@ -58,7 +58,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
     const piped = await stdinText;
     const prompt = [args.prompt, piped.trim() ? piped : undefined].filter((s) => s !== undefined).join("\n\n");
     if (!prompt.trim()) throw new InputError('no prompt: give one as an argument or on stdin (agent -p "…")');
-    const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: runtime.mcpInput() });
+    const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: runtime.mcpInput(), warn: stderr });
     if (parsed.kind === "builtin") {
       finish({ subtype: "success", result: printBuiltin(parsed.name, runtime) });
       return 0;

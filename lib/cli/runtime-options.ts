@@ -4,12 +4,14 @@
 import type { RuntimeOptions } from "../agent/runtime.ts";
 import { DEFAULT_MODEL } from "../agent/model.ts";
 import type { CliArgs } from "./args.ts";
+import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 
 type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled">;
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default
- * model; the MCP, tool, prompt and diagnostic flags as they are; `callbacks` for the mode's display.
+ * model; the MCP, tool, prompt and diagnostic flags as they are; `callbacks` for the mode's display,
+ * with servers' ANSI codes stripped from logged lines unless stderr takes colour.
  */
 export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks): RuntimeOptions {
   return {
@@ -24,5 +26,6 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks)
     verbose: args.verbose,
     debug: args.debug,
     ...callbacks,
+    log: plainUnlessColor(callbacks.log, colorEnabled(process.stderr)),
   };
 }

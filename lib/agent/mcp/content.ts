@@ -5,6 +5,7 @@
  */
 import { base64Bytes, imageBlock } from "../../files/image.ts";
 import type { ToolOutput, ToolResultBlock } from "../../tools/tool.ts";
+import { textOfBlob } from "./text-blob.ts";
 
 export { normalizeInputSchema } from "./schema.ts";
 
@@ -59,8 +60,9 @@ export function promptMessagesToBlocks(messages: unknown): ToolResultBlock[] {
 
 /**
  * resources/read `contents` → content blocks, one per item: text → text (empty text dropped);
- * an `image/*` blob → imageBlock's image, or its description when the API can't take it; any
- * other blob → `[binary resource <uri>, <mimeType>, <N> bytes, not shown]`. Not an array or
+ * an `image/*` blob → imageBlock's image, or its description when the API can't take it; a blob
+ * with a text mimeType that is valid UTF-8 → its text (textOfBlob); any other blob →
+ * `[binary resource <uri>, <mimeType>, <N> bytes, not shown]`. Not an array or
  * nothing left → []. Never throws.
  */
 export function resourceContentsToBlocks(contents: unknown): ToolResultBlock[] {
@@ -72,6 +74,8 @@ export function resourceContentsToBlocks(contents: unknown): ToolResultBlock[] {
     if (typeof c.blob !== "string") return { type: "text", text: `[resource ${uri} has neither text nor blob]` };
     const mime = typeof c.mimeType === "string" ? c.mimeType : "unknown type";
     if (mime.startsWith("image/")) return imageBlock(mime, c.blob);
+    const decoded = textOfBlob(mime, c.blob);
+    if (decoded !== undefined) return { type: "text", text: decoded };
     return { type: "text", text: `[binary resource ${uri}, ${mime}, ${base64Bytes(c.blob)} bytes, not shown]` };
   });
   return nonEmpty(blocks);
@@ -80,7 +84,8 @@ export function resourceContentsToBlocks(contents: unknown): ToolResultBlock[] {
 /**
  * One MCP content block (text, image, audio, resource_link, embedded resource; MCP 2025-11-25
  * server/tools#tool-result) → an Anthropic image block, or a text block for everything else
- * (a description for what the model cannot take as is). Never throws.
+ * (a description for what the model cannot take as is; an embedded resource's text, or its blob
+ * when textOfBlob reads it as text, as is). Never throws.
  */
 export function mcpContentToBlock(block: unknown): ToolResultBlock {
   const text = (t: string): ToolResultBlock => ({ type: "text", text: t });
@@ -102,6 +107,8 @@ export function mcpContentToBlock(block: unknown): ToolResultBlock {
       const r = isObject(block.resource) ? block.resource : {};
       if (typeof r.text === "string") return text(r.text);
       const rMime = typeof r.mimeType === "string" ? r.mimeType : "unknown type";
+      const decoded = typeof r.blob === "string" ? textOfBlob(rMime, r.blob) : undefined;
+      if (decoded !== undefined) return text(decoded);
       const size = typeof r.blob === "string" ? `${base64Bytes(r.blob)} bytes` : "no data";
       return text(`[embedded resource ${String(r.uri)}: ${rMime}, ${size}]`);
     }
