@@ -37,7 +37,9 @@ export function checkPkceSupport(as: oauth.AuthorizationServer, assumeS256: bool
   const methods = as.code_challenge_methods_supported;
   if (methods === undefined) {
     if (assumeS256) return;
-    throw new Error(`authorization server ${as.issuer} does not advertise PKCE (code_challenge_methods_supported); set "oauth": {"assumeS256": true} for this server if it supports S256`);
+    throw new Error(
+      `authorization server ${as.issuer} does not advertise PKCE (code_challenge_methods_supported); set "oauth": {"assumeS256": true} for this server if it supports S256`,
+    );
   }
   if (!methods.includes("S256")) throw new Error(`authorization server ${as.issuer} does not support PKCE S256 (offers ${methods.join(", ") || "none"})`);
 }

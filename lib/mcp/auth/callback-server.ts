@@ -12,8 +12,7 @@ export interface CallbackServer {
   close(): void;
 }
 
-const PAGE = (text: string) =>
-  `<!doctype html><meta charset="utf-8"><title>Login</title><body style="font-family:sans-serif;margin:3em">${text}</body>`;
+const PAGE = (text: string) => `<!doctype html><meta charset="utf-8"><title>Login</title><body style="font-family:sans-serif;margin:3em">${text}</body>`;
 
 /**
  * Listens on 127.0.0.1.
@@ -39,12 +38,18 @@ export function startCallbackServer(port = 0): CallbackServer {
         if (state !== expected) return html("This login link is not the one in progress (state mismatch). Start the login again.", 400);
         deliver?.(url);
         const failed = url.searchParams.get("error");
-        return html(failed ? `Login refused: ${escapeHtml(failed)}. You can close this window.` : "Logged in. You can close this window and return to the terminal.");
+        return html(
+          failed ? `Login refused: ${escapeHtml(failed)}. You can close this window.` : "Logged in. You can close this window and return to the terminal.",
+        );
       },
     });
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(code === "EADDRINUSE" ? `callback port ${port} on 127.0.0.1 is in use` : `cannot listen on 127.0.0.1:${port} for the login callback: ${(err as Error).message}`);
+    throw new Error(
+      code === "EADDRINUSE"
+        ? `callback port ${port} on 127.0.0.1 is in use`
+        : `cannot listen on 127.0.0.1:${port} for the login callback: ${(err as Error).message}`,
+    );
   }
   return {
     redirectUri: `http://127.0.0.1:${server.port}/callback`,

@@ -41,7 +41,11 @@ export function metadataDocumentClient(cfg: OAuthConfig, as: oauth.Authorization
  * RFC 7591 registration for `redirectUri`, asking for `authorization_code` and `refresh_token`.
  * @throws Error naming the registration endpoint and the server's error.
  */
-export async function registerClient(as: oauth.AuthorizationServer, redirectUri: string, options: oauth.HttpRequestOptions<"POST", string>): Promise<StoredClient> {
+export async function registerClient(
+  as: oauth.AuthorizationServer,
+  redirectUri: string,
+  options: oauth.HttpRequestOptions<"POST", string>,
+): Promise<StoredClient> {
   if (!as.registration_endpoint) {
     throw new Error(`authorization server ${as.issuer} offers no dynamic client registration: set "oauth": {"clientId": …} for this server`);
   }
@@ -60,17 +64,20 @@ export async function registerClient(as: oauth.AuthorizationServer, redirectUri:
     },
     options,
   );
-  let client: oauth.Client;
-  try {
-    client = await oauth.processDynamicClientRegistrationResponse(res);
-  } catch (err) {
-    throw new Error(`client registration at ${as.registration_endpoint} failed: ${describeOAuthError(err)}`);
+  // Parsed by hand: oauth4webapi insists on `client_secret_expires_at` beside a secret (RFC 7591
+  // §3.2.1), which servers often leave out; only `client_id` matters here.
+  const body = (await res.json().catch(() => undefined)) as Record<string, unknown> | undefined;
+  if (!res.ok || typeof body?.client_id !== "string") {
+    const reason = typeof body?.error === "string" ? `${body.error}${body.error_description ? `: ${body.error_description}` : ""}` : `HTTP ${res.status}`;
+    throw new Error(`client registration at ${as.registration_endpoint} failed: ${reason}`);
   }
+  const client = body as { client_id: string; client_secret?: unknown; token_endpoint_auth_method?: unknown };
   const secret = typeof client.client_secret === "string" ? client.client_secret : undefined;
   return {
     client_id: client.client_id,
     client_secret: secret,
-    token_endpoint_auth_method: typeof client.token_endpoint_auth_method === "string" ? client.token_endpoint_auth_method : secret ? chooseAuthMethod(supported, true) : "none",
+    token_endpoint_auth_method:
+      typeof client.token_endpoint_auth_method === "string" ? client.token_endpoint_auth_method : secret ? chooseAuthMethod(supported, true) : "none",
     redirect_uris: [redirectUri],
     issuer: as.issuer,
     kind: "dcr",
@@ -83,7 +90,7 @@ export async function clientAuthentication(client: StoredClient, cfg: OAuthConfi
     case "client_secret_basic":
     case "client_secret_post": {
       if (!client.client_secret) throw new Error(`client ${client.client_id} needs a client secret for ${client.token_endpoint_auth_method}`);
-      return client.token_endpoint_auth_method === "client_secret_basic" ? oauth.ClientSecretBasic(client.client_secret) : oauth.ClientSecretPost(client.client_secret);
+      return client.token_endpoint_auth_method === "client_secret_basic" ? secretBasic(client.client_secret) : oauth.ClientSecretPost(client.client_secret);
     }
     case "private_key_jwt":
       if (!cfg.privateKey) throw new Error('private_key_jwt needs "oauth.privateKey"');
@@ -91,6 +98,18 @@ export async function clientAuthentication(client: StoredClient, cfg: OAuthConfi
     default:
       return oauth.None();
   }
+}
+
+/**
+ * client_secret_basic (RFC 6749 §2.3.1) with encodeURIComponent: oauth4webapi's stricter
+ * form-encoding also escapes `-`, `.`, `_` and `~`, which servers that skip the decoding step
+ * (the spec asks for it, many omit it) then fail to match.
+ */
+function secretBasic(secret: string): oauth.ClientAuth {
+  return (_as, client, body, headers) => {
+    body.delete("client_id");
+    headers.set("authorization", `Basic ${btoa(`${encodeURIComponent(client.client_id)}:${encodeURIComponent(secret)}`)}`);
+  };
 }
 
 const ALGORITHMS: Record<string, { name: string; namedCurve?: string; hash?: string }> = {

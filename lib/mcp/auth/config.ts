@@ -33,7 +33,17 @@ export interface OAuthConfig {
   idToken?: string;
 }
 
-const STRINGS = ["clientId", "clientSecret", "clientMetadataUrl", "privateKey", "signingAlgorithm", "idpTokenEndpoint", "idpClientId", "idpClientSecret", "idToken"] as const;
+const STRINGS = [
+  "clientId",
+  "clientSecret",
+  "clientMetadataUrl",
+  "privateKey",
+  "signingAlgorithm",
+  "idpTokenEndpoint",
+  "idpClientId",
+  "idpClientSecret",
+  "idToken",
+] as const;
 const KNOWN = new Set<string>([...STRINGS, "callbackPort", "scopes", "grantType", "assumeS256"]);
 const GRANTS: GrantType[] = ["authorization_code", "client_credentials", "cross_app_access"];
 

@@ -104,7 +104,9 @@ export async function discover(serverUrl: string, resourceMetadataUrl: string | 
   }
   if (typeof prm.resource !== "string") throw new Error(`protected resource metadata at ${prmUrl} has no "resource"`);
   if (!resourceCovers(prm.resource, serverUrl)) {
-    throw new ResourceMismatchError(`protected resource metadata names resource ${prm.resource}, not this server (${canonicalResource(serverUrl)}): authorization refused`);
+    throw new ResourceMismatchError(
+      `protected resource metadata names resource ${prm.resource}, not this server (${canonicalResource(serverUrl)}): authorization refused`,
+    );
   }
   const issuer = prm.authorization_servers?.find((s) => typeof s === "string");
   if (!issuer) throw new Error(`protected resource metadata at ${prmUrl} lists no authorization_servers`);

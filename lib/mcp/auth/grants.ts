@@ -21,8 +21,11 @@ export class UnknownClientError extends Error {
   override name = "UnknownClientError";
 }
 
-/** Options every oauth4webapi request gets: our fetch, and http allowed because every URL was checked by requireSecureEndpoint first. */
-// biome-ignore lint/suspicious/noExplicitAny: oauth4webapi types each request's options by method and body; one shape serves them all.
+/**
+ * Options every oauth4webapi request gets: our fetch, and http allowed because every URL was
+ * checked by requireSecureEndpoint first. Typed `any`: oauth4webapi types each request's options
+ * by method and body, and one shape serves them all.
+ */
 export function requestOptions(fetcher?: typeof fetch): any {
   return { [oauth.allowInsecureRequests]: true, ...(fetcher ? { [oauth.customFetch]: fetcher } : {}), signal: AbortSignal.timeout(30_000) };
 }
@@ -64,13 +67,23 @@ export interface GrantContext {
 }
 
 /** Authorization code + PKCE exchange. @throws GrantRefusedError, UnknownClientError, Error. */
-export async function exchangeCode(ctx: GrantContext, callback: URLSearchParams, redirectUri: string, verifier: string, scope: string | undefined): Promise<StoredTokens> {
+export async function exchangeCode(
+  ctx: GrantContext,
+  callback: URLSearchParams,
+  redirectUri: string,
+  verifier: string,
+  scope: string | undefined,
+): Promise<StoredTokens> {
   const auth = await clientAuthentication(ctx.client, ctx.cfg);
   const client = toClient(ctx.client);
   const res = await run(
     "token request",
     ctx.as,
-    () => oauth.authorizationCodeGrantRequest(ctx.as, client, auth, callback, redirectUri, verifier, { ...requestOptions(ctx.fetcher), additionalParameters: { resource: ctx.resource } }),
+    () =>
+      oauth.authorizationCodeGrantRequest(ctx.as, client, auth, callback, redirectUri, verifier, {
+        ...requestOptions(ctx.fetcher),
+        additionalParameters: { resource: ctx.resource },
+      }),
     (r) => oauth.processAuthorizationCodeResponse(ctx.as, client, r),
   );
   return storedTokens(res, ctx.as.issuer, scope);
@@ -84,7 +97,11 @@ export async function refresh(ctx: GrantContext, tokens: StoredTokens): Promise<
   const res = await run(
     "refresh",
     ctx.as,
-    () => oauth.refreshTokenGrantRequest(ctx.as, client, auth, tokens.refresh_token!, { ...requestOptions(ctx.fetcher), additionalParameters: { resource: ctx.resource } }),
+    () =>
+      oauth.refreshTokenGrantRequest(ctx.as, client, auth, tokens.refresh_token!, {
+        ...requestOptions(ctx.fetcher),
+        additionalParameters: { resource: ctx.resource },
+      }),
     (r) => oauth.processRefreshTokenResponse(ctx.as, client, r),
   );
   return storedTokens(res, ctx.as.issuer, undefined, tokens);

@@ -230,7 +230,8 @@ export class OAuthProvider implements HttpAuthProvider {
 
   private async grantContext(client: StoredClient, discovery?: Discovery, issuer?: string): Promise<GrantContext> {
     const d = discovery ?? (await this.getDiscovery(undefined));
-    if (issuer && d.authorizationServer.issuer !== issuer) this.opts.debug?.(`oauth ${this.opts.server}: token issuer ${issuer} differs from ${d.authorizationServer.issuer}`);
+    if (issuer && d.authorizationServer.issuer !== issuer)
+      this.opts.debug?.(`oauth ${this.opts.server}: token issuer ${issuer} differs from ${d.authorizationServer.issuer}`);
     return { as: d.authorizationServer, client, cfg: this.opts.oauth, resource: d.resource, fetcher: this.opts.fetch as typeof fetch };
   }
 }

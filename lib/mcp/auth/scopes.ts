@@ -24,7 +24,8 @@ export function chooseScopes(inputs: ScopeInputs): string[] | undefined {
   if (inputs.configured?.length) return [...inputs.configured];
   const challenge = splitScopes(inputs.challenge);
   if (challenge.length) scopes = challenge;
-  else if (Array.isArray(inputs.resourceScopes) && inputs.resourceScopes.length) scopes = inputs.resourceScopes.filter((s): s is string => typeof s === "string");
+  else if (Array.isArray(inputs.resourceScopes) && inputs.resourceScopes.length)
+    scopes = inputs.resourceScopes.filter((s): s is string => typeof s === "string");
   if (!scopes?.length) return undefined;
   if (Array.isArray(inputs.serverScopes) && inputs.serverScopes.includes("offline_access") && !scopes.includes("offline_access")) scopes.push("offline_access");
   return scopes;

@@ -91,7 +91,7 @@ export class TokenStore {
     try {
       const doc = JSON.parse(text) as StoreFile;
       if (typeof doc === "object" && doc && typeof doc.servers === "object" && doc.servers && !Array.isArray(doc.servers)) return doc;
-      throw new Error("not an object with \"servers\"");
+      throw new Error('not an object with "servers"');
     } catch (err) {
       if (!this.warned) {
         this.warned = true;

@@ -12,7 +12,7 @@ export interface Challenge {
   params: Record<string, string>;
 }
 
-const SEPARATORS = " \t,=\"";
+const SEPARATORS = ' \t,="';
 
 /** Every challenge in the header value, in order. An empty or absent header gives []. */
 export function parseWwwAuthenticate(header: string | null | undefined): Challenge[] {
