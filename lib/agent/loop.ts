@@ -36,8 +36,8 @@ export interface LoopOptions {
   tools(): Tool[];
   /** Runs before every model call (MCP list_changed refresh). */
   beforeModelCall?(): Promise<void>;
-  /** Asked before a tool runs; false means the user refused it. */
-  canUseTool?(tool: Tool, input: Record<string, unknown>): Promise<boolean>;
+  /** Asked before a tool runs; false means the user refused it, a string refused it with that reason. */
+  canUseTool?(tool: Tool, input: Record<string, unknown>): Promise<boolean | string>;
   cwd: string;
   maxTurns?: number;
   signal?: AbortSignal;
@@ -147,8 +147,10 @@ async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOpt
   if (!tool) return { isError: true, content: `No such tool: ${call.name}` };
   const input = (call.input && typeof call.input === "object" ? call.input : {}) as Record<string, unknown>;
   try {
-    if (opts.canUseTool && !(await opts.canUseTool(tool, input))) {
-      return { isError: true, content: `The user refused to run ${call.name}.` };
+    const allowed = opts.canUseTool ? await opts.canUseTool(tool, input) : true;
+    if (allowed !== true) {
+      const reason = typeof allowed === "string" ? ` They said: ${allowed}` : "";
+      return { isError: true, content: `The user refused to run ${call.name}.${reason}` };
     }
     const progress = opts.hooks?.onToolProgress;
     return await tool.run(input, { cwd: opts.cwd, signal, onProgress: progress && ((message) => progress(call, message)) });

@@ -20,6 +20,8 @@ import { History, historyPath } from "./repl-history.ts";
 import { PROMPT, Terminal } from "./repl-terminal.ts";
 import { createCompleter } from "./repl-complete.ts";
 import { permissionHook } from "./repl-permission.ts";
+import { permissionPreview } from "./ui-permission.ts";
+import { toolStartLine } from "./ui-tool-lines.ts";
 import { openRunSession, SessionError } from "./session-flags.ts";
 import type { OpenedSession } from "../agent/session-open.ts";
 import { commandNames, REPL_BUILTINS, resourceMentions, runBuiltin, type ReplState } from "./repl-commands.ts";
@@ -131,6 +133,7 @@ class TurnRunner {
       cwd,
       new PlainLines(),
       status,
+      (call) => toolStartLine(call.name, call.input, cwd, style, runtime.route(call.name)),
     );
     const controller = new AbortController();
     const interrupt = () => controller.abort(new TurnInterrupted());
@@ -167,10 +170,13 @@ class TurnRunner {
           allowed: this.allowed,
           skipAll: this.args.skipPermissions,
           signal: controller.signal,
-          ask: (question) => {
+          ask: (question, body) => {
             view.endLine();
+            if (body.length) term.print(body.join("\n"));
+            status.set("Waiting for your answer…");
             return term.ask(style.yellow(question));
           },
+          preview: (tool, input) => permissionPreview(tool.name, input, { cwd, style, mcpRoute: (name) => runtime.route(name) }),
           onInterrupt: interrupt,
           matches: (toolName, rule) => runtime.matchesRule(toolName, rule),
         }),

@@ -51,9 +51,10 @@ function displayPath(path: string, cwd: string): string {
   return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
 }
 
-/** The line printed when a call starts: `● Name(args)`. */
-export function toolStartLine(name: string, input: unknown, cwd: string, style: Style): string {
-  return `${style.cyan("●")} ${style.bold(name)}(${shortArgs(name, input, cwd)})`;
+/** The line printed when a call starts: `● Name(args)`, or `● server › tool (MCP)(args)` for an MCP tool. */
+export function toolStartLine(name: string, input: unknown, cwd: string, style: Style, route?: { server: string; tool: string }): string {
+  const shown = route ? `${route.server} › ${route.tool} (MCP)` : name;
+  return `${style.cyan("●")} ${style.bold(shown)}(${shortArgs(name, input, cwd)})`;
 }
 
 /**

@@ -151,7 +151,7 @@ describe.skipIf(!TMUX)("interactive session", () => {
     async () => {
       const { term, dir, home } = await startAgent([reply(toolUse("Write", { file_path: "out.txt", content: "hello\n" })), reply(text("File written."))]);
       await submit(term, "write the file");
-      await term.waitFor("Allow Write out.txt? [y]es / [n]o / [a]lways for this tool");
+      await term.waitFor("Allow Write(out.txt)? [y]es / [n]o / [a]lways for this tool");
       expect(existsSync(join(dir, "out.txt"))).toBe(false);
       await term.type("y");
       await term.keys("Enter");
@@ -171,7 +171,7 @@ describe.skipIf(!TMUX)("interactive session", () => {
     async () => {
       const { term, dir } = await startAgent([reply(toolUse("Write", { file_path: "no.txt", content: "x" })), reply(text("Understood."))]);
       await submit(term, "write it");
-      await term.waitFor("Allow Write no.txt?");
+      await term.waitFor("Allow Write(no.txt)?");
       await term.type("n");
       await term.keys("Enter");
       await term.waitFor((s) => s.includes("Understood.") && atPrompt(s));
@@ -249,15 +249,15 @@ describe.skipIf(!TMUX)("interactive session", () => {
         { setup: (dir) => writeMcpConfig(dir, { fx: fixtureServer("--log-file", log) }) },
       );
       await submit(term, "echo twice");
-      await term.waitFor('Allow mcp__fx__echo text: "first"?');
+      await term.waitFor((s) => s.includes('"text": "first"') && s.includes("Allow fx › echo (MCP)?"));
       await term.type("a");
       await term.keys("Enter");
       await term.waitFor((s) => s.includes("Both echoed.") && atPrompt(s));
       const screen = await term.screen();
-      expect(screen.match(/Allow mcp__fx__echo/g)).toHaveLength(1);
+      expect(screen.match(/Allow fx › echo/g)).toHaveLength(1);
       expect(screen).toContain("⎿  second");
       await submit(term, "be slow");
-      await term.waitFor("Allow mcp__fx__slow");
+      await term.waitFor("Allow fx › slow (MCP)");
       await term.type("y");
       await term.keys("Enter");
       await term.waitFor("⋯  0/60000 (0%)");
