@@ -13,7 +13,8 @@ import { ModelError } from "../agent/model.ts";
 import { exitAfterShutdown, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { colorEnabled, createStyle, type Style } from "./ui-style.ts";
 import { StartupStatus } from "./ui-status.ts";
-import { PlainLines, TurnView } from "./ui-turn.ts";
+import { TurnView } from "./ui-turn.ts";
+import { MarkdownStream } from "./ui-markdown.ts";
 import { TurnStatus } from "./ui-activity.ts";
 import { addUserInput, recordInterrupt } from "./repl-turns.ts";
 import { History, historyPath } from "./repl-history.ts";
@@ -128,10 +129,15 @@ class TurnRunner {
     const cwd = runtime.opts.cwd;
     const status = new TurnStatus((l) => term.setStatus(l), style);
     const view = new TurnView(
-      { print: (text) => term.print(text), setActivity: (lines) => term.setActivity(lines), columns: process.stdout.columns ?? 80 },
+      {
+        print: (text) => term.print(text),
+        setActivity: (lines) => term.setActivity(lines),
+        setPending: (lines) => term.setPending(lines),
+        columns: process.stdout.columns ?? 80,
+      },
       style,
       cwd,
-      new PlainLines(),
+      new MarkdownStream(() => process.stdout.columns ?? 80, style),
       status,
       (call) => toolStartLine(call.name, call.input, cwd, style, runtime.route(call.name)),
     );

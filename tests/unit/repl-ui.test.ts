@@ -165,7 +165,7 @@ describe("turn view", () => {
   test("text prints in whole lines; tool lines below it, labelled when interleaved; progress in place", () => {
     const printed: string[] = [];
     const activity: string[][] = [];
-    const screen = { print: (s: string) => printed.push(s), setActivity: (l: string[]) => activity.push(l), columns: 120 };
+    const screen = { print: (s: string) => printed.push(s), setActivity: (l: string[]) => activity.push(l), setPending: () => {}, columns: 120 };
     const status = new TurnStatus(() => {}, plain);
     const view = new TurnView(screen, plain, "/w", new PlainLines(), status);
     const read = { type: "tool_use" as const, id: "t1", name: "Read", input: { file_path: "/w/a.txt" } };
