@@ -112,7 +112,7 @@ class TurnRunner {
     term.busy(() => (++interrupts > 1 ? void exitAfterShutdown(0) : interrupt()));
     try {
       const cwd = runtime.opts.cwd;
-      const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput() }), controller.signal);
+      const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput(), warn: view.line }), controller.signal);
       if (parsed.kind === "builtin") {
         const out = runBuiltin(parsed.name, parsed.args, runtime, state);
         if (out === "exit") return "exit";

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { createCompleter } from "../../lib/cli/repl-complete.ts";
 import { History, HISTORY_SIZE, historyPath } from "../../lib/cli/repl-history.ts";
 import { isAllowed, parseAnswer, permissionHook } from "../../lib/cli/repl-permission.ts";
-import { colorEnabled, createStyle } from "../../lib/cli/ui-style.ts";
+import { colorEnabled, createStyle, plainUnlessColor } from "../../lib/cli/ui-style.ts";
 import { StartupStatus, summaryLine } from "../../lib/cli/ui-status.ts";
 import { shortArgs, toolResultLine, toolStartLine } from "../../lib/cli/ui-tool-lines.ts";
 import { TurnView } from "../../lib/cli/ui-turn.ts";
@@ -212,6 +212,13 @@ describe("colours", () => {
     expect(colorEnabled({ isTTY: false }, {})).toBe(false);
     expect(createStyle(true).red("x")).toBe("\x1b[31mx\x1b[39m");
     expect(createStyle(false).red("x")).toBe("x");
+  });
+
+  test("servers' lines keep their codes on a colour stream and lose them elsewhere", () => {
+    const seen: string[] = [];
+    plainUnlessColor((l) => seen.push(l), true)("\x1b[31mred\x1b[0m");
+    plainUnlessColor((l) => seen.push(l), false)("\x1b[31mred\x1b[0m \x1b]8;;http://x\x07link\x1b]8;;\x07");
+    expect(seen).toEqual(["\x1b[31mred\x1b[0m", "red link"]);
   });
 });
 
