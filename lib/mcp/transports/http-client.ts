@@ -55,10 +55,11 @@ export class HttpClient {
         response = await this.follow(url, req);
       }
     }
-    if (response.status === 401 && !this.opts.auth && !this.staticAuth) {
+    if (response.status === 401 && (this.staticAuth || !this.opts.auth)) {
       const challenge = response.headers.get("www-authenticate");
       await discard(response);
-      throw new Error(`HTTP 401 Unauthorized from ${url}: the server needs authorization${challenge ? ` (WWW-Authenticate: ${challenge.slice(0, 200)})` : ""}`);
+      const why = this.staticAuth ? "the Authorization header in the config was refused" : "the server needs authorization";
+      throw new Error(`HTTP 401 Unauthorized from ${displayUrl(url)}: ${why}${challenge ? ` (WWW-Authenticate: ${challenge.slice(0, 200)})` : ""}`);
     }
     return response;
   }

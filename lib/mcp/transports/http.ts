@@ -36,13 +36,15 @@ export class HttpTransport implements Transport {
       if (!(error instanceof LegacyFallbackHint) || !(streamable instanceof StreamableHttpTransport)) throw error;
       this.opts.log?.(`Streamable HTTP refused initialize (${error.reason}); trying the legacy HTTP+SSE transport`);
       const legacy = new LegacySseTransport({ ...this.opts, inbox: this.messages });
+      // Switched before the answer can arrive: the session layer sends its next messages at once.
+      this.current = legacy;
       try {
         await legacy.send(message);
       } catch (legacyError) {
+        this.current = streamable;
         await legacy.close();
         throw new Error(`Streamable HTTP: ${error.reason}; legacy HTTP+SSE: ${messageOf(legacyError)}`);
       }
-      this.current = legacy;
       this.follow(legacy);
     }
   }
