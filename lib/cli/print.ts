@@ -7,6 +7,7 @@ import type { CliArgs } from "./args.ts";
 import { AgentRuntime } from "../agent/runtime.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop, MaxTurnsError } from "../agent/loop.ts";
+import { ToolSession } from "../tools/session.ts";
 import { ModelError } from "../agent/model.ts";
 import type { MessageParam, Usage } from "../agent/messages.ts";
 import { fatalLine, shutdown, shutdownSignal } from "../agent/lifecycle.ts";
@@ -77,6 +78,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
       tools: () => s.tools(),
       beforeModelCall: () => s.refresh(),
       cwd,
+      session: new ToolSession(cwd),
       maxTurns: args.maxTurns,
       signal: shutdownSignal,
       hooks: {

@@ -4,6 +4,7 @@
  */
 import type { AgentRuntime } from "../agent/runtime.ts";
 import type { MessageParam } from "../agent/messages.ts";
+import { ToolSession } from "../tools/session.ts";
 import { createModelClient, ModelError } from "../agent/model.ts";
 import { listCustomCommands } from "../agent/commands.ts";
 import { printBuiltin } from "./print-commands.ts";
@@ -14,6 +15,8 @@ export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exi
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
 export interface ReplState {
   messages: MessageParam[];
+  /** What the tools remember in this conversation (Bash's directory, files seen); `/clear` starts it afresh. */
+  tools: ToolSession;
 }
 
 /**
@@ -26,6 +29,7 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
       return "exit";
     case "clear":
       state.messages.length = 0;
+      state.tools = new ToolSession(state.tools.projectDir);
       return "Conversation cleared.\n";
     case "model": {
       if (!args) return `model: ${runtime.model.model}\n`;

@@ -9,6 +9,7 @@ import { runtimeOptions } from "./runtime-options.ts";
 import { AgentRuntime } from "../agent/runtime.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop } from "../agent/loop.ts";
+import { ToolSession } from "../tools/session.ts";
 import { ModelError } from "../agent/model.ts";
 import { exitAfterShutdown, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { colorEnabled, createStyle, type Style } from "./ui-style.ts";
@@ -63,7 +64,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   });
   // Servers may log at any time (a crash, a failed re-list): keep such lines off the prompt.
   log = (line) => term.printAbove(() => view.line(line));
-  const state: ReplState = { messages: [] };
+  const state: ReplState = { messages: [], tools: new ToolSession(cwd) };
   const turn = new TurnRunner(runtime, state, term, view, style, args);
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.
@@ -125,6 +126,7 @@ class TurnRunner {
         system: runtime.systemPrompt(),
         tools: () => runtime.tools(),
         beforeModelCall: () => runtime.refresh(),
+        session: state.tools,
         canUseTool: permissionHook({
           cwd,
           allowed: this.allowed,
