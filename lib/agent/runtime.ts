@@ -12,6 +12,7 @@ import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
 import { samplingHandler } from "./mcp/sampling.ts";
+import { UsageMeter } from "./usage.ts";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -22,6 +23,8 @@ export interface RuntimeOptions {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   sampling: boolean;
+  /** Prompt-caching breakpoints (false: --no-cache or DISABLE_PROMPT_CACHING). */
+  cache: boolean;
   verbose: boolean;
   debug: boolean;
   /** One diagnostic line to stderr. */
@@ -41,11 +44,16 @@ export interface ServerSummary {
 }
 
 export class AgentRuntime {
+  /** Fixed at start-up: a date that changed mid-session would change the cached prefix. */
+  private readonly startedAt = new Date();
+
   private constructor(
     readonly opts: RuntimeOptions,
     private current: ModelClient,
     readonly registry: McpRegistry | undefined,
     readonly configured: ServerConfig[],
+    /** Usage and cost of every model call of the run: turns, compaction and servers' sampling. */
+    readonly meter: UsageMeter,
   ) {}
 
   /**
@@ -54,7 +62,9 @@ export class AgentRuntime {
    * @throws ModelError when there is no API key.
    */
   static async start(opts: RuntimeOptions): Promise<AgentRuntime> {
-    const model = opts.modelOptional ? optionalModel(opts.model) : createModelClient({ model: opts.model });
+    const meter = new UsageMeter();
+    const settings = { cache: opts.cache, meter };
+    const model = opts.modelOptional ? optionalModel(opts.model, settings) : createModelClient({ model: opts.model, ...settings });
     let session: AgentRuntime | undefined; // set once servers are up; sampling may come sooner
     const { servers, warnings } = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
     for (const w of warnings) opts.log(w);
@@ -85,7 +95,7 @@ export class AgentRuntime {
     } else {
       model.preload();
     }
-    session = new AgentRuntime(opts, model, registry, servers);
+    session = new AgentRuntime(opts, model, registry, servers, meter);
     session.warnUnknownDisallowed();
     return session;
   }
@@ -93,6 +103,14 @@ export class AgentRuntime {
   /** The model client turns and MCP sampling use. */
   get model(): ModelClient {
     return this.current;
+  }
+
+  /**
+   * A client for model `id` with this run's caching setting and usage meter (the interactive /model).
+   * @throws ModelError when there is no API key.
+   */
+  createModel(id: string): ModelClient {
+    return createModelClient({ model: id, cache: this.opts.cache, meter: this.meter });
   }
 
   /** Switches the model (the interactive /model): later turns and servers' sampling requests use it. */
@@ -138,6 +156,7 @@ export class AgentRuntime {
       cwd: this.opts.cwd,
       override: this.opts.systemPrompt,
       append: this.opts.appendSystemPrompt,
+      date: this.startedAt,
       serverInstructions: (this.registry?.servers ?? [])
         .filter((s) => s.status === "connected" && s.instructions)
         .map((s) => ({ name: s.name, instructions: s.instructions! })),
@@ -171,9 +190,9 @@ export class AgentRuntime {
 }
 
 /** The model client, or one whose calls fail with the reason it could not be made (no key). */
-function optionalModel(model: string): ModelClient {
+function optionalModel(model: string, settings: { cache: boolean; meter: UsageMeter }): ModelClient {
   try {
-    return createModelClient({ model });
+    return createModelClient({ model, ...settings });
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
     const fail = () => Promise.reject(err);

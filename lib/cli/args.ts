@@ -26,6 +26,7 @@ Options:
   --append-system-prompt <text> append to the system prompt
   --dangerously-skip-permissions  never ask before running tools (interactive)
   --no-sampling                 refuse MCP servers' sampling/createMessage requests
+  --no-cache                    send no prompt-caching breakpoints (also DISABLE_PROMPT_CACHING=1)
   --verbose                     server stderr and start-up progress on stderr
   --debug                       also the JSON-RPC traffic on stderr
   -v, --version                 print the version
@@ -47,6 +48,8 @@ export interface CliArgs {
   appendSystemPrompt?: string;
   skipPermissions: boolean;
   sampling: boolean;
+  /** Prompt-caching breakpoints; false with --no-cache. */
+  cache: boolean;
   verbose: boolean;
   debug: boolean;
   version: boolean;
@@ -87,6 +90,7 @@ const options = {
   "append-system-prompt": { type: "string" },
   "dangerously-skip-permissions": { type: "boolean" },
   "no-sampling": { type: "boolean" },
+  "no-cache": { type: "boolean" },
   verbose: { type: "boolean" },
   debug: { type: "boolean" },
   version: { type: "boolean", short: "v" },
@@ -132,6 +136,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     appendSystemPrompt: values["append-system-prompt"] as string | undefined,
     skipPermissions: Boolean(values["dangerously-skip-permissions"]),
     sampling: !values["no-sampling"],
+    cache: !values["no-cache"],
     verbose: Boolean(values.verbose || values.debug),
     debug: Boolean(values.debug),
     version: Boolean(values.version),

@@ -9,7 +9,8 @@ import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop, MaxTurnsError } from "../agent/loop.ts";
 import { ToolSession } from "../tools/session.ts";
 import { ModelError } from "../agent/model.ts";
-import type { MessageParam, Usage } from "../agent/messages.ts";
+import type { MessageParam } from "../agent/messages.ts";
+import { describeUsage, zeroUsage } from "../agent/usage.ts";
 import { fatalLine, shutdown, shutdownSignal } from "../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "./stdin.ts";
 import { OutputWriter } from "./output.ts";
@@ -36,16 +37,19 @@ export async function runPrint(args: CliArgs): Promise<number> {
   const stdinText = readPipedStdin(args.prompt === undefined ? undefined : STDIN_GRACE_MS);
   let runtime: AgentRuntime | undefined;
   let turns = 0;
-  let usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  const finish = (r: { subtype: "success" | "error_max_turns" | "error_during_execution"; result: string }) =>
+  const finish = (r: { subtype: "success" | "error_max_turns" | "error_during_execution"; result: string }) => {
+    // Summed over every model call of the run, servers' sampling included (the runtime's meter).
     writer.result({
       ...r,
       is_error: r.subtype !== "success",
       num_turns: turns,
       duration_ms: Math.round(performance.now() - started),
       duration_api_ms: Math.round(runtime?.model.apiMs ?? 0),
-      usage,
+      usage: runtime?.meter.total() ?? zeroUsage(),
+      total_cost_usd: runtime ? runtime.meter.totalCostUsd() : 0,
     });
+    if (args.verbose && runtime) stderr(`usage: ${describeUsage(runtime.meter)}`);
+  };
   let code = 0;
   try {
     // Start-up feedback is for --verbose only: scripted runs stay quiet.
@@ -84,7 +88,6 @@ export async function runPrint(args: CliArgs): Promise<number> {
       hooks: {
         onAssistant: (reply) => {
           turns++;
-          usage = addUsage(usage, reply.usage);
           writer.assistant(reply);
         },
         onToolResults: (m) => writer.user(m),
@@ -114,8 +117,4 @@ export async function runPrint(args: CliArgs): Promise<number> {
     await shutdown();
   }
   return code;
-}
-
-function addUsage(a: Usage, b: Usage | undefined): Usage {
-  return { input_tokens: a.input_tokens + (b?.input_tokens ?? 0), output_tokens: a.output_tokens + (b?.output_tokens ?? 0) };
 }

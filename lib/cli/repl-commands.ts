@@ -1,16 +1,17 @@
 /**
- * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools and
- * /model [id]. Text commands reuse print mode's output (print-commands.ts) so both modes agree.
+ * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools,
+ * /model [id] and /cost. Text commands reuse print mode's output (print-commands.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../agent/runtime.ts";
 import type { MessageParam } from "../agent/messages.ts";
 import { ToolSession } from "../tools/session.ts";
-import { createModelClient, ModelError } from "../agent/model.ts";
+import { ModelError } from "../agent/model.ts";
 import { listCustomCommands } from "../agent/commands.ts";
 import { printBuiltin } from "./print-commands.ts";
+import { describeUsage } from "../agent/usage.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
-export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model"]);
+export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model", "cost"]);
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
 export interface ReplState {
@@ -31,10 +32,12 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
       state.messages.length = 0;
       state.tools = new ToolSession(state.tools.projectDir);
       return "Conversation cleared.\n";
+    case "cost":
+      return `${describeUsage(runtime.meter)}\n`;
     case "model": {
       if (!args) return `model: ${runtime.model.model}\n`;
       try {
-        runtime.setModel(createModelClient({ model: args }));
+        runtime.setModel(runtime.createModel(args));
       } catch (err) {
         if (!(err instanceof ModelError)) throw err;
         return `error: ${err.message}\n`;

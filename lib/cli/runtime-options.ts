@@ -23,9 +23,15 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks)
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
     sampling: args.sampling,
+    cache: args.cache && !truthy(process.env.DISABLE_PROMPT_CACHING),
     verbose: args.verbose,
     debug: args.debug,
     ...callbacks,
     log: plainUnlessColor(callbacks.log, colorEnabled(process.stderr)),
   };
+}
+
+/** An environment switch is on when set to anything but "", "0", "false" or "no". */
+function truthy(value: string | undefined): boolean {
+  return value !== undefined && !["", "0", "false", "no"].includes(value.trim().toLowerCase());
 }

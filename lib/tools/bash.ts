@@ -7,7 +7,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { optionalInteger, requiredString } from "./input.ts";
-import { HeadTailBuffer } from "../files/output-cap.ts";
+import { HeadTailBuffer } from "../files/truncate.ts";
 import { killProcessGroup, signalGroup, trackGroup } from "../process/group.ts";
 import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
 

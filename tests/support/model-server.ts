@@ -7,15 +7,25 @@ import type { Server } from "bun";
 
 export type Block = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: unknown };
 
+/** The Messages API `usage` of a scripted reply; the cache counters are sent only when given. */
+export interface ScriptedUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
+
 /** One scripted step: a model reply, an HTTP error, or a function computing either from the request. */
 export type Step =
-  | { content: Block[]; stop_reason?: string; usage?: { input_tokens: number; output_tokens: number } }
+  | { content: Block[]; stop_reason?: string; usage?: ScriptedUsage }
   | { status: number; error: { type: string; message: string } }
   | ((req: RecordedRequest) => Step | Promise<Step>);
 
 export interface RecordedRequest {
   headers: Record<string, string>;
   body: any;
+  /** The body as it arrived, for byte comparisons. */
+  raw: string;
 }
 
 export interface ModelServer {
@@ -32,6 +42,11 @@ export const toolUse = (name: string, input: unknown, id = `toolu_${String(nextI
   name,
   input,
 });
+/** `step` with a scripted `usage`. */
+export const withUsage = (step: Step, usage: ScriptedUsage): Step => {
+  if (typeof step === "function" || "status" in step) throw new Error("withUsage takes a reply step");
+  return { ...step, usage };
+};
 /** A reply; `stop_reason` defaults to `tool_use` when a block is a tool_use, else `end_turn`. */
 export const reply = (...content: Block[]): Step => ({
   content,
@@ -49,8 +64,9 @@ export function startModelServer(script: Step[]): ModelServer {
       if (req.method !== "POST" || !url.pathname.endsWith("/v1/messages")) {
         return new Response("not found", { status: 404 });
       }
-      const body: any = await req.json();
-      const recorded: RecordedRequest = { headers: Object.fromEntries(req.headers), body };
+      const raw = await req.text();
+      const body: any = JSON.parse(raw);
+      const recorded: RecordedRequest = { headers: Object.fromEntries(req.headers), body, raw };
       requests.push(recorded);
       let step: Step = script[cursor++] ?? reply(text("(script exhausted)"));
       while (typeof step === "function") step = await step(recorded);
