@@ -3,8 +3,9 @@
  * /model [id] and /cost. Text commands reuse print mode's output (print-commands.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../agent/runtime.ts";
-import type { MessageParam } from "../agent/messages.ts";
-import { ToolSession } from "../tools/session.ts";
+import type { Conversation } from "../agent/conversation.ts";
+import type { OpenedSession } from "../agent/session-open.ts";
+import { ToolState } from "../tools/tool-state.ts";
 import { ModelError } from "../agent/model.ts";
 import { listCustomCommands } from "../agent/commands.ts";
 import { printBuiltin } from "./print-commands.ts";
@@ -15,9 +16,11 @@ export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exi
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
 export interface ReplState {
-  messages: MessageParam[];
+  conversation: Conversation;
+  /** Where the conversation is saved; /clear starts a new session there. */
+  session: OpenedSession;
   /** What the tools remember in this conversation (Bash's directory, files seen); `/clear` starts it afresh. */
-  tools: ToolSession;
+  tools: ToolState;
 }
 
 /**
@@ -29,8 +32,8 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
     case "exit":
       return "exit";
     case "clear":
-      state.messages.length = 0;
-      state.tools = new ToolSession(state.tools.projectDir);
+      state.conversation.clear(state.session.fresh());
+      state.tools = new ToolState(state.tools.projectDir);
       return "Conversation cleared.\n";
     case "cost":
       return `${describeUsage(runtime.meter)}\n`;

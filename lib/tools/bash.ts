@@ -58,14 +58,14 @@ export const bashTool: Tool = {
     const command = requiredString(input, "command");
     if (command.trim() === "") throw new ToolError("command is empty");
     const timeoutMs = Math.min(optionalInteger(input, "timeout", 1) ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
-    const session = ctx.session;
-    if (!session) return formatResult(await runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal }), timeoutMs);
-    const { cwd, note } = session.shellDirectory();
+    const state = ctx.toolState;
+    if (!state) return formatResult(await runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal }), timeoutMs);
+    const { cwd, note } = state.shellDirectory();
     // What the command does to files the model has seen counts as seen; earlier outside changes still count as unseen.
-    const seen = session.files.unchanged();
+    const seen = state.files.unchanged();
     const result = await runCommand(command, { cwd, timeoutMs, signal: ctx.signal, trackCwd: true });
-    session.files.refresh(seen);
-    if (result.finalCwd) session.shellCwd = result.finalCwd;
+    state.files.refresh(seen);
+    if (result.finalCwd) state.shellCwd = result.finalCwd;
     const output = formatResult(result, timeoutMs);
     return note ? { ...output, content: `${note}\n${output.content}` } : output;
   },

@@ -35,7 +35,7 @@ export const editTool: Tool = {
     const newString = requiredString(input, "new_string");
     const replaceAll = optionalBoolean(input, "replace_all");
     if (oldString === newString) throw new ToolError("old_string and new_string are identical; there is nothing to change");
-    ctx.session?.files.assertUnchanged(path);
+    ctx.toolState?.files.assertUnchanged(path);
 
     const bytes = readExisting(path);
     if (oldString === "") {
@@ -43,7 +43,7 @@ export const editTool: Tool = {
         throw new ToolError(`old_string is empty but ${path} already has content; give the text to replace, or use Write to replace the whole file`);
       }
       writeKeepingMode(path, Buffer.from(newString, "utf8"));
-      ctx.session?.files.wrote(path);
+      ctx.toolState?.files.wrote(path);
       return { content: `${bytes ? "Wrote" : "Created"} ${path}` };
     }
     if (!bytes) throw new ToolError(`File does not exist: ${path}`);
@@ -70,7 +70,7 @@ export const editTool: Tool = {
       );
     }
     writeKeepingMode(path, encodeText(result.text, decoded.encoding, decoded.bom));
-    ctx.session?.files.wrote(path);
+    ctx.toolState?.files.wrote(path);
     const note = decoded.encoding === "utf-8" && !decoded.bom ? "" : ` (kept as ${label})`;
     return { content: `Edited ${path}: replaced ${result.count} occurrence${result.count === 1 ? "" : "s"}${note}` };
   },

@@ -43,10 +43,10 @@ export const readTool: Tool = {
     const limit = optionalInteger(input, "limit", 1) ?? DEFAULT_LINE_LIMIT;
     try {
       const output = readFile(path, offset, limit);
-      ctx.session?.files.read(path);
+      ctx.toolState?.files.read(path);
       return output;
     } catch (error) {
-      if (!existsSync(path)) ctx.session?.files.forget(path);
+      if (!existsSync(path)) ctx.toolState?.files.forget(path);
       throw error;
     }
   },

@@ -1,7 +1,7 @@
 /**
  * The one shape every tool has, built-in or MCP. The agent loop knows tools only through this.
  */
-import type { ToolSession } from "./session.ts";
+import type { ToolState } from "./tool-state.ts";
 
 /** JSON Schema for a tool's input; the Messages API requires `"type": "object"` at the top. */
 export interface InputSchema {
@@ -28,7 +28,7 @@ export interface ToolContext {
   /** Present when someone is watching (a terminal): the tool may report how far it has got. */
   onProgress?: (message: string) => void;
   /** The conversation's tool state (Bash's directory, files seen); without it each call stands alone. */
-  session?: ToolSession;
+  toolState?: ToolState;
 }
 
 export interface Tool {

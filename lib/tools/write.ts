@@ -27,9 +27,9 @@ export const writeTool: Tool = {
   async run(input, ctx) {
     const path = resolvePath(ctx.cwd, requiredString(input, "file_path"));
     const content = requiredString(input, "content");
-    ctx.session?.files.assertUnchanged(path);
+    ctx.toolState?.files.assertUnchanged(path);
     const existed = writeKeepingMode(path, Buffer.from(content, "utf8"));
-    ctx.session?.files.wrote(path);
+    ctx.toolState?.files.wrote(path);
     const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
     return { content: `${existed ? "Updated" : "Created"} ${path} (${lines} line${lines === 1 ? "" : "s"}, ${Buffer.byteLength(content)} bytes)` };
   },

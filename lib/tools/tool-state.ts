@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import { FileSnapshots } from "./file-snapshots.ts";
 
-export class ToolSession {
+export class ToolState {
   /** Files the model has Read, with how they were when it last saw them. */
   readonly files = new FileSnapshots();
   /** Where the next Bash call starts: where the last one ended (its final `pwd -P`). */
