@@ -69,7 +69,7 @@ function list(t: Tokens.List, width: number, style: Style): string[] {
     const pad = " ".repeat(marker.length + 1);
     const tokens = item.tokens.filter((tok) => tok.type !== "checkbox");
     const lines = blocks(tokens, width - pad.length, style);
-    lines.forEach((l, n) => out.push(n === 0 ? `${t.ordered ? marker : style.dim(marker)} ${box}${l}` : l ? pad + l : l));
+    for (const [n, l] of lines.entries()) out.push(n === 0 ? `${t.ordered ? marker : style.dim(marker)} ${box}${l}` : l ? pad + l : l);
     if (t.loose && i < t.items.length - 1) out.push("");
   });
   return out;
