@@ -13,6 +13,7 @@ import { onShutdown } from "./lifecycle.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
 import { samplingHandler } from "./mcp/sampling.ts";
 import { UsageMeter } from "./usage.ts";
+import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -25,6 +26,8 @@ export interface RuntimeOptions {
   sampling: boolean;
   /** Prompt-caching breakpoints (false: --no-cache or DISABLE_PROMPT_CACHING). */
   cache: boolean;
+  /** `ENABLE_TOOL_SEARCH` as set (tool-search.ts reads it). */
+  toolSearch?: string;
   verbose: boolean;
   debug: boolean;
   /** One diagnostic line to stderr. */
@@ -46,6 +49,8 @@ export interface ServerSummary {
 export class AgentRuntime {
   /** Fixed at start-up: a date that changed mid-session would change the cached prefix. */
   private readonly startedAt = new Date();
+  /** Deferred MCP tools and the ones found so far (tool-search.ts). */
+  readonly toolSearch: ToolSearch;
 
   private constructor(
     readonly opts: RuntimeOptions,
@@ -54,7 +59,9 @@ export class AgentRuntime {
     readonly configured: ServerConfig[],
     /** Usage and cost of every model call of the run: turns, compaction and servers' sampling. */
     readonly meter: UsageMeter,
-  ) {}
+  ) {
+    this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.registry?.route(name));
+  }
 
   /**
    * Creates the model client (failing fast on a missing key), then starts every configured MCP
@@ -165,6 +172,11 @@ export class AgentRuntime {
 
   servers(): ServerSummary[] {
     return (this.registry?.servers ?? []).map((s) => ({ name: s.name, status: s.status, error: s.error }));
+  }
+
+  /** What the next request carries from `tools` for the current model: all in full, or tool search's choice. */
+  offer(tools: Tool[]): ToolOffer {
+    return this.toolSearch.offer(tools, this.current.model);
   }
 
   /** Re-lists tools of servers that sent list_changed; run before every model call. */

@@ -79,6 +79,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
       model: s.model,
       system: s.systemPrompt(),
       tools: () => s.tools(),
+      offer: (tools) => s.offer(tools),
       beforeModelCall: () => s.refresh(),
       cwd,
       maxTurns: args.maxTurns,

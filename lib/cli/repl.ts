@@ -124,6 +124,7 @@ class TurnRunner {
         model: runtime.model,
         system: runtime.systemPrompt(),
         tools: () => runtime.tools(),
+        offer: (tools) => runtime.offer(tools),
         beforeModelCall: () => runtime.refresh(),
         canUseTool: permissionHook({
           cwd,
