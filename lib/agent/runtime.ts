@@ -12,6 +12,9 @@ import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
 import { samplingHandler } from "./mcp/sampling.ts";
+import type { ToolRoute } from "./mcp/tools.ts";
+import type { Routes } from "./conversation.ts";
+import { pinToolNames } from "./tool-pins.ts";
 import { UsageMeter } from "./usage.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
 
@@ -47,6 +50,10 @@ export interface ServerSummary {
 }
 
 export class AgentRuntime {
+  /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
+  private pins: Readonly<Routes> = {};
+  /** Routes of the names the last tools() call gave out. */
+  private given: Routes | undefined;
   /** Fixed at start-up: a date that changed mid-session would change the cached prefix. */
   private readonly startedAt = new Date();
   /** Deferred MCP tools and the ones found so far (tool-search.ts). */
@@ -127,7 +134,9 @@ export class AgentRuntime {
 
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
-    const all = [...builtinTools(), ...(this.registry?.tools() ?? [])];
+    const pinned = pinToolNames([...builtinTools(), ...(this.registry?.tools() ?? [])], (name) => this.registry?.route(name), this.pins);
+    this.given = pinned.routes;
+    const all = pinned.tools;
     const denied = this.opts.disallowedTools;
     if (!denied.length) return all;
     return all.filter((t) => !denied.some((rule) => this.matchesRule(t.name, rule)));
@@ -140,10 +149,27 @@ export class AgentRuntime {
    */
   matchesRule(toolName: string, rule: string): boolean {
     if (rule === toolName) return true;
-    const route = this.registry?.route(toolName);
+    const route = this.route(toolName);
     if (!route) return false;
     const server = `mcp__${route.server}`;
     return rule === server || rule === `${server}__*` || rule === `${server}__${route.tool}`;
+  }
+
+  /** Keeps the API names a resumed conversation used for its MCP tools (see tool-pins.ts). */
+  pinRoutes(routes: Readonly<Routes>): void {
+    this.pins = routes;
+  }
+
+  /** Where an API tool name of the last tools() call leads (an MCP tool), else undefined. */
+  route(toolName: string): ToolRoute | undefined {
+    if (!this.given) this.tools();
+    return this.given![toolName];
+  }
+
+  /** The MCP routes of the names the model was last offered, for the transcript. */
+  routes(): Routes {
+    this.tools();
+    return { ...this.given };
   }
 
   /** A misspelt --disallowedTools entry would silently leave the tool on: say so. */

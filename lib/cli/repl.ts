@@ -18,6 +18,8 @@ import { History, HISTORY_SIZE, historyPath } from "./repl-history.ts";
 import { PROMPT, Terminal } from "./repl-terminal.ts";
 import { createCompleter } from "./repl-complete.ts";
 import { permissionHook } from "./repl-permission.ts";
+import { openRunSession, SessionError } from "./session-flags.ts";
+import type { OpenedSession } from "../agent/session-open.ts";
 import { commandNames, REPL_BUILTINS, resourceMentions, runBuiltin, type ReplState } from "./repl-commands.ts";
 
 /** The abort reason of a turn the user interrupted with Ctrl-C. */
@@ -37,11 +39,26 @@ export async function runRepl(args: CliArgs): Promise<number> {
   const status = new StartupStatus(process.stderr, style);
   let log = status.log;
   let runtime: AgentRuntime;
+  let session: OpenedSession;
+  try {
+    const resume = args.resume === "" ? await (await import("./repl-picker.ts")).pickSession(cwd) : args.resume;
+    if (resume === null) return 0;
+    session = openRunSession(args, cwd, (line) => process.stderr.write(`${line}\n`), resume);
+  } catch (err) {
+    if (!(err instanceof SessionError)) throw err;
+    process.stderr.write(`error: ${err.message}\n`);
+    return 1;
+  }
   // Leaving while servers connect (Ctrl-C, SIGTERM) must not leave the live line half-drawn.
   const dropStatus = onShutdown(async () => status.abandon());
   try {
     runtime = await AgentRuntime.start(
-      runtimeOptions(args, cwd, { log: (line) => log(line), onMcpStart: (count) => status.start(count), onMcpServerSettled: status.settle }),
+      runtimeOptions(
+        args,
+        cwd,
+        { log: (line) => log(line), onMcpStart: (count) => status.start(count), onMcpServerSettled: status.settle },
+        session.savedModel,
+      ),
     );
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
@@ -63,7 +80,11 @@ export async function runRepl(args: CliArgs): Promise<number> {
   });
   // Servers may log at any time (a crash, a failed re-list): keep such lines off the prompt.
   log = (line) => term.printAbove(() => view.line(line));
-  const state: ReplState = { messages: [] };
+  session.start(runtime.model.model);
+  runtime.pinRoutes(session.conversation.routes);
+  const state: ReplState = { conversation: session.conversation, session };
+  const resumedTurns = state.conversation.turns;
+  if (resumedTurns) process.stderr.write(style.dim(`Resumed session ${state.conversation.sessionId} (${resumedTurns} earlier prompts).`) + "\n");
   const turn = new TurnRunner(runtime, state, term, view, style, args);
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.
@@ -107,7 +128,8 @@ class TurnRunner {
     const interrupt = () => controller.abort(new TurnInterrupted());
     let interrupts = 0;
     // Where this turn's messages start: a request the API refuses is dropped whole (see below).
-    const before = state.messages.length;
+    const conversation = state.conversation;
+    const before = conversation.mark();
     // A second Ctrl-C while the turn is still winding down leaves, as at an idle prompt.
     term.busy(() => (++interrupts > 1 ? void exitAfterShutdown(0) : interrupt()));
     try {
@@ -119,13 +141,16 @@ class TurnRunner {
         process.stdout.write(out);
         return undefined;
       }
-      state.messages.push({ role: "user", content: parsed.content });
-      await runLoop(state.messages, {
+      conversation.append({ role: "user", content: parsed.content });
+      await runLoop(conversation, {
         model: runtime.model,
         system: runtime.systemPrompt(),
         tools: () => runtime.tools(),
         offer: (tools) => runtime.offer(tools),
-        beforeModelCall: () => runtime.refresh(),
+        beforeModelCall: async () => {
+          await runtime.refresh();
+          conversation.noteRoutes(runtime.routes());
+        },
         canUseTool: permissionHook({
           cwd,
           allowed: this.allowed,
@@ -145,11 +170,12 @@ class TurnRunner {
       view.endLine();
     } catch (err) {
       if (controller.signal.aborted) {
+        conversation.closeInterrupted();
         view.line(style.yellow("Interrupted."));
       } else if (isRefusedRequest(err)) {
         // Kept, the refused messages would be resent, and refused, on every later turn. Cutting
         // back to before the user's message drops tool_use and tool_result blocks together.
-        state.messages.length = before;
+        conversation.rollback(before);
         view.line(style.red(`error: ${err.message}`));
         view.line(style.yellow("This turn was discarded: the conversation is as it was before it."));
       } else {
