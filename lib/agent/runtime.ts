@@ -14,6 +14,9 @@ import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
 import { samplingHandler } from "./mcp/sampling.ts";
+import type { ToolRoute } from "./mcp/tools.ts";
+import type { Routes } from "./conversation.ts";
+import { pinToolNames } from "./tool-pins.ts";
 import { UsageMeter } from "./usage.ts";
 
 export interface RuntimeOptions {
@@ -48,6 +51,10 @@ export interface ServerSummary {
 }
 
 export class AgentRuntime {
+  /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
+  private pins: Readonly<Routes> = {};
+  /** Routes of the names the last tools() call gave out. */
+  private given: Routes | undefined;
   /** Fixed at start-up: a date that changed mid-session would change the cached prefix. */
   private readonly startedAt = new Date();
 
@@ -132,7 +139,9 @@ export class AgentRuntime {
 
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
-    const all = [...builtinTools(), ...(this.mcpTools?.tools() ?? [])];
+    const pinned = pinToolNames([...builtinTools(), ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
+    this.given = pinned.routes;
+    const all = pinned.tools;
     const denied = this.opts.disallowedTools;
     if (!denied.length) return all;
     return all.filter((t) => !denied.some((rule) => this.matchesRule(t.name, rule)));
@@ -145,10 +154,27 @@ export class AgentRuntime {
    */
   matchesRule(toolName: string, rule: string): boolean {
     if (rule === toolName) return true;
-    const route = this.mcpTools?.route(toolName);
+    const route = this.route(toolName);
     if (!route) return false;
     const server = serverRuleName(route.server);
     return rule === server || rule === `${server}__*` || rule === toolRuleName(route.server, route.tool);
+  }
+
+  /** Keeps the API names a resumed conversation used for its MCP tools (see tool-pins.ts). */
+  pinRoutes(routes: Readonly<Routes>): void {
+    this.pins = routes;
+  }
+
+  /** Where an API tool name of the last tools() call leads (an MCP tool), else undefined. */
+  route(toolName: string): ToolRoute | undefined {
+    if (!this.given) this.tools();
+    return this.given![toolName];
+  }
+
+  /** The MCP routes of the names the model was last offered, for the transcript. */
+  routes(): Routes {
+    this.tools();
+    return { ...this.given };
   }
 
   /** A misspelt --disallowedTools entry would silently leave the tool on: say so. */

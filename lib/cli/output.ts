@@ -34,10 +34,12 @@ export interface InitInfo {
  * the writing quietly: the run goes on and exits with its own code (see stdout.ts).
  */
 export class OutputWriter {
-  /** A fresh UUID per run, in every event (`session_id`). */
-  readonly sessionId = crypto.randomUUID();
   private pending: Promise<unknown> = Promise.resolve();
-  constructor(private readonly format: OutputFormat) {}
+  /** @param sessionId the conversation's id, in every event (`session_id`) */
+  constructor(
+    private readonly format: OutputFormat,
+    public sessionId: string = crypto.randomUUID(),
+  ) {}
 
   private write(s: string): void {
     this.pending = this.pending.then(() => writeStdout(s));

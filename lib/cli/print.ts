@@ -8,12 +8,13 @@ import { AgentRuntime } from "../agent/runtime.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop, MaxTurnsError } from "../agent/loop.ts";
 import { ModelError } from "../agent/model.ts";
-import type { MessageParam } from "../agent/messages.ts";
 import { describeUsage, zeroUsage } from "../agent/usage.ts";
 import { fatalLine, shutdown, shutdownSignal } from "../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "./stdin.ts";
 import { OutputWriter } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "./print-commands.ts";
+import { openRunSession, SessionError } from "./session-flags.ts";
+import type { OpenedSession } from "../agent/session-open.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 import { runtimeOptions } from "./runtime-options.ts";
@@ -33,6 +34,16 @@ export async function runPrint(args: CliArgs): Promise<number> {
   const started = performance.now();
   const cwd = process.cwd();
   const writer = new OutputWriter(args.outputFormat);
+  let session: OpenedSession;
+  try {
+    session = openRunSession(args, cwd, stderr);
+  } catch (err) {
+    if (!(err instanceof SessionError)) throw err;
+    stderr(`error: ${err.message}`);
+    return 1;
+  }
+  const conversation = session.conversation;
+  writer.sessionId = conversation.sessionId;
   const stdinText = readPipedStdin(args.prompt === undefined ? undefined : STDIN_GRACE_MS);
   let runtime: AgentRuntime | undefined;
   let turns = 0;
@@ -50,11 +61,17 @@ export async function runPrint(args: CliArgs): Promise<number> {
     if (args.verbose && runtime) stderr(`usage: ${describeUsage(runtime.meter)}`);
   };
   let code = 0;
+  let mark: number | undefined;
   try {
     // Start-up feedback is for --verbose only: scripted runs stay quiet.
     const status = args.verbose ? new StartupStatus(process.stderr, createStyle(colorEnabled(process.stderr))) : undefined;
     runtime = await AgentRuntime.start({
-      ...runtimeOptions(args, cwd, { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle }),
+      ...runtimeOptions(
+        args,
+        cwd,
+        { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle },
+        session.savedModel,
+      ),
       // `-p /help`, `/mcp`, `/tools` answer without the model, so they need no key.
       modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
     });
@@ -74,12 +91,19 @@ export async function runPrint(args: CliArgs): Promise<number> {
       model: s.model.model,
       mcp_servers: s.servers().map(({ name, status }) => ({ name, status })),
     });
-    const messages: MessageParam[] = [{ role: "user", content: parsed.content }];
-    const result = await runLoop(messages, {
+    session.start(s.model.model);
+    s.pinRoutes(conversation.routes);
+    writer.sessionId = conversation.sessionId;
+    mark = conversation.mark();
+    conversation.append({ role: "user", content: parsed.content });
+    const result = await runLoop(conversation, {
       model: s.model,
       system: s.systemPrompt(),
       tools: () => s.tools(),
-      beforeModelCall: () => s.refresh(),
+      beforeModelCall: async () => {
+        await s.refresh();
+        conversation.noteRoutes(s.routes());
+      },
       cwd,
       maxTurns: args.maxTurns,
       signal: shutdownSignal,
@@ -103,6 +127,8 @@ export async function runPrint(args: CliArgs): Promise<number> {
       finish({ subtype: "error_max_turns", result: "" });
     } else if (err instanceof ModelError || err instanceof InputError) {
       stderr(`error: ${err.message}`);
+      // A request the API refused would be refused again on --resume: the saved session ends before it.
+      if (err instanceof ModelError && (err.status === 400 || err.status === 413) && mark !== undefined) conversation.rollback(mark);
       finish({ subtype: "error_during_execution", result: err.message });
     } else {
       // Unexpected (a malformed reply, a bug): still one line, and still a result object for scripts.

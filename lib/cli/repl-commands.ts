@@ -3,7 +3,8 @@
  * /model [id] and /cost. Text commands reuse print mode's output (print-commands.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../agent/runtime.ts";
-import type { MessageParam } from "../agent/messages.ts";
+import type { Conversation } from "../agent/conversation.ts";
+import type { OpenedSession } from "../agent/session-open.ts";
 import { ModelError } from "../agent/model.ts";
 import { listCustomCommands } from "../agent/commands.ts";
 import { promptCommands, resourceMention } from "../mcp/names.ts";
@@ -15,7 +16,9 @@ export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exi
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
 export interface ReplState {
-  messages: MessageParam[];
+  conversation: Conversation;
+  /** Where the conversation is saved; /clear starts a new session there. */
+  session: OpenedSession;
 }
 
 /**
@@ -27,7 +30,7 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
     case "exit":
       return "exit";
     case "clear":
-      state.messages.length = 0;
+      state.conversation.clear(state.session.fresh());
       return "Conversation cleared.\n";
     case "cost":
       return `${describeUsage(runtime.meter)}\n`;

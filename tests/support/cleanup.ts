@@ -1,11 +1,14 @@
 /**
  * Preloaded by `bun test` (bunfig.toml), so its hooks hold for every test file: after each test,
  * fixture peers are killed; after the run, the temporary folders made through `tempDir()` are
- * removed. A run leaves no process and no folder behind.
+ * removed. A run leaves no process and no folder behind, and never touches the real ~/.claude.
  */
 import { afterAll, afterEach } from "bun:test";
 import { killPeers } from "./peers.ts";
-import { removeTempDirs } from "./run.ts";
+import { removeTempDirs, tempDir } from "./run.ts";
+
+// A test that spawns with this process's environment must not reach the real ~/.claude either.
+process.env.CLAUDE_CONFIG_DIR = tempDir("agent-config-");
 
 afterEach(killPeers);
 afterAll(removeTempDirs);
