@@ -9,6 +9,7 @@ import { runtimeOptions } from "./runtime-options.ts";
 import { AgentRuntime } from "../agent/runtime.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop } from "../agent/loop.ts";
+import { ToolState } from "../tools/tool-state.ts";
 import { ModelError } from "../agent/model.ts";
 import { exitAfterShutdown, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { colorEnabled, createStyle, type Style } from "./ui-style.ts";
@@ -82,7 +83,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   log = (line) => term.print(line);
   session.start(runtime.model.model);
   runtime.pinRoutes(session.conversation.routes);
-  const state: ReplState = { conversation: session.conversation, session };
+  const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
   const resumedTurns = state.conversation.turns;
   if (resumedTurns) term.print(style.dim(`Resumed session ${state.conversation.sessionId} (${resumedTurns} earlier prompts).`));
   const turn = new TurnRunner(runtime, state, term, style, args);
@@ -162,6 +163,7 @@ class TurnRunner {
           await runtime.refresh();
           conversation.noteRoutes(runtime.routes());
         },
+        toolState: state.tools,
         canUseTool: permissionHook({
           cwd,
           allowed: this.allowed,
