@@ -72,7 +72,7 @@ export class AgentRuntime {
     /** Usage and cost of every model call of the run: turns, compaction and servers' sampling. */
     readonly meter: UsageMeter,
   ) {
-    this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.registry?.route(name));
+    this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
   }
 
   /**
