@@ -10,7 +10,7 @@ import { McpError } from "../mcp/errors.ts";
 import { mapPromptArguments } from "../agent/mcp/prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { UsageError } from "./args.ts";
-import { commandUsage, INSPECTOR_USAGE, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
+import { commandUsage, INSPECTOR_USAGE, manageCommand, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
 import * as fmt from "./inspector-format.ts";
 import { writeStdout } from "./stdout.ts";
 
@@ -24,6 +24,8 @@ const stderr = (line: string) => process.stderr.write(line + "\n");
  * unknown, a request failed, or a tool result has isError; 2 usage error (usage on stderr).
  */
 export async function runInspector(argv: string[]): Promise<number> {
+  const manage = manageCommand(argv);
+  if (manage) return (await import("./mcp-manage.ts")).runManage(manage.command, manage.argv);
   let args: InspectorArgs;
   try {
     args = parseInspectorArgs(argv);
