@@ -51,13 +51,14 @@ function withCpu(cpu: number[], count: number, measure: () => Promise<number>): 
 
 export async function toolCallsFigure(ctx: BenchContext): Promise<FigureResult> {
   const cwd = tempDir("agent-bench-calls-");
-  const server = { command: BUN, args: [FIXTURE_SERVER], env: {} };
+  const server = { type: "stdio" as const, command: BUN, args: [FIXTURE_SERVER], env: {} };
   let registry: McpRegistry | undefined;
   let client: McpClient | undefined;
   let raw: RawPeer | undefined;
   try {
     const registryModule = await import("../lib/mcp/registry.ts").catch((e: Error) => e);
     const clientModule = await import("../lib/mcp/client.ts").catch((e: Error) => e);
+    const stdioModule = await import("../lib/mcp/transports/stdio.ts").catch((e: Error) => e);
     if (registryModule instanceof Error) {
       const reason = `lib/mcp/registry.ts: ${registryModule.message}`;
       return { rows: [naRow(SEQ_FIGURE, SEQ_TARGET, reason), naRow(CONC_FIGURE, "report", reason)], notes: [] };
@@ -73,10 +74,11 @@ export async function toolCallsFigure(ctx: BenchContext): Promise<FigureResult> 
     const viaRegistry = () => echo.run({ text: "hi" }, toolCtx);
 
     let viaClient: (() => Promise<unknown>) | undefined;
-    if (!(clientModule instanceof Error)) {
-      client = clientModule.McpClient.spawn({ name: "bench-client", ...server }, { cwd });
-      await client.connect({ timeoutMs: 10_000 });
-      const c = client;
+    if (!(clientModule instanceof Error) && !(stdioModule instanceof Error)) {
+      const transport = stdioModule.StdioTransport.spawn({ name: "bench-client", ...server }, { cwd });
+      const c = new clientModule.McpClient("bench-client", transport, { features: {} });
+      client = c;
+      await c.connect({ timeoutMs: 10_000 });
       viaClient = () => c.callTool("echo", { text: "hi" });
     }
     raw = await RawPeer.start([server.command, ...server.args], cwd);

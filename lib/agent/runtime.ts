@@ -61,15 +61,18 @@ export class AgentRuntime {
     let registry: McpRegistry | undefined;
     if (servers.length) {
       opts.onMcpStart?.(servers.length);
-      const { McpRegistry, timeoutsFromEnv } = await import("../mcp/registry.ts");
+      const [{ McpRegistry, timeoutsFromEnv }, { workingDirectoryRoots }] = await Promise.all([import("../mcp/registry.ts"), import("../mcp/features.ts")]);
       registry = McpRegistry.open({
         cwd: opts.cwd,
         ...timeoutsFromEnv(),
         log: opts.log,
         verbose: opts.verbose,
         debug: opts.debug,
-        // Read at each request: /model switches what servers' sampling uses too.
-        sampling: opts.sampling ? samplingHandler(() => session?.model ?? model, opts.log) : undefined,
+        features: {
+          roots: workingDirectoryRoots(opts.cwd),
+          // Read at each request: /model switches what servers' sampling uses too.
+          sampling: opts.sampling ? samplingHandler(() => session?.model ?? model, opts.log) : undefined,
+        },
         onServerSettled: opts.onMcpServerSettled && ((s) => opts.onMcpServerSettled!({ name: s.name, status: s.status, error: s.error })),
       });
       // Registered before start-up, so a signal while servers connect still shuts them down gracefully.

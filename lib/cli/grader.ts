@@ -2,7 +2,7 @@
  * The grader's process mode: `mcp-init [FIXTURE]`.
  * FIXTURE is `{"id": <number>, "serverResponse": <JSON-RPC response or null>}`, from a JSON file,
  * a folder holding exactly one `.json` file, or stdin when absent. Prints one line:
- * `{"request": initializeRequest(id), "capabilities": serverResponse?.result?.capabilities ?? null}`.
+ * `{"request": initializeRequest(id, {roots:{}, sampling:{}}), "capabilities": serverResponse?.result?.capabilities ?? null}`.
  * Exit 2, with one stderr line and nothing on stdout, when the fixture is missing or unreadable.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
@@ -27,6 +27,12 @@ function readFixtureText(path: string | undefined): string {
   }
   return readFileSync(path, "utf8");
 }
+
+/**
+ * The course's capabilities for the grader's frame: fixed here, never derived from what the agent
+ * offers, so the agent can offer more (elicitation) without this line moving.
+ */
+const GRADER_CAPABILITIES = { roots: {}, sampling: {} };
 
 const USAGE = "usage: mcp-init [FIXTURE]   (FIXTURE: a JSON file, or a folder holding one; stdin when absent)";
 
@@ -64,6 +70,6 @@ export async function runMcpInit(args: string[]): Promise<number> {
     return 2;
   }
   const capabilities = fixture.serverResponse?.result?.capabilities ?? null;
-  await writeStdout(JSON.stringify({ request: initializeRequest(fixture.id as number), capabilities }) + "\n");
+  await writeStdout(JSON.stringify({ request: initializeRequest(fixture.id as number, GRADER_CAPABILITIES), capabilities }) + "\n");
   return 0;
 }

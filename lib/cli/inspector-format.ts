@@ -12,7 +12,7 @@ import { stderrSuffix, type ServerState } from "../mcp/registry.ts";
 /** A config for display: command and args as written (before `${VAR}` expansion), every env value `***` (values may be secrets). */
 export function maskConfig(config: ServerConfig): ServerConfig {
   const { command, args } = config.written ?? config;
-  return { name: config.name, command, args, env: Object.fromEntries(Object.keys(config.env).map((k) => [k, "***"])) };
+  return { type: config.type, name: config.name, command, args, env: Object.fromEntries(Object.keys(config.env).map((k) => [k, "***"])) };
 }
 
 /**

@@ -2,13 +2,10 @@
  * One MCP server's session (MCP 2025-11-25, basic/lifecycle, server/*, client/roots,
  * client/sampling): the handshake, paginated lists, calls, and the server's own requests.
  */
-import { basename } from "node:path";
-import { pathToFileURL } from "node:url";
-import type { ServerConfig } from "./config.ts";
-import { ConnectionClosedError, McpError, RequestTimeoutError, methodNotFound } from "./errors.ts";
+import { ConnectionClosedError, McpError, RequestTimeoutError } from "./errors.ts";
+import { type ClientFeatures, declaredCapabilities, serveRequest } from "./features.ts";
 import { JsonRpcConnection, type Params, type RequestOptions } from "./jsonrpc.ts";
 import {
-  ErrorCode,
   SUPPORTED_PROTOCOL_VERSIONS,
   initializeRequest,
   type CallToolResult,
@@ -22,19 +19,17 @@ import {
   type ReadResourceResult,
   type ServerCapabilities,
 } from "./protocol.ts";
-import { type ExitInfo, StdioTransport, type Transport } from "./transports/stdio.ts";
+import type { Transport, TransportDiagnostics } from "./transport.ts";
 
 export interface McpClientOptions {
-  /** Working directory: answered to `roots/list`. */
-  cwd: string;
+  /** What we offer the server: the capabilities declared and the handlers of its requests. */
+  features: ClientFeatures;
   /** Diagnostics (skipped lines, the server's `notifications/message`): shown under --verbose. */
   log?: (line: string) => void;
   /** Problems the user should see (a pagination loop, a malformed list entry). */
   warn?: (line: string) => void;
   /** Every JSON-RPC message in and out (--debug). */
   trace?: (direction: "send" | "receive", message: string) => void;
-  /** Serves `sampling/createMessage`; absent → the request is refused with -32601. */
-  sampling?: (params: unknown, signal: AbortSignal) => Promise<unknown>;
   /** Called after a `notifications/<kind>/list_changed` marked `kind` dirty. */
   onListChanged?: (kind: ListKind) => void;
 }
@@ -49,8 +44,6 @@ export interface SessionInfo {
 
 /** Pages followed per list before giving up (server/utilities/pagination: guard against loops). */
 export const MAX_PAGES = 1000;
-/** How long to wait for the exit code once a server closed its output during the handshake, in ms. */
-const EXIT_CODE_WAIT_MS = 1000;
 
 export class McpClient {
   protocolVersion: string | undefined;
@@ -69,29 +62,20 @@ export class McpClient {
     private readonly opts: McpClientOptions,
   ) {
     this.peer = `MCP server "${name}"`;
-    this.conn = new JsonRpcConnection(transport.lines, {
+    this.conn = new JsonRpcConnection(transport.messages, {
       peer: this.peer,
-      write: (message) => transport.write(message),
-      onRequest: (method, params, ctx) => this.onRequest(method, params, ctx.signal),
+      write: (message) => transport.send(message),
+      onRequest: (method, params, ctx) => serveRequest(opts.features, method, params, { server: name, signal: ctx.signal }),
       onNotification: (method, params) => this.onNotification(method, params),
       log: opts.log,
       trace: opts.trace,
     });
-    void transport.exited.then((exit) => this.conn.close(new ConnectionClosedError(`${this.peer} exited with ${describeExit(exit)}`)));
+    void transport.closed.then((closed) => this.conn.close(new ConnectionClosedError(`${this.peer} ${closed.reason}`, closed.byUs)));
   }
 
-  /**
-   * Spawns the server over stdio (see `StdioTransport.spawn`) without connecting.
-   * @throws Error when the command cannot be started.
-   */
-  static spawn(config: ServerConfig, opts: McpClientOptions & { onStderrLine?: (line: string) => void }): McpClient {
-    const transport = StdioTransport.spawn(config, { cwd: opts.cwd, onStderrLine: opts.onStderrLine });
-    return new McpClient(config.name, transport, opts);
-  }
-
-  /** The server's process id, when the transport is a process. */
-  get pid(): number | undefined {
-    return this.transport.pid;
+  /** The transport's diagnostics: stderr tail and pid for stdio, the last HTTP status for HTTP. */
+  diagnostics(): TransportDiagnostics {
+    return this.transport.diagnostics();
   }
 
   /** True after a successful handshake and until the connection closes. */
@@ -113,8 +97,8 @@ export class McpClient {
   async connect(opts: { timeoutMs: number }): Promise<SessionInfo> {
     let answer: unknown;
     try {
-      const sampling = this.opts.sampling !== undefined;
-      answer = await this.conn.requestFrame((id) => initializeRequest(id, { sampling }), { timeoutMs: opts.timeoutMs, cancellable: false });
+      const capabilities = declaredCapabilities(this.opts.features);
+      answer = await this.conn.requestFrame((id) => initializeRequest(id, capabilities), { timeoutMs: opts.timeoutMs, cancellable: false });
     } catch (error) {
       throw await this.startupFailure(error, opts.timeoutMs);
     }
@@ -124,6 +108,7 @@ export class McpClient {
       throw new Error(`answered initialize with unsupported protocolVersion ${JSON.stringify(version)} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`);
     }
     this.protocolVersion = version;
+    this.transport.setProtocolVersion?.(version as string);
     this.capabilities = isObject(result.capabilities) ? result.capabilities : {};
     this.serverInfo = isObject(result.serverInfo) ? (result.serverInfo as Implementation) : undefined;
     this.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
@@ -165,29 +150,15 @@ export class McpClient {
     return this.request("resources/read", { uri }, opts);
   }
 
-  /** Last lines of the server's stderr. */
-  stderrTail(): string[] {
-    return this.transport.stderrTail();
-  }
-
   /** Ends the session: pending requests reject, then the transport's shutdown sequence runs. */
   async close(graceMs?: number): Promise<void> {
     this.conn.close(new ConnectionClosedError(`${this.peer} was shut down`, true));
     await this.transport.close(graceMs);
   }
 
-  /**
-   * Why the connection ended, once it has: "exited with code 1", or "closed its output" when the
-   * process is still running a moment (1 s) after its stdout ended.
-   */
+  /** Why the transport ended, once it has, in its own words: "exited with code 1", "closed its output". */
   async endReason(): Promise<string> {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const late = new Promise<undefined>((resolve) => {
-      timer = setTimeout(() => resolve(undefined), EXIT_CODE_WAIT_MS);
-    });
-    const exit = await Promise.race([this.transport.exited, late]);
-    clearTimeout(timer);
-    return exit ? `exited with ${describeExit(exit)}` : "closed its output";
+    return (await this.transport.closed).reason;
   }
 
   private request<T>(method: string, params: Params, opts?: RequestOptions): Promise<T> {
@@ -225,18 +196,6 @@ export class McpClient {
     }
   }
 
-  private async onRequest(method: string, params: Params, signal: AbortSignal): Promise<unknown> {
-    switch (method) {
-      case "roots/list":
-        return { roots: [{ uri: pathToFileURL(this.opts.cwd).href, name: basename(this.opts.cwd) || this.opts.cwd }] };
-      case "sampling/createMessage":
-        if (!this.opts.sampling) throw new McpError(ErrorCode.MethodNotFound, "sampling is disabled in this client");
-        return this.opts.sampling(params, signal);
-      default:
-        throw methodNotFound(method);
-    }
-  }
-
   private onNotification(method: string, params: Params): void {
     const changed = /^notifications\/(tools|prompts|resources)\/list_changed$/.exec(method);
     if (changed) {
@@ -253,7 +212,8 @@ export class McpClient {
   }
 
   private async startupFailure(error: unknown, timeoutMs: number): Promise<Error> {
-    if (error instanceof ConnectionClosedError) return new Error(`${await this.endReason()} before the handshake`);
+    // The transport's own words for how it ended; a send that failed on a live channel speaks for itself.
+    if (error instanceof ConnectionClosedError && this.conn.isClosed) return new Error(`${await this.endReason()} before the handshake`);
     if (error instanceof RequestTimeoutError) {
       const { skipped, lastSkipped } = this.conn.stats;
       const garbage = skipped ? `; its output had ${skipped} line(s) that are not JSON-RPC, the last: ${lastSkipped}` : "";
@@ -262,11 +222,6 @@ export class McpClient {
     if (error instanceof McpError) return new Error(`initialize failed: ${error.message} (JSON-RPC error ${error.code})`);
     return error instanceof Error ? error : new Error(String(error));
   }
-}
-
-/** "code 1" or "signal SIGKILL". */
-export function describeExit(exit: ExitInfo): string {
-  return exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal ?? "unknown"}`;
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

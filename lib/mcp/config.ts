@@ -7,8 +7,9 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { jsonErrorOffset, lineColumn } from "./json-position.ts";
 
-/** One stdio server to spawn. `env` is added to the inherited environment by the transport. */
-export interface ServerConfig {
+/** One stdio server to spawn (basic/transports#stdio). `env` is added to the inherited environment by the transport. */
+export interface StdioServerConfig {
+  type: "stdio";
   name: string;
   command: string;
   args: string[];
@@ -16,6 +17,15 @@ export interface ServerConfig {
   /** `command` and `args` as written, before `${VAR}` expansion: what to show a person (values may be secrets). */
   written?: { command: string; args: string[] };
 }
+
+/**
+ * One configured server, discriminated by `type` (the transport). Each member has `name`; a new
+ * transport adds a member here, a branch in `validateEntry` and a case in transports/factory.ts.
+ */
+export type ServerConfig = StdioServerConfig;
+
+/** The result of validating one entry: the server and the `${VAR}`s that had no value, or why it was skipped. */
+type EntryResult = { server: ServerConfig; unset: string[] } | string;
 
 export interface LoadMcpConfigOptions {
   /** Directory holding `.mcp.json`; relative `--mcp-config` paths resolve against it. */
@@ -101,16 +111,22 @@ function parseSource(label: string, rawText: string, env: Record<string, string 
   return out;
 }
 
-/** A valid entry with the variables that had no value, or the one-line reason it was skipped. */
-function validateEntry(name: string, entry: unknown, env: Record<string, string | undefined>): { server: ServerConfig; unset: string[] } | string {
+/** Dispatches on `type` (absent means stdio, as in Claude Code); each transport validates its own fields. */
+function validateEntry(name: string, entry: unknown, env: Record<string, string | undefined>): EntryResult {
   if (name.trim() === "") return "empty server name; skipped";
   if (!isObject(entry)) return 'expected an object with "command"; skipped';
-  if (entry.type !== undefined && entry.type !== "stdio") {
-    return `transport not supported: "type" is ${JSON.stringify(entry.type)} (only "stdio" servers can be started); skipped`;
-  }
   if (entry.type === undefined && entry.command === undefined && entry.url !== undefined) {
     return 'transport not supported: has "url" but no "command" (only stdio servers can be started); skipped';
   }
+  switch (entry.type ?? "stdio") {
+    case "stdio":
+      return validateStdio(name, entry, env);
+    default:
+      return `transport not supported: "type" is ${JSON.stringify(entry.type)} (only "stdio" servers can be started); skipped`;
+  }
+}
+
+function validateStdio(name: string, entry: Record<string, unknown>, env: Record<string, string | undefined>): EntryResult {
   if (typeof entry.command !== "string" || entry.command.trim() === "") return '"command" must be a non-empty string; skipped';
   const args = entry.args ?? [];
   if (!Array.isArray(args)) return '"args" must be an array of strings; skipped';
@@ -124,7 +140,8 @@ function validateEntry(name: string, entry: unknown, env: Record<string, string 
 
   const unset = new Set<string>();
   const expand = (s: string) => expandVars(s, env, unset);
-  const server: ServerConfig = {
+  const server: StdioServerConfig = {
+    type: "stdio",
     name,
     command: expand(entry.command),
     args: (args as string[]).map(expand),

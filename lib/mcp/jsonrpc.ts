@@ -29,8 +29,11 @@ export type Params = Record<string, unknown> | undefined;
 export interface JsonRpcConnectionOptions {
   /** Names the peer in error messages, e.g. `MCP server "db"`. */
   peer: string;
-  /** Sends one serialised message; the transport adds the framing. May throw when the pipe is gone. */
-  write: (message: string) => void;
+  /**
+   * Sends one serialised message (`Transport.send`); the transport adds the framing. May throw or
+   * reject for that one message: a request then fails, a notification or response is noted.
+   */
+  write: (message: string) => void | Promise<void>;
   /**
    * Answers a request from the peer. Throw `McpError` to choose the error code; other errors
    * become -32603. Absent → every request but `ping` gets -32601.
@@ -114,12 +117,16 @@ export class JsonRpcConnection {
         timer = setTimeout(() => this.abandon(id, new RequestTimeoutError(method, ms, this.opts.peer), `timed out after ${ms} ms`), ms);
       }
       opts.signal?.addEventListener("abort", onAbort, { once: true });
-      try {
-        this.send(frame);
-      } catch (error) {
+      const failed = (error: unknown) => {
+        if (this.pending.get(id)?.reject !== reject) return; // already settled (closed, timed out)
         this.pending.delete(id);
         cleanup();
         reject(new ConnectionClosedError(`${this.opts.peer}: cannot send ${method}: ${messageOf(error)}`));
+      };
+      try {
+        this.send(frame)?.catch(failed);
+      } catch (error) {
+        failed(error);
       }
     });
   }
@@ -127,10 +134,11 @@ export class JsonRpcConnection {
   /** Sends a notification; a failure to write is noted, never thrown (there is no one to tell). */
   notify(method: string, params?: Params): void {
     if (this.closedError) return;
+    const failed = (error: unknown) => this.note(`cannot send ${method}: ${messageOf(error)}`);
     try {
-      this.send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) });
+      this.send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) })?.catch(failed);
     } catch (error) {
-      this.note(`cannot send ${method}: ${messageOf(error)}`);
+      failed(error);
     }
   }
 
@@ -159,10 +167,10 @@ export class JsonRpcConnection {
     }
   }
 
-  private send(message: object): void {
+  private send(message: object): void | Promise<void> {
     const line = JSON.stringify(message);
     this.opts.trace?.("send", line);
-    this.opts.write(line);
+    return this.opts.write(line);
   }
 
   /** One line in: parsed once, dispatched, never throws. */
@@ -226,10 +234,11 @@ export class JsonRpcConnection {
 
   private reply(id: RequestId, outcome: { result: unknown } | { error: JsonRpcErrorObject }): void {
     if (this.closedError) return;
+    const failed = (error: unknown) => this.note(`cannot send the response to request ${JSON.stringify(id)}: ${messageOf(error)}`);
     try {
-      this.send({ jsonrpc: "2.0", id, ...outcome });
+      this.send({ jsonrpc: "2.0", id, ...outcome })?.catch(failed);
     } catch (error) {
-      this.note(`cannot send the response to request ${JSON.stringify(id)}: ${messageOf(error)}`);
+      failed(error);
     }
   }
 

@@ -8,25 +8,34 @@ export const PROTOCOL_VERSION = "2025-11-25";
 /** Versions a server may answer with that we can speak (basic/lifecycle#version-negotiation). */
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
 
+/** Our `clientInfo`. Exactly the course's value: the grader compares it byte for byte; never change it. */
 export const CLIENT_INFO = { name: "claude-code", version: "1.0.0" } as const;
+
+/** What the client declares in `initialize` (basic/lifecycle#capability-negotiation); built by features.ts. */
+export interface ClientCapabilities {
+  roots?: { listChanged?: boolean };
+  sampling?: Record<string, unknown>;
+  elicitation?: Record<string, unknown>;
+  [key: string]: unknown;
+}
 
 /** JSON-RPC 2.0 id: a string or an integer. */
 export type RequestId = string | number;
 
 /**
  * The `initialize` request frame, keys in wire order:
- * `{"jsonrpc":"2.0","id":id,"method":"initialize","params":{"protocolVersion","capabilities":{"roots":{},"sampling":{}},"clientInfo"}}`.
- * Shared by the client and the grader's `mcp-init`, so both send the same bytes. With
- * `sampling: false` (`--no-sampling`) the capability is not declared (basic/lifecycle#capability-negotiation).
+ * `{"jsonrpc":"2.0","id":id,"method":"initialize","params":{"protocolVersion","capabilities","clientInfo"}}`.
+ * Shared by the client (capabilities from its `ClientFeatures`) and the grader's `mcp-init` (its
+ * own constant), so both send the same shape.
  */
-export function initializeRequest(id: RequestId, { sampling = true }: { sampling?: boolean } = {}) {
+export function initializeRequest(id: RequestId, capabilities: ClientCapabilities) {
   return {
     jsonrpc: "2.0" as const,
     id,
     method: "initialize" as const,
     params: {
       protocolVersion: PROTOCOL_VERSION,
-      capabilities: sampling ? { roots: {}, sampling: {} } : { roots: {} },
+      capabilities,
       clientInfo: { name: CLIENT_INFO.name, version: CLIENT_INFO.version },
     },
   };

@@ -7,6 +7,7 @@ import type { Tool } from "../tools/tool.ts";
 import { McpClient } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
 import { McpError, messageOf } from "./errors.ts";
+import { type ClientFeatures, workingDirectoryRoots } from "./features.ts";
 import { ToolNamer } from "./names.ts";
 import {
   ErrorCode,
@@ -20,6 +21,7 @@ import {
   type ReadResourceResult,
   type ServerCapabilities,
 } from "./protocol.ts";
+import { openTransport } from "./transports/factory.ts";
 import { type ToolRoute, adaptTools, callAsTool } from "../agent/mcp/tools.ts";
 
 export type { ToolRoute } from "../agent/mcp/tools.ts";
@@ -42,8 +44,10 @@ export function timeoutsFromEnv(env: Record<string, string | undefined> = proces
 }
 
 export interface RegistryOptions {
-  /** Working directory for the servers, and the root answered to `roots/list`. */
+  /** Working directory for the servers. */
   cwd: string;
+  /** What every server is offered (client/roots, client/sampling); default: the working directory as the one root. */
+  features?: ClientFeatures;
   startupTimeoutMs?: number;
   toolTimeoutMs?: number;
   /** One line for stderr: failures always; diagnostics and server stderr when `verbose`. */
@@ -51,11 +55,6 @@ export interface RegistryOptions {
   verbose?: boolean;
   /** Also log every JSON-RPC message in and out. */
   debug?: boolean;
-  /**
-   * Serves `sampling/createMessage` (client/sampling) and resolves with its result; `signal`
-   * aborts when the server cancels. Absent → servers' sampling requests are refused (-32601).
-   */
-  sampling?: (params: unknown, serverName: string, signal: AbortSignal) => Promise<unknown>;
   /** Shutdown grace before SIGTERM, in ms (see `StdioTransport.close`). */
   graceMs?: number;
   /** Limit for a tool result's text, in characters; content.ts's default when absent. */
@@ -100,10 +99,12 @@ export class McpRegistry {
   private readonly reports = new Set<Promise<void>>();
   private readonly startupTimeoutMs: number;
   private readonly toolTimeoutMs: number;
+  private readonly features: ClientFeatures;
 
   private constructor(private readonly opts: RegistryOptions) {
     this.startupTimeoutMs = opts.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
     this.toolTimeoutMs = opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    this.features = opts.features ?? { roots: workingDirectoryRoots(opts.cwd) };
   }
 
   /**
@@ -223,21 +224,29 @@ export class McpRegistry {
   }
 
   private async startOne(state: ServerState): Promise<void> {
-    const { log, verbose, debug, sampling } = this.opts;
+    const { log, verbose, debug } = this.opts;
     const name = state.name;
     let client: McpClient | undefined;
     try {
-      client = McpClient.spawn(state.config, {
+      // A stdio server is spawned synchronously here, before the first wait.
+      const opening = openTransport(state.config, {
         cwd: this.opts.cwd,
+        onStderrLine: verbose ? (line) => log(`[${name}] ${line}`) : undefined,
+        log: verbose ? log : undefined,
+        verbose,
+        debug,
+      });
+      const transport = await opening;
+      client = new McpClient(name, transport, {
+        features: this.features,
         log: verbose ? log : undefined,
         warn: log,
         trace: debug ? (dir, message) => log(`[${name}] ${dir === "send" ? "→" : "←"} ${message.slice(0, 2000)}`) : undefined,
-        sampling: sampling && ((params, signal) => sampling(params, name, signal)),
-        onStderrLine: verbose ? (line) => log(`[${name}] ${line}`) : undefined,
         onListChanged: this.opts.onListChanged && ((kind) => this.opts.onListChanged!(name, kind)),
       });
       this.spawned.add(client);
-      state.pid = client.pid;
+      state.pid = client.diagnostics().pid;
+      if (this.shuttingDown) throw new Error("shut down during start-up");
       const init = await client.connect({ timeoutMs: this.startupTimeoutMs });
       Object.assign(state, init);
       const kinds: ListKind[] = ["tools", "prompts", "resources"];
@@ -257,7 +266,7 @@ export class McpRegistry {
       state.error = messageOf(error).replace(`MCP server "${name}": `, "");
       // Closed first: the stderr tail is complete only once the process is gone.
       await client?.close(this.opts.graceMs);
-      state.stderr = client?.stderrTail() ?? [];
+      state.stderr = client?.diagnostics().stderrTail ?? [];
       // A start cut short by our own shutdown (a signal) is not the server's failure.
       if (!this.shuttingDown) log(`MCP server "${name}" failed to start: ${state.error}${stderrSuffix(state.stderr)}`);
     }
@@ -295,7 +304,7 @@ export class McpRegistry {
       const report = (async () => {
         state.error = await client.endReason();
         await client.close(this.opts.graceMs);
-        state.stderr = client.stderrTail();
+        state.stderr = client.diagnostics().stderrTail ?? [];
         this.opts.log(`MCP server "${state.name}" ${state.error}${stderrSuffix(state.stderr)}`);
       })();
       this.reports.add(report);

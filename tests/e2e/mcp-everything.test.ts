@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
+import { workingDirectoryRoots } from "../../lib/mcp/features.ts";
 import { McpRegistry } from "../../lib/mcp/registry.ts";
 import { BUN, ROOT, isAlive, tempDir } from "../support/run.ts";
 
@@ -20,14 +21,17 @@ const cwd = tempDir();
 const samples: unknown[] = [];
 
 beforeAll(async () => {
-  registry = await McpRegistry.start([{ name: "everything", command: RUNTIME, args: [BIN, "stdio"], env: {} }], {
+  registry = await McpRegistry.start([{ type: "stdio", name: "everything", command: RUNTIME, args: [BIN, "stdio"], env: {} }], {
     cwd,
     log: (l) => lines.push(l),
     startupTimeoutMs: 20_000,
     graceMs: 200,
-    sampling: async (params) => {
-      samples.push(params);
-      return { role: "assistant", content: { type: "text", text: "sampled reply" }, model: "test-model", stopReason: "endTurn" };
+    features: {
+      roots: workingDirectoryRoots(cwd),
+      sampling: async (params) => {
+        samples.push(params);
+        return { role: "assistant", content: { type: "text", text: "sampled reply" }, model: "test-model", stopReason: "endTurn" };
+      },
     },
   });
 });

@@ -16,7 +16,7 @@ afterEach(async () => {
   await Promise.all(registries.splice(0).map((r) => r.shutdown()));
 });
 
-const fixture = (name: string, ...flags: string[]): ServerConfig => ({ name, command: BUN, args: [FIXTURE_SERVER, ...flags], env: {} });
+const fixture = (name: string, ...flags: string[]): ServerConfig => ({ type: "stdio", name, command: BUN, args: [FIXTURE_SERVER, ...flags], env: {} });
 
 async function start(servers: ServerConfig[], opts: Partial<RegistryOptions> = {}) {
   const lines: string[] = [];
@@ -51,6 +51,7 @@ describe("start", () => {
     const dir = tempDir();
     const marker = join(dir, "second-started");
     const waiter: ServerConfig = {
+      type: "stdio",
       name: "waiter",
       command: "sh",
       args: ["-c", 'while [ ! -s "$1" ]; do sleep 0.01; done; exec "$2" "$3"', "sh", marker, BUN, FIXTURE_SERVER],
@@ -68,7 +69,7 @@ describe("start", () => {
     const { registry, lines } = await start([
       fixture("ok"),
       fixture("early", "--exit-immediately"),
-      { name: "missing", command: "no-such-command-4242", args: [], env: {} },
+      { type: "stdio", name: "missing", command: "no-such-command-4242", args: [], env: {} },
       fixture("refuses", "--init-error", "--pid-file", pidFile, "--stderr-lines", "2"),
       fixture("old", "--protocol-version", "1999-01-01"),
     ]);

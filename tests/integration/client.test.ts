@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { McpClient, type McpClientOptions } from "../../lib/mcp/client.ts";
+import { type ClientFeatures, workingDirectoryRoots } from "../../lib/mcp/features.ts";
 import { StdioTransport } from "../../lib/mcp/transports/stdio.ts";
 import { ConnectionClosedError, McpError, RequestTimeoutError } from "../../lib/mcp/errors.ts";
 import { initializeRequest } from "../../lib/mcp/protocol.ts";
@@ -19,13 +20,17 @@ afterEach(async () => {
   await Promise.all(open.splice(0).map((c) => c.close(100)));
 });
 
-function spawn(flags: string[], opts: Partial<McpClientOptions> = {}): McpClient {
-  const client = McpClient.spawn({ name: "fx", command: BUN, args: [FIXTURE_SERVER, ...flags], env: {} }, { cwd: opts.cwd ?? tempDir(), ...opts });
+/** Client options, plus the working directory (the server's cwd and our one root) and a sampling handler. */
+type Options = Partial<McpClientOptions> & { cwd?: string; sampling?: ClientFeatures["sampling"] };
+
+function spawn(flags: string[], { cwd = tempDir(), sampling, ...opts }: Options = {}): McpClient {
+  const transport = StdioTransport.spawn({ type: "stdio", name: "fx", command: BUN, args: [FIXTURE_SERVER, ...flags], env: {} }, { cwd });
+  const client = new McpClient("fx", transport, { features: { roots: workingDirectoryRoots(cwd), sampling }, ...opts });
   open.push(client);
   return client;
 }
 
-async function connected(flags: string[], opts: Partial<McpClientOptions> = {}): Promise<McpClient> {
+async function connected(flags: string[], opts: Options = {}): Promise<McpClient> {
   const client = spawn(flags, opts);
   await client.connect({ timeoutMs: 10_000 });
   return client;
@@ -54,7 +59,10 @@ describe("handshake", () => {
     expect(Object.keys(client.capabilities)).toEqual(expect.arrayContaining(["tools", "prompts", "resources"]));
     await client.listTools();
     const lines = readFileSync(logFile, "utf8").split("\n");
-    expect(lines[0]).toBe(JSON.stringify(initializeRequest(1)));
+    expect(lines[0]).toBe(JSON.stringify(initializeRequest(1, { roots: {}, sampling: {} })));
+    expect(lines[0]).toBe(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{},"sampling":{}},"clientInfo":{"name":"claude-code","version":"1.0.0"}}}',
+    );
     expect(JSON.parse(lines[1]!)).toEqual({ jsonrpc: "2.0", method: "notifications/initialized" });
     expect(client.connected).toBe(true);
   });
@@ -186,7 +194,7 @@ describe("start-up failures produce the reason", () => {
       );
 
   test("command not found", () => {
-    expect(() => McpClient.spawn({ name: "x", command: "no-such-command-4242", args: [], env: {} }, { cwd: tempDir() })).toThrow(
+    expect(() => StdioTransport.spawn({ type: "stdio", name: "x", command: "no-such-command-4242", args: [], env: {} }, { cwd: tempDir() })).toThrow(
       "command not found: no-such-command-4242",
     );
   });
@@ -195,9 +203,10 @@ describe("start-up failures produce the reason", () => {
     const client = spawn(["--exit-immediately"]);
     const error = await client.connect({ timeoutMs: 10_000 }).catch((e) => e);
     expect(error.message).toBe("exited with code 1 before the handshake");
-    await client.transport.exited;
+    expect(await client.transport.closed).toEqual({ reason: "exited with code 1", byUs: false });
     await client.close(100);
-    expect(client.stderrTail().join("\n")).toContain("exiting before reading anything");
+    expect(client.diagnostics().stderrTail?.join("\n")).toContain("exiting before reading anything");
+    expect(client.diagnostics().pid).toBeGreaterThan(0);
   });
 
   test("answers initialize with an error", async () => {
@@ -238,12 +247,16 @@ describe("shutdown", () => {
   });
 
   test("writing to a server that closed its stdin neither throws nor leaks an EPIPE rejection", async () => {
-    const transport = StdioTransport.spawn({ name: "deaf", command: "sh", args: ["-c", "exec 0<&-; exec sleep 1000"], env: {} }, { cwd: tempDir() });
+    const transport = StdioTransport.spawn(
+      { type: "stdio", name: "deaf", command: "sh", args: ["-c", "exec 0<&-; exec sleep 1000"], env: {} },
+      { cwd: tempDir() },
+    );
     open.push(transport);
     const line = "x".repeat(1 << 20);
-    for (let i = 0; i < 4; i++) transport.write(line);
+    for (let i = 0; i < 4; i++) await transport.send(line);
     await transport.close(100);
     expect(transport.exit?.signal).toBe("SIGTERM");
-    expect(() => transport.write("late")).toThrow('MCP server "deaf" is not running');
+    expect(await transport.closed).toEqual({ reason: "exited with signal SIGTERM", byUs: true });
+    expect(transport.send("late")).rejects.toThrow('MCP server "deaf" is not running');
   });
 });

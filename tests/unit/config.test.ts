@@ -25,8 +25,8 @@ describe("loadMcpConfig", () => {
     const cwd = project(servers({ a: { command: "srv", args: ["--x"], env: { K: "v" } }, b: { command: "other" } }));
     expect(loadMcpConfig({ cwd, env: {} })).toEqual({
       servers: [
-        { name: "a", command: "srv", args: ["--x"], env: { K: "v" }, written: { command: "srv", args: ["--x"] } },
-        { name: "b", command: "other", args: [], env: {}, written: { command: "other", args: [] } },
+        { type: "stdio", name: "a", command: "srv", args: ["--x"], env: { K: "v" }, written: { command: "srv", args: ["--x"] } },
+        { type: "stdio", name: "b", command: "other", args: [], env: {}, written: { command: "other", args: [] } },
       ],
       warnings: [],
     });
@@ -85,7 +85,7 @@ describe("loadMcpConfig", () => {
   test('explicit type "stdio" is accepted', () => {
     const cwd = project(servers({ a: { type: "stdio", command: "x" } }));
     expect(loadMcpConfig({ cwd, env: {} })).toEqual({
-      servers: [{ name: "a", command: "x", args: [], env: {}, written: { command: "x", args: [] } }],
+      servers: [{ type: "stdio", name: "a", command: "x", args: [], env: {}, written: { command: "x", args: [] } }],
       warnings: [],
     });
   });
@@ -104,6 +104,7 @@ describe("loadMcpConfig", () => {
     const { servers: s, warnings } = loadMcpConfig({ cwd, env });
     expect(warnings).toEqual([]);
     expect(s[0]).toEqual({
+      type: "stdio",
       name: "a",
       command: "/opt/bin/srv",
       args: ["--port", "8080", "--host=example", "plain $HOME"],

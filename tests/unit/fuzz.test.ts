@@ -73,7 +73,7 @@ async function run(seed: number): Promise<void> {
   const replies: string[] = [];
   const conn = new JsonRpcConnection(readLines(streamOf(randomSplit(wire, rand, 1 + rand.int(64)))), {
     peer: "fuzz",
-    write: (line) => replies.push(JSON.parse(line).id),
+    write: (line) => void replies.push(JSON.parse(line).id),
     onNotification: (_method, params) => seen.push(params?.seq as number),
   });
   await conn.closed;

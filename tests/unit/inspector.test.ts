@@ -63,7 +63,7 @@ describe("routing `agent [flags] mcp …` to the inspector", () => {
 const state = (over: Partial<ServerState>): ServerState => ({
   name: "fx",
   status: "connected",
-  config: { name: "fx", command: "bun", args: ["server.ts", "a b"], env: { TOKEN: "secret" } },
+  config: { type: "stdio", name: "fx", command: "bun", args: ["server.ts", "a b"], env: { TOKEN: "secret" } },
   tools: [],
   prompts: [],
   resources: [],

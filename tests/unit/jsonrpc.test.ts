@@ -72,8 +72,8 @@ describe("requests and responses", () => {
 
   test("requestFrame sends the caller's frame byte for byte", async () => {
     const p = peer();
-    const pending = p.conn.requestFrame(initializeRequest);
-    expect(p.rawSent[0]).toBe(JSON.stringify(initializeRequest(1)));
+    const pending = p.conn.requestFrame((id) => initializeRequest(id, { roots: {} }));
+    expect(p.rawSent[0]).toBe(JSON.stringify(initializeRequest(1, { roots: {} })));
     p.send({ jsonrpc: "2.0", id: 1, result: {} });
     await pending;
   });
@@ -106,7 +106,7 @@ describe("requests and responses", () => {
 
   test("initialize is never cancelled: a timeout with cancellable false sends nothing", async () => {
     const p = peer();
-    expect(await failure(p.conn.requestFrame(initializeRequest, { timeoutMs: 10, cancellable: false }))).toBeInstanceOf(RequestTimeoutError);
+    expect(await failure(p.conn.requestFrame((id) => initializeRequest(id, {}), { timeoutMs: 10, cancellable: false }))).toBeInstanceOf(RequestTimeoutError);
     expect(p.sent.map((m) => m.method)).toEqual(["initialize"]);
   });
 

@@ -39,7 +39,7 @@ export function samplingMessages(params: CreateMessageParams): MessageParam[] {
  * send (either way the server gets a JSON-RPC error).
  */
 export function samplingHandler(model: () => ModelClient, log: (line: string) => void) {
-  return async (params: unknown, server: string, signal?: AbortSignal) => {
+  return async (params: unknown, { server, signal }: { server: string; signal?: AbortSignal }) => {
     const p = (params ?? {}) as CreateMessageParams;
     log(`MCP server "${server}" asked the model for a completion (sampling/createMessage, up to ${p.maxTokens ?? 1024} tokens)`);
     const messages = samplingMessages(p);

@@ -1,31 +1,20 @@
 /**
  * The stdio transport (MCP 2025-11-25, basic/transports#stdio and basic/lifecycle#stdio):
  * one server process, its pipes, its stderr tail and the shutdown sequence. The only file
- * that spawns MCP servers.
+ * that spawns MCP servers; pids and exit codes stay here, reaching others as diagnostics and
+ * the `closed` reason.
  */
-import type { ServerConfig } from "../config.ts";
+import { settlesWithin } from "../../shared/async.ts";
+import { signalGroup, trackGroup } from "../../process/group.ts";
+import type { StdioServerConfig } from "../config.ts";
 import { messageOf } from "../errors.ts";
 import { type FramedLine, readLines } from "../framing.ts";
-import { signalGroup, trackGroup } from "../../process/group.ts";
+import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
 
 /** How the process ended: `code` for a normal exit, `signal` (e.g. "SIGKILL") when killed. */
 export interface ExitInfo {
   code: number | null;
   signal: string | null;
-}
-
-/** What the session layer needs from a transport; tests may supply another implementation. */
-export interface Transport {
-  readonly lines: AsyncIterable<FramedLine>;
-  /** The process id, for transports that are a process. */
-  readonly pid?: number;
-  /** Sends one serialised JSON-RPC message, adding the newline. Throws when the pipe is closed. */
-  write(message: string): void;
-  /** Resolves when the process exits. */
-  readonly exited: Promise<ExitInfo>;
-  /** Last lines of the server's stderr, oldest first. */
-  stderrTail(): string[];
-  close(graceMs?: number): Promise<void>;
 }
 
 export interface StdioOptions {
@@ -44,9 +33,13 @@ const KILL_AFTER_MS = 500;
 export const DEFAULT_CLOSE_GRACE_MS = 500;
 /** After the group is gone, how long stderr may take to reach EOF so the tail is complete, in ms. */
 const STDERR_DRAIN_MS = 200;
+/** Once stdout ended, how long to wait for an exit code before saying "closed its output", in ms. */
+const EXIT_CODE_WAIT_MS = 1000;
 
 export class StdioTransport implements Transport {
-  readonly lines: AsyncIterable<FramedLine>;
+  readonly messages: AsyncIterable<FramedLine>;
+  readonly closed: Promise<TransportClosed>;
+  /** Resolves when the process exits. */
   readonly exited: Promise<ExitInfo>;
   /** Set once the process has exited. */
   exit: ExitInfo | undefined;
@@ -57,17 +50,20 @@ export class StdioTransport implements Transport {
   private readonly untrack: () => void;
   private closing: Promise<void> | undefined;
   private readonly stderrDone: Promise<void>;
+  private outputEnded!: () => void;
 
   private constructor(
     private readonly proc: Bun.Subprocess<"pipe", "pipe", "pipe">,
-    readonly name: string,
+    private readonly config: StdioServerConfig,
     onStderrLine?: (line: string) => void,
   ) {
-    this.lines = readLines(proc.stdout, { signal: this.stopReading.signal });
+    const ended = new Promise<void>((resolve) => (this.outputEnded = resolve));
+    this.messages = this.readStdout();
     this.exited = proc.exited.then(() => {
       this.exit = { code: proc.exitCode, signal: proc.signalCode === null ? null : String(proc.signalCode) };
       return this.exit;
     });
+    this.closed = this.whyClosed(ended);
     // Servers lead their own process group, so they miss the terminal's ^C: kill them if we die first.
     this.untrack = trackGroup(proc.pid);
     this.stderrDone = this.readStderr(onStderrLine);
@@ -78,7 +74,7 @@ export class StdioTransport implements Transport {
    * environment, as the leader of a new process group (setsid) so shutdown can signal the group.
    * @throws Error "command not found: …" or "cannot start …" when the process cannot be spawned.
    */
-  static spawn(config: ServerConfig, opts: StdioOptions): StdioTransport {
+  static spawn(config: StdioServerConfig, opts: StdioOptions): StdioTransport {
     let proc: Bun.Subprocess<"pipe", "pipe", "pipe">;
     try {
       proc = Bun.spawn([config.command, ...config.args], {
@@ -94,16 +90,17 @@ export class StdioTransport implements Transport {
       if (/executable not found/i.test(text)) throw new Error(`command not found: ${config.command}`);
       throw new Error(`cannot start ${JSON.stringify(config.command)}: ${text}`);
     }
-    return new StdioTransport(proc, config.name, opts.onStderrLine);
+    return new StdioTransport(proc, config, opts.onStderrLine);
   }
 
   get pid(): number {
     return this.proc.pid;
   }
 
-  write(message: string): void {
-    if (this.closing || this.exit) throw new Error(`MCP server "${this.name}" is not running`);
-    // A dead reader surfaces as an EPIPE rejection here; the exit is reported by `exited`.
+  /** Writes the message and a newline. Rejects when the server is gone or being shut down. */
+  async send(message: string): Promise<void> {
+    if (this.closing || this.exit) throw new Error(`MCP server "${this.config.name}" is not running`);
+    // A dead reader surfaces as an EPIPE rejection here; the exit is reported by `closed`.
     const written: unknown = this.proc.stdin.write(`${message}\n`);
     if (written instanceof Promise) written.catch(() => {});
     // FileSink buffers; flush now so a request is not held back waiting for more writes.
@@ -111,9 +108,10 @@ export class StdioTransport implements Transport {
     if (flushed instanceof Promise) flushed.catch(() => {});
   }
 
-  /** Last stderr lines (at most 20 lines / 8 KB); complete once `close()` has resolved. */
-  stderrTail(): string[] {
-    return [...this.tail];
+  /** The stderr tail (at most 20 lines / 8 KB, complete once `close()` has resolved), the pid and the command. */
+  diagnostics(): TransportDiagnostics {
+    const shown = this.config.written ?? this.config;
+    return { stderrTail: [...this.tail], pid: this.proc.pid, endpoint: [shown.command, ...shown.args].join(" ") };
   }
 
   /**
@@ -126,6 +124,23 @@ export class StdioTransport implements Transport {
   close(graceMs = DEFAULT_CLOSE_GRACE_MS): Promise<void> {
     this.closing ??= this.shutdown(graceMs);
     return this.closing;
+  }
+
+  /** "exited with code 1" (or "signal SIGKILL"), or "closed its output" when still running 1 s after stdout ended. */
+  private async whyClosed(outputEnded: Promise<void>): Promise<TransportClosed> {
+    const late = outputEnded.then(() => settlesWithin(this.exited, EXIT_CODE_WAIT_MS));
+    const first = await Promise.race([this.exited, late]);
+    const exit = typeof first === "boolean" ? this.exit : first;
+    const byUs = this.closing !== undefined;
+    return exit ? { reason: `exited with ${describeExit(exit)}`, byUs } : { reason: "closed its output", byUs };
+  }
+
+  private async *readStdout(): AsyncIterable<FramedLine> {
+    try {
+      yield* readLines(this.proc.stdout, { signal: this.stopReading.signal });
+    } finally {
+      this.outputEnded();
+    }
   }
 
   private async shutdown(graceMs: number): Promise<void> {
@@ -147,6 +162,7 @@ export class StdioTransport implements Transport {
     await settlesWithin(this.stderrDone, STDERR_DRAIN_MS);
     // A grandchild outside the group could hold the pipes open forever: stop reading them.
     this.stopReading.abort();
+    this.outputEnded();
   }
 
   private async readStderr(onLine?: (line: string) => void): Promise<void> {
@@ -171,13 +187,7 @@ export class StdioTransport implements Transport {
   }
 }
 
-/** True when `promise` settles within `ms`; the timer never outlives the wait. */
-async function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<false>((resolve) => (timer = setTimeout(resolve, ms, false)));
-  try {
-    return await Promise.race([promise.then(() => true as const), timeout]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** "code 1" or "signal SIGKILL". */
+export function describeExit(exit: ExitInfo): string {
+  return exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal ?? "unknown"}`;
 }

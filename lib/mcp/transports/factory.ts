@@ -1,0 +1,36 @@
+/**
+ * Opens the transport a config entry names by its `type` (MCP 2025-11-25, basic/transports).
+ * stdio is imported eagerly (every local run needs it); other transports are to be imported
+ * lazily inside their case, so a stdio-only run never loads their code.
+ */
+import type { ServerConfig } from "../config.ts";
+import type { Transport } from "../transport.ts";
+import { StdioTransport } from "./stdio.ts";
+
+/** What any transport may need from the run. */
+export interface TransportContext {
+  /** Working directory (stdio: the server process's cwd). */
+  cwd: string;
+  /** Every stderr line of a process server, as it arrives (shown under --verbose). */
+  onStderrLine?: (line: string) => void;
+  /** Diagnostics a transport wants a person to see under --verbose. */
+  log?: (line: string) => void;
+  verbose?: boolean;
+  debug?: boolean;
+}
+
+/**
+ * The transport for `config`, started and ready for `initialize`. A stdio server is spawned
+ * synchronously, before the returned promise is first awaited.
+ * @throws Error naming why it cannot start (e.g. "command not found: foo").
+ */
+export async function openTransport(config: ServerConfig, ctx: TransportContext): Promise<Transport> {
+  switch (config.type) {
+    case "stdio":
+      return StdioTransport.spawn(config, { cwd: ctx.cwd, onStderrLine: ctx.onStderrLine });
+    default: {
+      const type: never = config.type; // a new ServerConfig member without a case fails the type check here
+      throw new Error(`transport not supported: ${JSON.stringify(type)}`);
+    }
+  }
+}
