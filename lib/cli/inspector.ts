@@ -61,7 +61,7 @@ export async function runInspector(argv: string[]): Promise<number> {
       await writeStdout(args.json ? "[]\n" : none + "\n");
       return warnings.length ? 1 : 0;
     }
-    const registry = await McpRegistry.start(selected, {
+    const registry = McpRegistry.open({
       cwd,
       ...timeoutsFromEnv(),
       // `list` and `get` report failures themselves; the other commands need the registry's line.
@@ -70,6 +70,10 @@ export async function runInspector(argv: string[]): Promise<number> {
       debug: args.debug,
     });
     onShutdown(() => registry.shutdown());
+    // Never asks (scripts use it): project servers start unless the user refused them.
+    const project = selected.filter((s) => s.origin?.scope === "project");
+    const refused = project.length ? (await import("../agent/project-approval.ts")).unapprovedWithoutAsking(project, cwd, false) : new Set<string>();
+    await registry.connect(selected, refused);
     return await run(args, registry, toolArgs);
   } catch (err) {
     if (err instanceof CommandError) {
@@ -105,13 +109,14 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
   const states = registry.servers;
   if (args.command === "list") {
     await out(fmt.listTable(states), fmt.listJson(states));
-    return states.every((s) => s.status === "connected") ? 0 : 1;
+    return states.every((s) => s.status !== "failed") ? 0 : 1;
   }
   const state = states[0]!;
   if (args.command === "get") {
     await out(fmt.detailsText(state), fmt.detailsJson(state));
-    return state.status === "connected" ? 0 : 1;
+    return state.status !== "failed" ? 0 : 1;
   }
+  if (state.status === "disabled") throw new CommandError(`MCP server "${state.name}" is disabled (${state.error})`);
   // The registry already printed why the server failed to start.
   if (state.status !== "connected") return 1;
   const [server, name = "", ...rest] = args.operands as [string, ...string[]];

@@ -5,7 +5,7 @@ import type { RuntimeOptions } from "../agent/runtime.ts";
 import { DEFAULT_MODEL } from "../agent/model.ts";
 import type { CliArgs } from "./args.ts";
 
-type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled">;
+type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers">;
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default

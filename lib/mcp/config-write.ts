@@ -7,7 +7,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import { applyEdits, modify } from "jsonc-parser";
+import { applyEdits, findNodeAtLocation, modify, parseTree } from "jsonc-parser";
 import { jsonErrorOffset, lineColumn } from "./json-position.ts";
 
 /** One change: the value at `path` becomes `value`; `undefined` removes the key. */
@@ -40,12 +40,21 @@ export function editJsonFile<T extends JsonEdit[]>(file: string, plan: (doc: unk
     const edits = plan(before === undefined ? undefined : parse(target, before));
     let text = before ?? "";
     const formatting = detectFormatting(text);
-    for (const edit of edits) text = applyEdits(text, modify(text, edit.path, edit.value, { formattingOptions: formatting }));
+    for (const edit of edits) {
+      // Removing what is not there is no change (jsonc-parser would throw on an empty document).
+      if (edit.value === undefined && !hasPath(text, edit.path)) continue;
+      text = applyEdits(text, modify(text, edit.path, edit.value, { formattingOptions: formatting }));
+    }
     if (before === undefined || before.endsWith("\n")) text = text.endsWith("\n") ? text : text + formatting.eol;
     if (text === before) return edits;
     // Another program may have written between our read and now: then plan again on its version.
     if (writeAtomically(target, text, before, opts.mode) || attempt >= ATTEMPTS) return edits;
   }
+}
+
+function hasPath(text: string, path: string[]): boolean {
+  const tree = parseTree(text);
+  return tree !== undefined && findNodeAtLocation(tree, path) !== undefined;
 }
 
 function resolveLink(file: string): string {

@@ -22,6 +22,9 @@ import {
   type ServerCapabilities,
 } from "./protocol.ts";
 import { openTransport } from "./transports/factory.ts";
+import { RESTART_LIMIT, RestartBudget } from "./restarts.ts";
+import { toolAllowed, unmatchedFilters } from "./server-options.ts";
+import type { ToolContext, ToolOutput } from "../tools/tool.ts";
 import { type ToolRoute, adaptTools, callAsTool } from "../agent/mcp/tools.ts";
 
 export type { ToolRoute } from "../agent/mcp/tools.ts";
@@ -67,9 +70,12 @@ export interface RegistryOptions {
 
 export interface ServerState {
   name: string;
-  /** "failed" when it could not start, or when it exited after starting. */
-  status: "connected" | "failed";
-  /** Why it failed, e.g. "exited with code 1 before the handshake". */
+  /**
+   * "failed" when it could not start, or when it exited after starting; "disabled" when it was
+   * not started: `"disabled": true` in its entry, or a project server the user did not approve.
+   */
+  status: "connected" | "failed" | "disabled";
+  /** Why it failed, e.g. "exited with code 1 before the handshake"; why it is disabled ("not approved", "disabled in config"). */
   error?: string;
   config: ServerConfig;
   protocolVersion?: string;
@@ -83,7 +89,12 @@ export interface ServerState {
   stderr: string[];
   /** Process id of the server (leader of its process group), once spawned. */
   pid?: number;
+  /** When it was last started or probed (ms since the epoch): remote servers are probed again at most once a minute. */
+  probedAt?: number;
 }
+
+/** How long a failed remote server is left alone before the next model call probes it again, in ms. */
+export const REPROBE_INTERVAL_MS = 60_000;
 
 export class McpRegistry {
   /** One entry per configured server, in configuration order. */
@@ -100,6 +111,12 @@ export class McpRegistry {
   private readonly startupTimeoutMs: number;
   private readonly toolTimeoutMs: number;
   private readonly features: ClientFeatures;
+  /** Restarts of stdio servers that died after start-up, by server (restarts.ts). */
+  private readonly budgets = new Map<string, RestartBudget>();
+  /** A restart or reconnect under way, by server: calls wait for it. */
+  private readonly restarting = new Map<string, Promise<void>>();
+  /** The report of a server's death, by server: a restart waits until the old process is gone. */
+  private readonly endings = new Map<string, Promise<void>>();
 
   private constructor(private readonly opts: RegistryOptions) {
     this.startupTimeoutMs = opts.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
@@ -127,15 +144,45 @@ export class McpRegistry {
    * when declared (basic/lifecycle#capability-negotiation). Each server is spawned before this
    * returns its promise. Never throws for a server: a failure gets status "failed", one line
    * through `opts.log`, and its process is shut down. `configs` have unique names (config.ts).
+   * A config with `disabled`, or named in `notApproved`, is listed as "disabled" and not started.
    */
-  async connect(configs: ServerConfig[]): Promise<void> {
+  async connect(configs: ServerConfig[], notApproved: ReadonlySet<string> = new Set()): Promise<void> {
     const starting: Promise<void>[] = [];
     for (const config of configs) {
       const state: ServerState = { name: config.name, status: "failed", config, tools: [], prompts: [], resources: [], stderr: [] };
       this.servers.push(state);
+      if (config.disabled || notApproved.has(config.name)) {
+        Object.assign(state, { status: "disabled", error: config.disabled ? "disabled in config" : "not approved" });
+        continue;
+      }
       starting.push(this.startOne(state));
     }
     await Promise.all(starting);
+  }
+
+  /**
+   * Closes the server's session if it has one and starts it again: handshake and lists afresh, so
+   * the model's next call sees its new tools. Resolves with its new state, connected or failed
+   * (failures are logged as at start-up). A disabled server stays disabled.
+   * @throws Error for an unknown server name.
+   */
+  async reconnect(name: string): Promise<ServerState> {
+    const state = this.servers.find((s) => s.name === name);
+    if (!state) throw new Error(`no MCP server named "${name}"`);
+    if (state.status === "disabled") return state;
+    const pending = this.restarting.get(name);
+    if (pending) {
+      await pending;
+      return state;
+    }
+    const work = this.restart(state);
+    this.restarting.set(name, work);
+    try {
+      await work;
+    } finally {
+      this.restarting.delete(name);
+    }
+    return state;
   }
 
   /** True when the named server finished its handshake and is still running. */
@@ -151,14 +198,37 @@ export class McpRegistry {
     this.toolCache ??= adaptTools(
       this.servers,
       this.namer,
-      (route, input, ctx) =>
-        callAsTool(this.clients.get(route.server), route, input, ctx, {
-          timeoutMs: this.toolTimeoutMs,
-          maxOutputChars: this.opts.maxOutputChars,
-        }),
+      (route, input, ctx) => this.runTool(route, input, ctx),
       (line) => this.warnOnce(line),
     );
     return this.toolCache;
+  }
+
+  /**
+   * One MCP tool call for the model. A stdio server found dead is restarted in the background
+   * (at most 3 times in 5 minutes) while this call gets an error result saying so; a call that
+   * comes while a restart is under way waits for it.
+   */
+  private async runTool(route: ToolRoute, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
+    const state = this.servers.find((s) => s.name === route.server);
+    await this.restarting.get(route.server);
+    const client = this.clients.get(route.server);
+    if (state && client && !client.connected && state.config.type === "stdio" && !this.shuttingDown) {
+      await this.endings.get(state.name);
+      const why = state.error ?? "exited";
+      const number = this.budget(state.name).take();
+      if (!number) {
+        // Spent: the server stays failed, reported once with its last stderr.
+        this.clients.delete(state.name);
+        state.error = `kept exiting (restarted ${RESTART_LIMIT} times in 5 minutes; last: ${why})`;
+        this.opts.log(`MCP server "${state.name}" ${state.error}; not restarted again${stderrSuffix(state.stderr)}`);
+        return { isError: true, content: `MCP server "${state.name}" is not connected: it ${state.error}` };
+      }
+      this.opts.log(`MCP server "${state.name}" ${why}; restarting it (restart ${number} of at most ${RESTART_LIMIT} in 5 minutes)`);
+      void this.reconnect(state.name);
+      return { isError: true, content: `MCP server "${state.name}" had ${why}; it is being restarted: call the tool again` };
+    }
+    return callAsTool(client, route, input, ctx, { timeoutMs: this.toolTimeoutFor(route.server), maxOutputChars: this.opts.maxOutputChars });
   }
 
   /** The server and MCP tool behind an API tool name given out by `tools()` (the namer's table). */
@@ -172,7 +242,13 @@ export class McpRegistry {
    */
   async refresh(): Promise<void> {
     const work: Promise<void>[] = [];
+    const now = Date.now();
     for (const state of this.servers) {
+      // A remote server that failed may be back: probed again, at most once a minute.
+      if (state.status === "failed" && isRemote(state.config) && now - (state.probedAt ?? 0) >= REPROBE_INTERVAL_MS && !this.shuttingDown) {
+        work.push(this.reconnect(state.name).then(() => {}));
+        continue;
+      }
       const client = this.clients.get(state.name);
       if (client?.connected && client.dirty.size > 0) work.push(this.list(client, state, [...client.dirty], false));
     }
@@ -193,27 +269,27 @@ export class McpRegistry {
 
   /** `prompts/list`, asked even when the server did not declare prompts; -32601 → []. Rejects like `getPrompt`. */
   async listPrompts(server: string): Promise<McpPrompt[]> {
-    return orNone(this.client(server).listPrompts({ timeoutMs: this.startupTimeoutMs }));
+    return orNone(this.client(server).listPrompts({ timeoutMs: this.startupTimeoutFor(server) }));
   }
 
   /** `resources/list`, asked even when not declared; -32601 → []. Rejects like `getPrompt`. */
   async listResources(server: string): Promise<McpResource[]> {
-    return orNone(this.client(server).listResources({ timeoutMs: this.startupTimeoutMs }));
+    return orNone(this.client(server).listResources({ timeoutMs: this.startupTimeoutFor(server) }));
   }
 
   /** `prompts/get`. Rejects with Error for an unknown or disconnected server, McpError from the server. */
   async getPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.client(server).getPrompt(name, args, { timeoutMs: this.toolTimeoutMs });
+    return this.client(server).getPrompt(name, args, { timeoutMs: this.toolTimeoutFor(server) });
   }
 
   /** `resources/read`. Rejects like `getPrompt`. */
   async readResource(server: string, uri: string): Promise<ReadResourceResult> {
-    return this.client(server).readResource(uri, { timeoutMs: this.toolTimeoutMs });
+    return this.client(server).readResource(uri, { timeoutMs: this.toolTimeoutFor(server) });
   }
 
   /** `tools/call` returning the raw result (for the inspector). Rejects like `getPrompt`. */
   async callTool(server: string, tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutMs });
+    return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutFor(server) });
   }
 
   /** Shuts every server down concurrently (see `StdioTransport.close`). Idempotent; never throws. */
@@ -221,6 +297,35 @@ export class McpRegistry {
     // Servers still starting are closed too; reports of servers that died before shutdown began are finished, not cut off.
     this.shuttingDown ??= Promise.all([...[...this.spawned].map((c) => c.close(this.opts.graceMs)), ...this.reports]).then(() => {});
     return this.shuttingDown;
+  }
+
+  private budget(name: string): RestartBudget {
+    let budget = this.budgets.get(name);
+    if (!budget) this.budgets.set(name, (budget = new RestartBudget()));
+    return budget;
+  }
+
+  private startupTimeoutFor(server: string): number {
+    return this.servers.find((s) => s.name === server)?.config.timeoutMs ?? this.startupTimeoutMs;
+  }
+
+  private toolTimeoutFor(server: string): number {
+    return this.servers.find((s) => s.name === server)?.config.toolTimeoutMs ?? this.toolTimeoutMs;
+  }
+
+  /** The old session closed (its death report finished), the state emptied, and a fresh start. */
+  private async restart(state: ServerState): Promise<void> {
+    const old = this.clients.get(state.name);
+    this.clients.delete(state.name); // first, so its closing is not reported as a death
+    if (old) {
+      await old.close(this.opts.graceMs);
+      this.spawned.delete(old);
+    }
+    await this.endings.get(state.name);
+    for (const key of ["error", "protocolVersion", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
+    Object.assign(state, { status: "failed", tools: [], prompts: [], resources: [], stderr: [] });
+    await this.startOne(state);
+    this.toolCache = undefined;
   }
 
   private async startOne(state: ServerState): Promise<void> {
@@ -247,15 +352,20 @@ export class McpRegistry {
       this.spawned.add(client);
       state.pid = client.diagnostics().pid;
       if (this.shuttingDown) throw new Error("shut down during start-up");
-      const init = await client.connect({ timeoutMs: this.startupTimeoutMs });
+      state.probedAt = Date.now();
+      const init = await client.connect({ timeoutMs: state.config.timeoutMs ?? this.startupTimeoutMs });
       Object.assign(state, init);
       const kinds: ListKind[] = ["tools", "prompts", "resources"];
-      await this.list(
-        client,
-        state,
-        kinds.filter((k) => init.capabilities[k]),
-        true,
-      );
+      try {
+        await this.list(
+          client,
+          state,
+          kinds.filter((k) => init.capabilities[k]),
+          true,
+        );
+      } catch (error) {
+        throw new HandshakeError(`tools/list ${error instanceof McpError ? `answered ${error.code} ${error.message}` : messageOf(error)}`);
+      }
       if (this.shuttingDown) throw new Error("shut down during start-up");
       state.status = "connected";
       this.clients.set(name, client);
@@ -267,8 +377,11 @@ export class McpRegistry {
       // Closed first: the stderr tail is complete only once the process is gone.
       await client?.close(this.opts.graceMs);
       state.stderr = client?.diagnostics().stderrTail ?? [];
+      // initialize worked but a list did not: what arrived (capabilities, instructions) stays to be shown.
+      if (error instanceof HandshakeError) state.error = `failed the handshake: ${state.error}`;
+      const what = error instanceof HandshakeError ? "" : "failed to start: ";
       // A start cut short by our own shutdown (a signal) is not the server's failure.
-      if (!this.shuttingDown) log(`MCP server "${name}" failed to start: ${state.error}${stderrSuffix(state.stderr)}`);
+      if (!this.shuttingDown) log(`MCP server "${name}" ${what}${state.error}${stderrSuffix(state.stderr)}`);
     }
     // A start cut short by our shutdown is not a server's outcome to count.
     if (!this.shuttingDown) this.opts.onServerSettled?.(state);
@@ -280,14 +393,15 @@ export class McpRegistry {
    * a failure is a warning and the old list stays.
    */
   private async list(client: McpClient, state: ServerState, kinds: ListKind[], strict: boolean): Promise<void> {
-    const opts = { timeoutMs: this.startupTimeoutMs };
+    const opts = { timeoutMs: state.config.timeoutMs ?? this.startupTimeoutMs };
     const listers = { tools: () => client.listTools(opts), prompts: () => client.listPrompts(opts), resources: () => client.listResources(opts) };
     await Promise.all(
       kinds.map(async (kind) => {
         client.dirty.delete(kind);
         if (!state.capabilities?.[kind]) return;
         try {
-          (state[kind] as unknown[]) = await orNone<unknown>(listers[kind]());
+          const listed = await orNone<unknown>(listers[kind]());
+          (state[kind] as unknown[]) = kind === "tools" ? this.filterTools(state, listed as McpTool[]) : listed;
         } catch (error) {
           if (strict && kind === "tools") throw error;
           this.opts.log(`MCP server "${state.name}": ${kind}/list failed: ${messageOf(error)}`);
@@ -296,10 +410,20 @@ export class McpRegistry {
     );
   }
 
+  /** `includeTools`/`excludeTools` of the entry applied; a filter name that matches no tool is one warning. */
+  private filterTools(state: ServerState, tools: McpTool[]): McpTool[] {
+    const names = tools.map((t) => t.name);
+    for (const { key, names: missing } of unmatchedFilters(state.config, names)) {
+      this.warnOnce(`MCP server "${state.name}": ${key} names no tool of the server: ${missing.join(", ")}`);
+    }
+    return tools.filter((t) => toolAllowed(state.config, t.name));
+  }
+
   /** A server that dies mid-run becomes "failed", its group is shut down, and one line reports its exit and stderr. */
   private watch(client: McpClient, state: ServerState): void {
     void client.closed.then(() => {
-      if (this.shuttingDown) return; // closed by our own shutdown: nothing to report
+      // Closed by our own shutdown, or replaced by a reconnect: nothing to report.
+      if (this.shuttingDown || this.clients.get(state.name) !== client) return;
       state.status = "failed";
       const report = (async () => {
         state.error = await client.endReason();
@@ -308,6 +432,7 @@ export class McpRegistry {
         this.opts.log(`MCP server "${state.name}" ${state.error}${stderrSuffix(state.stderr)}`);
       })();
       this.reports.add(report);
+      this.endings.set(state.name, report);
     });
   }
 
@@ -336,6 +461,14 @@ export function stderrSuffix(lines: string[]): string {
   if (named !== undefined && !tail.includes(named)) tail.splice(0, tail.length - 2, named);
   const text = tail.join(" | ");
   return text ? ` (stderr: ${text.length > 500 ? `${text.slice(0, 500)}…` : text})` : "";
+}
+
+/** A list request after a good `initialize` failed: the server is reported as failing the handshake, not the start. */
+class HandshakeError extends Error {}
+
+/** Transports other than stdio reach a server that lives on without us: it may come back. */
+function isRemote(config: ServerConfig): boolean {
+  return (config.type as string) !== "stdio";
 }
 
 /** -32601 from an optional list means "none" (basic/lifecycle#capability-negotiation). */

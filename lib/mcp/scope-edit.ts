@@ -5,7 +5,7 @@
  * `env` values and headers that may be secrets.
  */
 import { editJsonFile } from "./config-write.ts";
-import { readScope, readScopes, type Scope, type ScopePaths, scopeFile, scopeLabel, serversKeyPath, valueAt } from "./scopes.ts";
+import { readScope, readScopes, type Scope, type ScopePaths, scopeFile, scopeLabel, serversKeyPath, USER_FILE_MODE, valueAt } from "./scopes.ts";
 
 /** A refused change; `exitCode` 2 for the user's input (a duplicate, an ambiguous name), 1 for a missing entry. */
 export class ScopeEditError extends Error {
@@ -16,9 +16,6 @@ export class ScopeEditError extends Error {
     super(message);
   }
 }
-
-/** Mode of the user file: its entries may hold secrets. */
-export const USER_FILE_MODE = 0o600;
 
 const modeFor = (scope: Scope) => (scope === "project" ? undefined : USER_FILE_MODE);
 

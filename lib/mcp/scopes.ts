@@ -17,6 +17,9 @@ import { jsonErrorOffset, lineColumn } from "./json-position.ts";
 
 export type Scope = "local" | "project" | "user";
 
+/** Mode of the user file on every write: its entries may hold secrets (env values, headers). */
+export const USER_FILE_MODE = 0o600;
+
 /** Every scope, strongest first: the order a name clash is decided in. */
 export const SCOPES: readonly Scope[] = ["local", "project", "user"];
 

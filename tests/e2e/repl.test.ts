@@ -6,7 +6,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, startModelServer, text, toolUse, type ModelServer, type Step } from "../support/model-server.ts";
-import { fixtureServer, isAlive, PROGRAM, tempDir, writeMcpConfig } from "../support/run.ts";
+import { approveAllProjectServers, fixtureServer, isAlive, PROGRAM, tempDir, writeMcpConfig } from "../support/run.ts";
 import { TMUX, TmuxSession } from "../support/tmux.ts";
 
 if (!TMUX) console.warn("tmux not found: skipping the interactive session tests (install tmux to run them)");
@@ -54,6 +54,8 @@ async function launchAgent(script: Step[], opts: StartOptions = {}): Promise<Sta
   server = startModelServer(script);
   const dir = tempDir();
   setup?.(dir);
+  // The trust question before project servers start has tests of its own (trust.test.ts).
+  approveAllProjectServers(home);
   tmux = await TmuxSession.start({
     command: [PROGRAM, ...args],
     cwd: dir,

@@ -15,6 +15,8 @@ function project(mcpJson?: unknown): string {
   return dir;
 }
 const servers = (mcpServers: Record<string, unknown>) => ({ mcpServers });
+/** Where loadMcpConfig says an entry of the project's .mcp.json came from. */
+const fromProject = (cwd: string) => ({ scope: "project" as const, file: join(cwd, ".mcp.json") });
 
 describe("loadMcpConfig", () => {
   test("no .mcp.json → no servers and no warnings", () => {
@@ -25,8 +27,8 @@ describe("loadMcpConfig", () => {
     const cwd = project(servers({ a: { command: "srv", args: ["--x"], env: { K: "v" } }, b: { command: "other" } }));
     expect(loadMcpConfig({ cwd, env: {} })).toEqual({
       servers: [
-        { type: "stdio", name: "a", command: "srv", args: ["--x"], env: { K: "v" }, written: { command: "srv", args: ["--x"] } },
-        { type: "stdio", name: "b", command: "other", args: [], env: {}, written: { command: "other", args: [] } },
+        { type: "stdio", name: "a", command: "srv", args: ["--x"], env: { K: "v" }, written: { command: "srv", args: ["--x"] }, origin: fromProject(cwd) },
+        { type: "stdio", name: "b", command: "other", args: [], env: {}, written: { command: "other", args: [] }, origin: fromProject(cwd) },
       ],
       warnings: [],
     });
@@ -85,7 +87,7 @@ describe("loadMcpConfig", () => {
   test('explicit type "stdio" is accepted', () => {
     const cwd = project(servers({ a: { type: "stdio", command: "x" } }));
     expect(loadMcpConfig({ cwd, env: {} })).toEqual({
-      servers: [{ type: "stdio", name: "a", command: "x", args: [], env: {}, written: { command: "x", args: [] } }],
+      servers: [{ type: "stdio", name: "a", command: "x", args: [], env: {}, written: { command: "x", args: [] }, origin: fromProject(cwd) }],
       warnings: [],
     });
   });
@@ -112,6 +114,7 @@ describe("loadMcpConfig", () => {
       env: { TOKEN: "s3cr3t", MODE: "dev", EMPTY: "" },
       // As written, for display: a secret in args stays a ${VAR} reference there.
       written: { command: "${BIN_DIR}/srv", args: ["--port", "${PORT:-8080}", "--host=${HOST:-localhost}", "plain $HOME"] },
+      origin: fromProject(cwd),
     });
   });
 
