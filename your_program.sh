@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the agent from any directory, keeping the caller's working directory.
 # Uses the compiled executable when it is newer than every source file, else `bun run index.ts`
-# with the project's pinned Bun (installed by npm on first use; nothing of that goes to stdout).
+# with the project's pinned Bun (installed by npm on first use, announced in one stderr line;
+# nothing of that goes to stdout).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 exe="$here/dist/agent"
@@ -10,6 +11,7 @@ if [ -x "$exe" ] && [ -z "$(find "$here/index.ts" "$here/lib" "$here/package.jso
 fi
 bun="$here/node_modules/.bin/bun"
 if [ ! -x "$bun" ] || [ ! -d "$here/node_modules/@anthropic-ai/sdk" ]; then
-  (cd "$here" && npm install --silent --no-audit --no-fund >&2)
+  echo "first run: installing dependencies with npm install (about 15 s, once)..." >&2
+  (cd "$here" && npm install --silent --no-audit --no-fund --prefer-offline >&2)
 fi
 exec "$bun" run "$here/index.ts" "$@"

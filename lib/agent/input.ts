@@ -22,6 +22,8 @@ export interface InputContext {
   /** Built-in commands this mode handles itself (/help, /exit …). */
   builtins: ReadonlySet<string>;
   mcp?: McpInput;
+  /** Receives one-line hints about input that goes to the model as written (a mention naming no server). */
+  warn?: (line: string) => void;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function parseInput(text: string, ctx: InputContext): Promise<Parse
     if (!custom) throw new InputError(`unknown command: /${name} (try /help)`);
     prompt = expandCommand(custom.body, args, shellWords(args));
   }
-  const attachments = await mentionAttachments(prompt, ctx.cwd, ctx.mcp);
+  const attachments = await mentionAttachments(prompt, ctx.cwd, ctx.mcp, ctx.warn);
   const head: TextBlock = { type: "text", text: prompt };
   return { kind: "message", content: [head, ...attachments] };
 }

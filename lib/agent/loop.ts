@@ -6,6 +6,7 @@
 import type { Tool, ToolOutput } from "../tools/tool.ts";
 import { isToolUse, replyText, type AssistantReply, type MessageParam, type ToolResultContentBlock, type ToolUseBlock, type Usage } from "./messages.ts";
 import type { ModelClient } from "./model.ts";
+import type { Conversation } from "./conversation.ts";
 
 /** Thrown when `--max-turns` model calls were made and the model still wanted tools. */
 export class MaxTurnsError extends Error {
@@ -51,11 +52,11 @@ export interface LoopResult {
 }
 
 /**
- * Runs the loop on `messages`, appending every reply and tool_result message to it in place
- * (so an interactive session keeps its history).
+ * Runs the loop on `conversation`, appending every reply (with its usage) and tool_result
+ * message to it as they happen, so the conversation and its transcript are always current.
  * @throws MaxTurnsError, ModelError, or the abort reason when `signal` fires between steps.
  */
-export async function runLoop(messages: MessageParam[], opts: LoopOptions): Promise<LoopResult> {
+export async function runLoop(conversation: Conversation, opts: LoopOptions): Promise<LoopResult> {
   const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   const signal = opts.signal ?? new AbortController().signal;
   for (let turn = 1; ; turn++) {
@@ -66,7 +67,7 @@ export async function runLoop(messages: MessageParam[], opts: LoopOptions): Prom
     const reply = await opts.model.create(
       {
         system: opts.system,
-        messages,
+        messages: conversation.messages,
         tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
       },
       { onText: opts.hooks?.onText, signal },
@@ -79,15 +80,15 @@ export async function runLoop(messages: MessageParam[], opts: LoopOptions): Prom
     opts.hooks?.onAssistant?.(cleaned);
     const calls = content.filter(isToolUse);
     if (reply.stop_reason !== "tool_use" && !(reply.stop_reason === "max_tokens" && calls.length)) {
-      if (content.length) messages.push({ role: "assistant", content });
+      if (content.length) conversation.append({ role: "assistant", content }, { usage: reply.usage, model: reply.model });
       return { text: replyText(content), turns: turn, stopReason: reply.stop_reason, usage };
     }
-    messages.push({ role: "assistant", content });
+    conversation.append({ role: "assistant", content }, { usage: reply.usage, model: reply.model });
     // A reply cut off by max_tokens may end in a tool_use whose input is partial: never run that one.
     const truncated = reply.stop_reason === "max_tokens" && isToolUse(content.at(-1)!) ? (content.at(-1) as ToolUseBlock) : undefined;
     const results = await runToolCalls(calls, tools, opts, signal, truncated);
     const message: MessageParam = { role: "user", content: results };
-    messages.push(message);
+    conversation.append(message);
     opts.hooks?.onToolResults?.(message);
   }
 }

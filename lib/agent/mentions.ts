@@ -26,13 +26,17 @@ export function attachment(source: string, text: string): ContentBlock {
 }
 
 const MENTION = /(?<=^|\s)@(?:"([^"]+)"|([^\s"]+))/g;
+/** `<server>:<scheme>://…`: what a resource mention looks like, whether or not the server exists. */
+const RESOURCE_LIKE = /^[^\s:/@]+:[A-Za-z][A-Za-z0-9+.-]*:\/\//;
 
 /**
- * Attachments for every mention in `text`, in order. Resource reads run concurrently.
+ * Attachments for every mention in `text`, in order. Resource reads run concurrently. A mention
+ * shaped like a resource (`@<server>:<scheme>://…`) whose server is not configured, and that names
+ * no file either, stays text; `warn` gets one line for it naming the servers that exist.
  * @throws InputError, one line naming the mention, when a resource of a configured server or a
  * mentioned path cannot be read (a FIFO, a socket, an fs error).
  */
-export async function mentionAttachments(text: string, cwd: string, mcp?: McpInput): Promise<ContentBlock[]> {
+export async function mentionAttachments(text: string, cwd: string, mcp?: McpInput, warn?: (line: string) => void): Promise<ContentBlock[]> {
   const servers = new Set(mcp?.serverNames() ?? []);
   const jobs: Promise<ContentBlock[]>[] = [];
   const seen = new Set<string>();
@@ -47,6 +51,12 @@ export async function mentionAttachments(text: string, cwd: string, mcp?: McpInp
       seen.add(source);
       continue;
     }
+    if (!quoted && RESOURCE_LIKE.test(token) && !existsSync(resolve(cwd, token))) {
+      const named = stripTrailingPunctuation(token, (u) => /[\w/]$/.test(u));
+      if (!seen.has(named)) warn?.(unknownServerHint(named, [...servers]));
+      seen.add(named);
+      continue;
+    }
     const path = quoted ?? stripTrailingPunctuation(token, (p) => existsSync(resolve(cwd, p)));
     if (seen.has(path) || !existsSync(resolve(cwd, path))) continue;
     seen.add(path);
@@ -54,6 +64,12 @@ export async function mentionAttachments(text: string, cwd: string, mcp?: McpInp
     jobs.push(Promise.resolve().then(() => fileAttachment(cwd, path)));
   }
   return (await Promise.all(jobs)).flat();
+}
+
+function unknownServerHint(token: string, servers: string[]): string {
+  const server = token.slice(0, token.indexOf(":"));
+  const known = servers.length ? `the MCP servers are ${servers.map((s) => `"${s}"`).join(", ")}` : "no MCP servers are configured";
+  return `@${token}: no MCP server named "${server}" (${known}); sent as plain text`;
 }
 
 /** `see @a.txt,` means a.txt: drop trailing punctuation unless the name really has it. */

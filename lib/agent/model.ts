@@ -3,6 +3,8 @@
  * preload() or the first call), so runs that never call the model (--help, mcp, mcp-init) skip it.
  */
 import type { AssistantReply, ModelRequest } from "./messages.ts";
+import { withBreakpoints } from "./cache.ts";
+import type { UsageMeter } from "./usage.ts";
 
 export const DEFAULT_MODEL = "claude-sonnet-4-6";
 export const DEFAULT_MAX_TOKENS = 16000;
@@ -34,13 +36,17 @@ export interface ModelClient {
 export interface ModelOptions {
   model: string;
   env?: Record<string, string | undefined>;
+  /** Prompt-caching breakpoints on the last two messages (cache.ts); false for --no-cache. Default true. */
+  cache?: boolean;
+  /** Every reply's `usage` is recorded here, with the model id. */
+  meter?: UsageMeter;
 }
 
 /**
  * Checks credentials up front so a missing key fails before any server starts.
  * @throws ModelError when neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set.
  */
-export function createModelClient({ model, env = process.env }: ModelOptions): ModelClient {
+export function createModelClient({ model, env = process.env, cache = true, meter }: ModelOptions): ModelClient {
   const apiKey = env.ANTHROPIC_API_KEY || undefined;
   const authToken = apiKey ? undefined : env.ANTHROPIC_AUTH_TOKEN || undefined;
   if (!apiKey && !authToken) {
@@ -72,17 +78,21 @@ export function createModelClient({ model, env = process.env }: ModelOptions): M
         model,
         max_tokens: req.maxTokens ?? DEFAULT_MAX_TOKENS,
         ...(req.system ? { system: req.system } : {}),
-        messages: req.messages,
+        messages: cache ? withBreakpoints(req.messages) : req.messages,
         ...(req.tools.length ? { tools: req.tools } : {}),
       };
       const started = performance.now();
       try {
+        let reply: AssistantReply;
         if (!opts.onText) {
-          return (await anthropic.messages.create(params, { signal: opts.signal })) as AssistantReply;
+          reply = (await anthropic.messages.create(params, { signal: opts.signal })) as AssistantReply;
+        } else {
+          const stream = anthropic.messages.stream(params, { signal: opts.signal });
+          stream.on("text", (delta: string) => opts.onText!(delta));
+          reply = (await stream.finalMessage()) as AssistantReply;
         }
-        const stream = anthropic.messages.stream(params, { signal: opts.signal });
-        stream.on("text", (delta: string) => opts.onText!(delta));
-        return (await stream.finalMessage()) as AssistantReply;
+        meter?.record(model, reply.usage);
+        return reply;
       } catch (err) {
         throw await describeError(err, baseURL);
       } finally {

@@ -12,6 +12,10 @@ import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
 import { samplingHandler } from "./mcp/sampling.ts";
+import type { ToolRoute } from "./mcp/tools.ts";
+import type { Routes } from "./conversation.ts";
+import { pinToolNames } from "./tool-pins.ts";
+import { UsageMeter } from "./usage.ts";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -22,6 +26,8 @@ export interface RuntimeOptions {
   systemPrompt?: string;
   appendSystemPrompt?: string;
   sampling: boolean;
+  /** Prompt-caching breakpoints (false: --no-cache or DISABLE_PROMPT_CACHING). */
+  cache: boolean;
   verbose: boolean;
   debug: boolean;
   /** One diagnostic line to stderr. */
@@ -48,11 +54,20 @@ export interface ServerSummary {
 }
 
 export class AgentRuntime {
+  /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
+  private pins: Readonly<Routes> = {};
+  /** Routes of the names the last tools() call gave out. */
+  private given: Routes | undefined;
+  /** Fixed at start-up: a date that changed mid-session would change the cached prefix. */
+  private readonly startedAt = new Date();
+
   private constructor(
     readonly opts: RuntimeOptions,
     private current: ModelClient,
     readonly registry: McpRegistry | undefined,
     readonly configured: ServerConfig[],
+    /** Usage and cost of every model call of the run: turns, compaction and servers' sampling. */
+    readonly meter: UsageMeter,
   ) {}
 
   /**
@@ -61,7 +76,9 @@ export class AgentRuntime {
    * @throws ModelError when there is no API key.
    */
   static async start(opts: RuntimeOptions): Promise<AgentRuntime> {
-    const model = opts.modelOptional ? optionalModel(opts.model) : createModelClient({ model: opts.model });
+    const meter = new UsageMeter();
+    const settings = { cache: opts.cache, meter };
+    const model = opts.modelOptional ? optionalModel(opts.model, settings) : createModelClient({ model: opts.model, ...settings });
     let session: AgentRuntime | undefined; // set once servers are up; sampling may come sooner
     const { servers, warnings } = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
     for (const w of warnings) opts.log(w);
@@ -100,7 +117,7 @@ export class AgentRuntime {
     } else {
       model.preload();
     }
-    session = new AgentRuntime(opts, model, registry, servers);
+    session = new AgentRuntime(opts, model, registry, servers, meter);
     session.warnUnknownDisallowed();
     return session;
   }
@@ -110,6 +127,14 @@ export class AgentRuntime {
     return this.current;
   }
 
+  /**
+   * A client for model `id` with this run's caching setting and usage meter (the interactive /model).
+   * @throws ModelError when there is no API key.
+   */
+  createModel(id: string): ModelClient {
+    return createModelClient({ model: id, cache: this.opts.cache, meter: this.meter });
+  }
+
   /** Switches the model (the interactive /model): later turns and servers' sampling requests use it. */
   setModel(client: ModelClient): void {
     this.current = client;
@@ -117,7 +142,9 @@ export class AgentRuntime {
 
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
-    const all = [...builtinTools(), ...(this.registry?.tools() ?? [])];
+    const pinned = pinToolNames([...builtinTools(), ...(this.registry?.tools() ?? [])], (name) => this.registry?.route(name), this.pins);
+    this.given = pinned.routes;
+    const all = pinned.tools;
     const denied = this.opts.disallowedTools;
     if (!denied.length) return all;
     return all.filter((t) => !denied.some((rule) => this.matchesRule(t.name, rule)));
@@ -130,10 +157,27 @@ export class AgentRuntime {
    */
   matchesRule(toolName: string, rule: string): boolean {
     if (rule === toolName) return true;
-    const route = this.registry?.route(toolName);
+    const route = this.route(toolName);
     if (!route) return false;
     const server = `mcp__${route.server}`;
     return rule === server || rule === `${server}__*` || rule === `${server}__${route.tool}`;
+  }
+
+  /** Keeps the API names a resumed conversation used for its MCP tools (see tool-pins.ts). */
+  pinRoutes(routes: Readonly<Routes>): void {
+    this.pins = routes;
+  }
+
+  /** Where an API tool name of the last tools() call leads (an MCP tool), else undefined. */
+  route(toolName: string): ToolRoute | undefined {
+    if (!this.given) this.tools();
+    return this.given![toolName];
+  }
+
+  /** The MCP routes of the names the model was last offered, for the transcript. */
+  routes(): Routes {
+    this.tools();
+    return { ...this.given };
   }
 
   /** A misspelt --disallowedTools entry would silently leave the tool on: say so. */
@@ -153,6 +197,7 @@ export class AgentRuntime {
       cwd: this.opts.cwd,
       override: this.opts.systemPrompt,
       append: this.opts.appendSystemPrompt,
+      date: this.startedAt,
       serverInstructions: (this.registry?.servers ?? [])
         .filter((s) => s.status === "connected" && s.instructions)
         .map((s) => ({ name: s.name, instructions: s.instructions! })),
@@ -186,9 +231,9 @@ export class AgentRuntime {
 }
 
 /** The model client, or one whose calls fail with the reason it could not be made (no key). */
-function optionalModel(model: string): ModelClient {
+function optionalModel(model: string, settings: { cache: boolean; meter: UsageMeter }): ModelClient {
   try {
-    return createModelClient({ model });
+    return createModelClient({ model, ...settings });
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
     const fail = () => Promise.reject(err);

@@ -26,6 +26,12 @@ Options:
   --append-system-prompt <text> append to the system prompt
   --dangerously-skip-permissions  never ask before running tools (interactive)
   --no-sampling                 refuse MCP servers' sampling/createMessage requests
+  -c, --continue                continue the newest conversation of this directory
+  -r, --resume [id]             resume a conversation by id (without one, on a terminal: pick one)
+  --session-id <uuid>           the id of the new conversation
+  --fork-session                with --continue/--resume: go on in a new session, leaving the old one as it was
+  --no-session-persistence      save nothing of this conversation
+  --no-cache                    send no prompt-caching breakpoints (also DISABLE_PROMPT_CACHING=1)
   --verbose                     server stderr and start-up progress on stderr
   --debug                       also the JSON-RPC traffic on stderr
   -v, --version                 print the version
@@ -47,8 +53,16 @@ export interface CliArgs {
   appendSystemPrompt?: string;
   skipPermissions: boolean;
   sampling: boolean;
+  /** Prompt-caching breakpoints; false with --no-cache. */
+  cache: boolean;
   verbose: boolean;
   debug: boolean;
+  continue: boolean;
+  /** `--resume <id>`; "" for a bare `--resume` (the interactive picker). */
+  resume?: string;
+  sessionId?: string;
+  forkSession: boolean;
+  persistSession: boolean;
   version: boolean;
   help: boolean;
 }
@@ -87,8 +101,14 @@ const options = {
   "append-system-prompt": { type: "string" },
   "dangerously-skip-permissions": { type: "boolean" },
   "no-sampling": { type: "boolean" },
+  "no-cache": { type: "boolean" },
   verbose: { type: "boolean" },
   debug: { type: "boolean" },
+  continue: { type: "boolean", short: "c" },
+  resume: { type: "string", short: "r" },
+  "session-id": { type: "string" },
+  "fork-session": { type: "boolean" },
+  "no-session-persistence": { type: "boolean" },
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -101,7 +121,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   let values: Record<string, unknown>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: argv, options, allowPositionals: true, strict: true }));
+    ({ values, positionals } = parseArgs({ args: bareResume(argv), options, allowPositionals: true, strict: true }));
   } catch (err) {
     throw new UsageError(describeParseError(err as Error & { code?: string }));
   }
@@ -132,11 +152,23 @@ export function parseCliArgs(argv: string[]): CliArgs {
     appendSystemPrompt: values["append-system-prompt"] as string | undefined,
     skipPermissions: Boolean(values["dangerously-skip-permissions"]),
     sampling: !values["no-sampling"],
+    cache: !values["no-cache"],
     verbose: Boolean(values.verbose || values.debug),
     debug: Boolean(values.debug),
+    continue: Boolean(values.continue),
+    resume: values.resume as string | undefined,
+    sessionId: values["session-id"] as string | undefined,
+    forkSession: Boolean(values["fork-session"]),
+    persistSession: !values["no-session-persistence"],
     version: Boolean(values.version),
     help: Boolean(values.help),
   };
+}
+
+/** `--resume` (or `-r`) with no value after it, at the end or before another flag, is the picker: `--resume=`. */
+function bareResume(argv: string[]): string[] {
+  const end = argv.includes("--") ? argv.indexOf("--") : argv.length;
+  return argv.map((a, i) => ((a === "--resume" || a === "-r") && i < end && (i === end - 1 || argv[i + 1]!.startsWith("-")) ? "--resume=" : a));
 }
 
 /**

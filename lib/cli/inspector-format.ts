@@ -8,6 +8,8 @@ import type { ServerConfig, ServerOrigin } from "../mcp/config.ts";
 import { base64Bytes } from "../files/image.ts";
 import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
 import { stderrSuffix, type ServerState } from "../mcp/registry.ts";
+import { textOfBlob } from "../agent/mcp/text-blob.ts";
+import { schemaType } from "./schema-type.ts";
 
 /** A config for display: command and args as written (before `${VAR}` expansion), every env value `***` (values may be secrets). */
 export function maskConfig(config: ServerConfig): ServerConfig {
@@ -158,16 +160,15 @@ function capabilityList(caps: Record<string, unknown>): string {
     .join(", ");
 }
 
-/** `mcp tools`: name, first description line, then the arguments from inputSchema. */
+/** `mcp tools`: name, first description line, then the arguments from inputSchema, each with its type (schemaType). */
 export function toolsText(tools: McpTool[]): string {
   if (!tools.length) return "No tools.";
   return tools
     .map((t) => {
-      const schema = (t.inputSchema ?? {}) as { properties?: Record<string, { type?: unknown; description?: string }>; required?: unknown };
+      const schema = (t.inputSchema ?? {}) as { properties?: Record<string, { description?: string }>; required?: unknown };
       const required = Array.isArray(schema.required) ? schema.required : [];
       const args = Object.entries(schema.properties ?? {}).map(
-        ([name, p]) =>
-          `    ${name}${required.includes(name) ? "" : "?"}: ${typeof p?.type === "string" ? p.type : "any"}${p?.description ? `  ${firstLine(p.description)}` : ""}`,
+        ([name, p]) => `    ${name}${required.includes(name) ? "" : "?"}: ${schemaType(p)}${p?.description ? `  ${firstLine(p.description)}` : ""}`,
       );
       return [`${t.name}${t.description ? `  ${firstLine(t.description)}` : ""}`, ...args].join("\n");
     })
@@ -218,9 +219,11 @@ export function contentText(block: unknown): string {
   }
 }
 
-/** A resources/read `contents` item or embedded resource: its text, or a description of its blob. */
+/** A resources/read `contents` item or embedded resource: its text (a text blob's too: textOfBlob), or a description of its blob. */
 export function resourceText(r: Record<string, any>): string {
   if (typeof r.text === "string") return r.text;
+  const decoded = typeof r.blob === "string" && typeof r.mimeType === "string" ? textOfBlob(r.mimeType, r.blob) : undefined;
+  if (decoded !== undefined) return decoded;
   return `[binary resource ${r.uri ?? ""}, ${r.mimeType ?? "unknown type"}, ${base64Bytes(String(r.blob ?? ""))} bytes]`;
 }
 

@@ -13,6 +13,7 @@ import { UsageError } from "./args.ts";
 import { commandUsage, INSPECTOR_USAGE, manageCommand, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
 import * as fmt from "./inspector-format.ts";
 import { writeStdout } from "./stdout.ts";
+import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 
 /** A failure of the command (exit 1), printed as `mcp <command>: <message>`. */
 class CommandError extends Error {}
@@ -65,7 +66,7 @@ export async function runInspector(argv: string[]): Promise<number> {
       cwd,
       ...timeoutsFromEnv(),
       // `list` and `get` report failures themselves; the other commands need the registry's line.
-      log: args.verbose || !["list", "get"].includes(args.command) ? stderr : () => {},
+      log: args.verbose || !["list", "get"].includes(args.command) ? plainUnlessColor(stderr, colorEnabled(process.stderr)) : () => {},
       verbose: args.verbose,
       debug: args.debug,
     });
@@ -107,13 +108,15 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
   // Servers may announce more tools right after the handshake (list_changed): report the lists as they now are.
   await registry.refresh();
   const states = registry.servers;
+  // Failure reasons quote servers' stderr, which may carry their colour codes.
+  const plain = (text: string) => (colorEnabled(process.stdout) ? text : Bun.stripANSI(text));
   if (args.command === "list") {
-    await out(fmt.listTable(states), fmt.listJson(states));
+    await out(plain(fmt.listTable(states)), fmt.listJson(states));
     return states.every((s) => s.status !== "failed") ? 0 : 1;
   }
   const state = states[0]!;
   if (args.command === "get") {
-    await out(fmt.detailsText(state), fmt.detailsJson(state));
+    await out(plain(fmt.detailsText(state)), fmt.detailsJson(state));
     return state.status !== "failed" ? 0 : 1;
   }
   if (state.status === "disabled") throw new CommandError(`MCP server "${state.name}" is disabled (${state.error})`);

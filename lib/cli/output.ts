@@ -2,7 +2,8 @@
  * Print-mode output formats, with Claude Code's shapes: `text` (the final answer), `json` (one
  * result object) and `stream-json` (one JSON event per line: system/init, assistant, user, result).
  */
-import type { AssistantReply, MessageParam, Usage } from "../agent/messages.ts";
+import type { AssistantReply, MessageParam } from "../agent/messages.ts";
+import type { UsageTotals } from "../agent/usage.ts";
 import type { OutputFormat } from "./args.ts";
 import { writeStdout } from "./stdout.ts";
 
@@ -14,7 +15,9 @@ export interface ResultEvent {
   num_turns: number;
   duration_ms: number;
   duration_api_ms: number;
-  usage: Usage;
+  usage: UsageTotals;
+  /** USD from the price table (lib/agent/model-table.ts); null when a model of the run has no price. */
+  total_cost_usd: number | null;
   session_id: string;
 }
 
@@ -31,10 +34,12 @@ export interface InitInfo {
  * the writing quietly: the run goes on and exits with its own code (see stdout.ts).
  */
 export class OutputWriter {
-  /** A fresh UUID per run, in every event (`session_id`). */
-  readonly sessionId = crypto.randomUUID();
   private pending: Promise<unknown> = Promise.resolve();
-  constructor(private readonly format: OutputFormat) {}
+  /** @param sessionId the conversation's id, in every event (`session_id`) */
+  constructor(
+    private readonly format: OutputFormat,
+    public sessionId: string = crypto.randomUUID(),
+  ) {}
 
   private write(s: string): void {
     this.pending = this.pending.then(() => writeStdout(s));

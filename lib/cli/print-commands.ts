@@ -41,7 +41,13 @@ export function serverTable(runtime: AgentRuntime): string {
  */
 export function helpText(runtime: AgentRuntime, interactive: boolean): string {
   const lines = ["Commands:", "  /help   this list", "  /mcp    MCP servers and their status", "  /tools  the tools the model can use"];
-  if (interactive) lines.push("  /clear  start a new conversation", "  /model  show the model, or /model <id> to switch", "  /exit   leave");
+  if (interactive)
+    lines.push(
+      "  /clear  start a new conversation",
+      "  /model  show the model, or /model <id> to switch",
+      "  /cost   tokens and cost so far",
+      "  /exit   leave",
+    );
   const custom = listCustomCommands(runtime.opts.cwd);
   if (custom.length) {
     lines.push("Custom commands:");

@@ -8,11 +8,13 @@ import { AgentRuntime } from "../agent/runtime.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop, MaxTurnsError } from "../agent/loop.ts";
 import { ModelError } from "../agent/model.ts";
-import type { MessageParam, Usage } from "../agent/messages.ts";
+import { describeUsage, zeroUsage } from "../agent/usage.ts";
 import { fatalLine, shutdown, shutdownSignal } from "../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "./stdin.ts";
 import { OutputWriter } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "./print-commands.ts";
+import { openRunSession, SessionError } from "./session-flags.ts";
+import type { OpenedSession } from "../agent/session-open.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 import { runtimeOptions } from "./runtime-options.ts";
@@ -32,25 +34,44 @@ export async function runPrint(args: CliArgs): Promise<number> {
   const started = performance.now();
   const cwd = process.cwd();
   const writer = new OutputWriter(args.outputFormat);
+  let session: OpenedSession;
+  try {
+    session = openRunSession(args, cwd, stderr);
+  } catch (err) {
+    if (!(err instanceof SessionError)) throw err;
+    stderr(`error: ${err.message}`);
+    return 1;
+  }
+  const conversation = session.conversation;
+  writer.sessionId = conversation.sessionId;
   const stdinText = readPipedStdin(args.prompt === undefined ? undefined : STDIN_GRACE_MS);
   let runtime: AgentRuntime | undefined;
   let turns = 0;
-  let usage: Usage = { input_tokens: 0, output_tokens: 0 };
-  const finish = (r: { subtype: "success" | "error_max_turns" | "error_during_execution"; result: string }) =>
+  const finish = (r: { subtype: "success" | "error_max_turns" | "error_during_execution"; result: string }) => {
+    // Summed over every model call of the run, servers' sampling included (the runtime's meter).
     writer.result({
       ...r,
       is_error: r.subtype !== "success",
       num_turns: turns,
       duration_ms: Math.round(performance.now() - started),
       duration_api_ms: Math.round(runtime?.model.apiMs ?? 0),
-      usage,
+      usage: runtime?.meter.total() ?? zeroUsage(),
+      total_cost_usd: runtime ? runtime.meter.totalCostUsd() : 0,
     });
+    if (args.verbose && runtime) stderr(`usage: ${describeUsage(runtime.meter)}`);
+  };
   let code = 0;
+  let mark: number | undefined;
   try {
     // Start-up feedback is for --verbose only: scripted runs stay quiet.
     const status = args.verbose ? new StartupStatus(process.stderr, createStyle(colorEnabled(process.stderr))) : undefined;
     runtime = await AgentRuntime.start({
-      ...runtimeOptions(args, cwd, { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle }),
+      ...runtimeOptions(
+        args,
+        cwd,
+        { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle },
+        session.savedModel,
+      ),
       // `-p /help`, `/mcp`, `/tools` answer without the model, so they need no key.
       modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
     });
@@ -58,7 +79,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
     const piped = await stdinText;
     const prompt = [args.prompt, piped.trim() ? piped : undefined].filter((s) => s !== undefined).join("\n\n");
     if (!prompt.trim()) throw new InputError('no prompt: give one as an argument or on stdin (agent -p "…")');
-    const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: runtime.mcpInput() });
+    const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: runtime.mcpInput(), warn: stderr });
     if (parsed.kind === "builtin") {
       finish({ subtype: "success", result: printBuiltin(parsed.name, runtime) });
       return 0;
@@ -70,19 +91,25 @@ export async function runPrint(args: CliArgs): Promise<number> {
       model: s.model.model,
       mcp_servers: s.servers().map(({ name, status }) => ({ name, status })),
     });
-    const messages: MessageParam[] = [{ role: "user", content: parsed.content }];
-    const result = await runLoop(messages, {
+    session.start(s.model.model);
+    s.pinRoutes(conversation.routes);
+    writer.sessionId = conversation.sessionId;
+    mark = conversation.mark();
+    conversation.append({ role: "user", content: parsed.content });
+    const result = await runLoop(conversation, {
       model: s.model,
       system: s.systemPrompt(),
       tools: () => s.tools(),
-      beforeModelCall: () => s.refresh(),
+      beforeModelCall: async () => {
+        await s.refresh();
+        conversation.noteRoutes(s.routes());
+      },
       cwd,
       maxTurns: args.maxTurns,
       signal: shutdownSignal,
       hooks: {
         onAssistant: (reply) => {
           turns++;
-          usage = addUsage(usage, reply.usage);
           writer.assistant(reply);
         },
         onToolResults: (m) => writer.user(m),
@@ -100,6 +127,8 @@ export async function runPrint(args: CliArgs): Promise<number> {
       finish({ subtype: "error_max_turns", result: "" });
     } else if (err instanceof ModelError || err instanceof InputError) {
       stderr(`error: ${err.message}`);
+      // A request the API refused would be refused again on --resume: the saved session ends before it.
+      if (err instanceof ModelError && (err.status === 400 || err.status === 413) && mark !== undefined) conversation.rollback(mark);
       finish({ subtype: "error_during_execution", result: err.message });
     } else {
       // Unexpected (a malformed reply, a bug): still one line, and still a result object for scripts.
@@ -112,8 +141,4 @@ export async function runPrint(args: CliArgs): Promise<number> {
     await shutdown();
   }
   return code;
-}
-
-function addUsage(a: Usage, b: Usage | undefined): Usage {
-  return { input_tokens: a.input_tokens + (b?.input_tokens ?? 0), output_tokens: a.output_tokens + (b?.output_tokens ?? 0) };
 }

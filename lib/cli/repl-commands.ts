@@ -1,19 +1,23 @@
 /**
- * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools and
- * /model [id]. Text commands reuse print mode's output (print-commands.ts) so both modes agree.
+ * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools,
+ * /model [id] and /cost. Text commands reuse print mode's output (print-commands.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../agent/runtime.ts";
-import type { MessageParam } from "../agent/messages.ts";
-import { createModelClient, ModelError } from "../agent/model.ts";
+import type { Conversation } from "../agent/conversation.ts";
+import type { OpenedSession } from "../agent/session-open.ts";
+import { ModelError } from "../agent/model.ts";
 import { listCustomCommands } from "../agent/commands.ts";
 import { printBuiltin } from "./print-commands.ts";
+import { describeUsage } from "../agent/usage.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
-export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model"]);
+export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model", "cost"]);
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
 export interface ReplState {
-  messages: MessageParam[];
+  conversation: Conversation;
+  /** Where the conversation is saved; /clear starts a new session there. */
+  session: OpenedSession;
 }
 
 /**
@@ -25,12 +29,14 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
     case "exit":
       return "exit";
     case "clear":
-      state.messages.length = 0;
+      state.conversation.clear(state.session.fresh());
       return "Conversation cleared.\n";
+    case "cost":
+      return `${describeUsage(runtime.meter)}\n`;
     case "model": {
       if (!args) return `model: ${runtime.model.model}\n`;
       try {
-        runtime.setModel(createModelClient({ model: args }));
+        runtime.setModel(runtime.createModel(args));
       } catch (err) {
         if (!(err instanceof ModelError)) throw err;
         return `error: ${err.message}\n`;

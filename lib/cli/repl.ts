@@ -2,7 +2,7 @@
  * The interactive session (no -p, stdin a terminal): a prompt with line editing, history and Tab
  * completion; each input goes through the shared input path (parseInput) and the tool-use loop on
  * the running conversation, with streamed model text, one line per tool call, and permission
- * prompts. Ctrl-C interrupts a turn; Ctrl-C twice or Ctrl-D leaves; servers are shut down on exit.
+ * prompts. Esc or Ctrl-C interrupts a turn; Ctrl-C twice or Ctrl-D leaves; servers are shut down on exit.
  */
 import type { CliArgs } from "./args.ts";
 import { runtimeOptions } from "./runtime-options.ts";
@@ -14,11 +14,15 @@ import { ModelError } from "../agent/model.ts";
 import { exitAfterShutdown, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { colorEnabled, createStyle, type Style } from "./ui-style.ts";
 import { StartupStatus } from "./ui-status.ts";
-import { TurnView } from "./ui-turn.ts";
-import { History, HISTORY_SIZE, historyPath } from "./repl-history.ts";
+import { PlainLines, TurnView } from "./ui-turn.ts";
+import { TurnStatus } from "./ui-activity.ts";
+import { addUserInput, recordInterrupt } from "./repl-turns.ts";
+import { History, historyPath } from "./repl-history.ts";
 import { PROMPT, Terminal } from "./repl-terminal.ts";
 import { createCompleter } from "./repl-complete.ts";
 import { permissionHook } from "./repl-permission.ts";
+import { openRunSession, SessionError } from "./session-flags.ts";
+import type { OpenedSession } from "../agent/session-open.ts";
 import { commandNames, REPL_BUILTINS, resourceMentions, runBuiltin, type ReplState } from "./repl-commands.ts";
 
 /** The abort reason of a turn the user interrupted with Ctrl-C. */
@@ -38,16 +42,31 @@ export async function runRepl(args: CliArgs): Promise<number> {
   const status = new StartupStatus(process.stderr, style);
   let log = status.log;
   let runtime: AgentRuntime;
+  let session: OpenedSession;
+  try {
+    const resume = args.resume === "" ? await (await import("./repl-picker.ts")).pickSession(cwd) : args.resume;
+    if (resume === null) return 0;
+    session = openRunSession(args, cwd, (line) => process.stderr.write(`${line}\n`), resume);
+  } catch (err) {
+    if (!(err instanceof SessionError)) throw err;
+    process.stderr.write(`error: ${err.message}\n`);
+    return 1;
+  }
   // Leaving while servers connect (Ctrl-C, SIGTERM) must not leave the live line half-drawn.
   const dropStatus = onShutdown(async () => status.abandon());
   try {
     runtime = await AgentRuntime.start(
-      runtimeOptions(args, cwd, {
-        log: (line) => log(line),
-        onMcpStart: (count) => status.start(count),
-        onMcpServerSettled: status.settle,
-        approveProjectServers: trustHook(cwd),
-      }),
+      runtimeOptions(
+        args,
+        cwd,
+        {
+          log: (line) => log(line),
+          onMcpStart: (count) => status.start(count),
+          onMcpServerSettled: status.settle,
+          approveProjectServers: trustHook(cwd),
+        },
+        session.savedModel,
+      ),
     );
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
@@ -57,24 +76,26 @@ export async function runRepl(args: CliArgs): Promise<number> {
   }
   dropStatus();
   status.finish(runtime.servers());
-  const view = new TurnView(process.stdout, process.stderr, style, cwd);
   process.stderr.write(style.dim(`${runtime.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");
 
-  const history = new History(historyPath(), view.line);
+  const history = new History(historyPath(), (line) => term.print(line));
   const term = new Terminal({
     completer: createCompleter({ cwd, commands: () => commandNames(runtime), resources: () => resourceMentions(runtime) }),
     history: history.load(),
-    historySize: HISTORY_SIZE,
-    note: (line) => process.stderr.write(style.dim(line) + "\n"),
+    style,
   });
-  // Servers may log at any time (a crash, a failed re-list): keep such lines off the prompt.
-  log = (line) => term.printAbove(() => view.line(line));
-  const state: ReplState = { messages: [] };
-  const turn = new TurnRunner(runtime, state, term, view, style, args);
+  // Servers may log at any time (a crash, a failed re-list): such lines go above the prompt.
+  log = (line) => term.print(line);
+  session.start(runtime.model.model);
+  runtime.pinRoutes(session.conversation.routes);
+  const state: ReplState = { conversation: session.conversation, session };
+  const resumedTurns = state.conversation.turns;
+  if (resumedTurns) term.print(style.dim(`Resumed session ${state.conversation.sessionId} (${resumedTurns} earlier prompts).`));
+  const turn = new TurnRunner(runtime, state, term, style, args);
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.
     let first = args.prompt?.trim() ? args.prompt : undefined;
-    if (first !== undefined) process.stdout.write(`${PROMPT}${first}\n`);
+    if (first !== undefined) term.print(`${PROMPT}${first}`);
     for (;;) {
       const line = first ?? (await term.readLine());
       first = undefined;
@@ -99,7 +120,6 @@ class TurnRunner {
     private readonly runtime: AgentRuntime,
     private readonly state: ReplState,
     private readonly term: Terminal,
-    private readonly view: TurnView,
     private readonly style: Style,
     private readonly args: CliArgs,
   ) {
@@ -108,29 +128,46 @@ class TurnRunner {
 
   /** Handles one submitted line; "exit" when the user asked to leave. Never throws. */
   async run(line: string): Promise<"exit" | undefined> {
-    const { runtime, state, term, view, style } = this;
+    const { runtime, state, term, style } = this;
+    const cwd = runtime.opts.cwd;
+    const status = new TurnStatus((l) => term.setStatus(l), style);
+    const view = new TurnView(
+      { print: (text) => term.print(text), setActivity: (lines) => term.setActivity(lines), columns: process.stdout.columns ?? 80 },
+      style,
+      cwd,
+      new PlainLines(),
+      status,
+    );
     const controller = new AbortController();
     const interrupt = () => controller.abort(new TurnInterrupted());
-    let interrupts = 0;
+    // Text the current model call has streamed: kept in the conversation if the turn is interrupted.
+    let partial = "";
+    const conversation = state.conversation;
     // Where this turn's messages start: a request the API refuses is dropped whole (see below).
-    const before = state.messages.length;
-    // A second Ctrl-C while the turn is still winding down leaves, as at an idle prompt.
-    term.busy(() => (++interrupts > 1 ? void exitAfterShutdown(0) : interrupt()));
+    let before = conversation.mark();
+    term.busy(interrupt, () => {
+      term.close();
+      void exitAfterShutdown(0);
+    });
+    status.start();
     try {
-      const cwd = runtime.opts.cwd;
-      const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput() }), controller.signal);
+      const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput(), warn: view.line }), controller.signal);
       if (parsed.kind === "builtin") {
+        status.stop();
         const out = runBuiltin(parsed.name, parsed.args, runtime, state);
         if (out === "exit") return "exit";
-        process.stdout.write(out);
+        term.print(out);
         return undefined;
       }
-      state.messages.push({ role: "user", content: parsed.content });
-      await runLoop(state.messages, {
+      before = addUserInput(conversation, parsed.content);
+      await runLoop(conversation, {
         model: runtime.model,
         system: runtime.systemPrompt(),
         tools: () => runtime.tools(),
-        beforeModelCall: () => runtime.refresh(),
+        beforeModelCall: async () => {
+          await runtime.refresh();
+          conversation.noteRoutes(runtime.routes());
+        },
         canUseTool: permissionHook({
           cwd,
           allowed: this.allowed,
@@ -145,22 +182,37 @@ class TurnRunner {
         }),
         cwd,
         signal: controller.signal,
-        hooks: { onText: view.text, onToolStart: view.toolStart, onToolProgress: view.toolProgress, onToolEnd: view.toolEnd },
+        hooks: {
+          onText: (delta) => {
+            partial += delta;
+            view.text(delta);
+          },
+          onAssistant: (reply) => {
+            partial = "";
+            view.callDone(reply.usage?.output_tokens);
+          },
+          onToolStart: view.toolStart,
+          onToolProgress: view.toolProgress,
+          onToolEnd: view.toolEnd,
+        },
       });
       view.endLine();
     } catch (err) {
+      view.endLine();
       if (controller.signal.aborted) {
+        if (conversation.mark() > before) recordInterrupt(conversation, partial);
         view.line(style.yellow("Interrupted."));
       } else if (isRefusedRequest(err)) {
         // Kept, the refused messages would be resent, and refused, on every later turn. Cutting
         // back to before the user's message drops tool_use and tool_result blocks together.
-        state.messages.length = before;
+        conversation.rollback(before);
         view.line(style.red(`error: ${err.message}`));
         view.line(style.yellow("This turn was discarded: the conversation is as it was before it."));
       } else {
         view.line(style.red(`error: ${err instanceof InputError || err instanceof ModelError ? err.message : describe(err)}`));
       }
     } finally {
+      status.stop();
       term.idle();
     }
     return undefined;

@@ -4,25 +4,35 @@
 import type { RuntimeOptions } from "../agent/runtime.ts";
 import { DEFAULT_MODEL } from "../agent/model.ts";
 import type { CliArgs } from "./args.ts";
+import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 
 type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers">;
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default
- * model; the MCP, tool, prompt and diagnostic flags as they are; `callbacks` for the mode's display.
+ * model (a resumed session's saved model before $ANTHROPIC_MODEL); the MCP, tool, prompt and diagnostic flags as they are; `callbacks` for the mode's display,
+ * with servers' ANSI codes stripped from logged lines unless stderr takes colour.
  */
-export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks): RuntimeOptions {
+export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks, savedModel?: string): RuntimeOptions {
   return {
     cwd,
-    model: args.model ?? (process.env.ANTHROPIC_MODEL || DEFAULT_MODEL),
+    // A resumed conversation goes on with its own model unless --model says otherwise.
+    model: args.model ?? (savedModel || process.env.ANTHROPIC_MODEL || DEFAULT_MODEL),
     mcpConfig: args.mcpConfig,
     strictMcpConfig: args.strictMcpConfig,
     disallowedTools: args.disallowedTools,
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
     sampling: args.sampling,
+    cache: args.cache && !truthy(process.env.DISABLE_PROMPT_CACHING),
     verbose: args.verbose,
     debug: args.debug,
     ...callbacks,
+    log: plainUnlessColor(callbacks.log, colorEnabled(process.stderr)),
   };
+}
+
+/** An environment switch is on when set to anything but "", "0", "false" or "no". */
+function truthy(value: string | undefined): boolean {
+  return value !== undefined && !["", "0", "false", "no"].includes(value.trim().toLowerCase());
 }

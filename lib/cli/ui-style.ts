@@ -31,3 +31,12 @@ export function createStyle(enabled: boolean): Style {
     cyan: sgr(36, 39),
   };
 }
+
+/**
+ * `log` for lines that may carry a server's own ANSI codes (its stderr lines and tails, its log
+ * messages): passed through on a colour stream (colorEnabled), stripped of every escape sequence
+ * (Bun.stripANSI) otherwise, so a pipe or a NO_COLOR run gets plain text.
+ */
+export function plainUnlessColor(log: (line: string) => void, color: boolean): (line: string) => void {
+  return color ? log : (line) => log(Bun.stripANSI(line));
+}

@@ -3,7 +3,7 @@
  * and nothing it started left running afterwards.
  */
 import { optionalInteger, requiredString } from "./input.ts";
-import { HeadTailBuffer } from "../files/output-cap.ts";
+import { HeadTailBuffer } from "../files/truncate.ts";
 import { killProcessGroup, signalGroup, trackGroup } from "../process/group.ts";
 import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
 

@@ -3,6 +3,7 @@
  * fallback that prints the same lines.
  */
 import { statSync } from "node:fs";
+import { truncate } from "../files/truncate.ts";
 import { grepWithFallback } from "./grep-fallback.ts";
 import type { GrepLines, GrepOutputMode, GrepQuery } from "./grep-query.ts";
 import { grepWithRipgrep } from "./grep-rg.ts";
@@ -103,10 +104,13 @@ function newestFirst(paths: GrepLines): GrepLines {
 export function formatLines(lines: GrepLines, headLimit?: number): string {
   if (lines.length === 0) return "No matches found";
   const kept = headLimit === undefined ? lines : lines.slice(0, headLimit);
-  let text = kept.map((line) => (line.length > MAX_GREP_LINE_CHARS ? `${line.slice(0, MAX_GREP_LINE_CHARS)}… [line truncated]` : line)).join("\n");
-  if (text.length > MAX_GREP_OUTPUT_CHARS) {
-    text = `${text.slice(0, MAX_GREP_OUTPUT_CHARS)}\n… [output truncated at ${MAX_GREP_OUTPUT_CHARS} characters; narrow the search or use head_limit]`;
-  } else if (kept.length < lines.length) {
+  const joined = kept.map((line) => truncate(line, MAX_GREP_LINE_CHARS, () => "… [line truncated]")).join("\n");
+  let text = truncate(
+    joined,
+    MAX_GREP_OUTPUT_CHARS,
+    () => `\n… [output truncated at ${MAX_GREP_OUTPUT_CHARS} characters; narrow the search or use head_limit]`,
+  );
+  if (text === joined && kept.length < lines.length) {
     text += `\n(Showing the first ${kept.length} of ${lines.length} results: head_limit=${headLimit}.)`;
   }
   return text;

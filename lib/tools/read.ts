@@ -6,6 +6,7 @@ import { imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "../files/image.ts";
 import { errnoCode, optionalInteger, requiredString, resolvePath } from "./input.ts";
 import { readRegularFile, type FileRead } from "../files/regular-file.ts";
 import { decodeText, encodingLabel } from "../files/text-file.ts";
+import { truncate } from "../files/truncate.ts";
 import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
 
 export const DEFAULT_LINE_LIMIT = 2000;
@@ -91,9 +92,7 @@ export function numberLines(text: string, offset: number, limit: number): string
   for (let i = offset - 1; i < end; i++) {
     let line = lines[i]!;
     if (line.endsWith("\r")) line = line.slice(0, -1);
-    if (line.length > MAX_LINE_CHARS) {
-      line = `${line.slice(0, MAX_LINE_CHARS)}… [line truncated: ${line.length} chars]`;
-    }
+    line = truncate(line, MAX_LINE_CHARS, ({ total }) => `… [line truncated: ${total} chars]`);
     out.push(`${String(i + 1).padStart(6)}\t${line}`);
   }
   let result = out.join("\n");

@@ -120,4 +120,22 @@ describe("prompts and resources", () => {
     const [, attachment] = userBlocks(p.model.requests[0]!);
     expect(attachment.text).toBe(`<attachment source="everything:${uri}">\n${doc}\n</attachment>`);
   });
+
+  test("a text/plain blob resource is attached as its text, not as binary", async () => {
+    const uri = "demo://resource/dynamic/blob/1";
+    const { p, run } = everything([reply(text("read it"))]);
+    expect((await run(`look @everything:${uri}`)).code).toBe(0);
+    const [, attachment] = userBlocks(p.model.requests[0]!);
+    expect(attachment.text).toMatch(
+      /^<attachment source="everything:demo:\/\/resource\/dynamic\/blob\/1">\nResource 1: This is a base64 blob created at .+\n<\/attachment>$/,
+    );
+  });
+
+  test("get-resource-reference's embedded text/plain blob reaches the model as text", async () => {
+    const { p, run } = everything([reply(toolUse("mcp__everything__get-resource-reference", { resourceType: "Blob", resourceId: 2 })), reply(text("done"))]);
+    expect((await run("ref")).code).toBe(0);
+    const [result] = results(p, 1);
+    expect(result.content).toMatch(/\nResource 2: This is a base64 blob created at /);
+    expect(result.content).not.toContain("[embedded resource");
+  });
 });

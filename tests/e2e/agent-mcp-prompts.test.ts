@@ -24,7 +24,9 @@ describe("prompts/get and the user message", () => {
     const r = await p.run("/mcp__fx__greet Alice");
     expect([r.code, r.stdout, r.stderr]).toEqual([0, "ok\n", ""]);
     expect(gets().map((m) => m.params)).toEqual([{ name: "greet", arguments: { name: "Alice" } }]);
-    expect(p.model.requests[0]!.body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Hello Alice" }] }]);
+    expect(p.model.requests[0]!.body.messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "Hello Alice", cache_control: { type: "ephemeral" } }] },
+    ]);
   });
 
   test("arguments map by position, with shell-style quotes", async () => {

@@ -45,7 +45,8 @@ describe("the server talks first", () => {
     const r = await p.run("sample");
     expect([r.code, r.stdout]).toEqual([0, "done\n"]);
     const sampling = p.model.requests[1]!.body;
-    expect(sampling.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Say something nice" }] }]);
+    // Sampling requests get the same prompt-caching breakpoints as turns.
+    expect(sampling.messages).toEqual([{ role: "user", content: [{ type: "text", text: "Say something nice", cache_control: { type: "ephemeral" } }] }]);
     expect(sampling.max_tokens).toBe(100);
     expect(sampling.tools).toBeUndefined();
     expect(sampling.system).toBeUndefined(); // the server gave no systemPrompt: none is sent, not an empty one

@@ -24,7 +24,9 @@ describe("--output-format", () => {
     expect(result.result).toBe("the answer");
     expect(result.num_turns).toBe(2);
     expect(result.duration_ms).toBeGreaterThanOrEqual(result.duration_api_ms);
-    expect(result.usage).toEqual({ input_tokens: 20, output_tokens: 10 });
+    expect(result.usage).toEqual({ input_tokens: 20, output_tokens: 10, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+    // The default model is in the price table: 20 input and 10 output tokens at $3 and $15 per million.
+    expect(result.total_cost_usd).toBeCloseTo((20 * 3 + 10 * 15) / 1e6, 12);
     expect(result.session_id).toMatch(/^[0-9a-f-]{36}$/);
   });
 

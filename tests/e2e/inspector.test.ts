@@ -9,6 +9,8 @@ import { BUN, ROOT, fixtureServer, isAlive, runAgent, tempDir, writeMcpConfig } 
 
 const EVERYTHING = join(ROOT, "node_modules/@modelcontextprotocol/server-everything");
 const EVERYTHING_BIN = join(EVERYTHING, JSON.parse(readFileSync(join(EVERYTHING, "package.json"), "utf8")).bin["mcp-server-everything"]);
+const FILESYSTEM = join(ROOT, "node_modules/@modelcontextprotocol/server-filesystem");
+const FILESYSTEM_BIN = join(FILESYSTEM, JSON.parse(readFileSync(join(FILESYSTEM, "package.json"), "utf8")).bin["mcp-server-filesystem"]);
 /** The package targets Node; Bun runs it too when Node is absent. */
 const NODE = Bun.which("node") ?? BUN;
 
@@ -318,6 +320,27 @@ describe("mcp inspector, server-everything", () => {
   );
 
   test(
+    "tools: enums as their values",
+    async () => {
+      const r = await mcp(dir, "tools", "everything");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('\n    messageType: "error" | "success" | "debug"  Type of message');
+      expect(r.stdout).toContain('\n    resourceType?: "Text" | "Blob"\n');
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "read: a text/plain blob is shown as its text",
+    async () => {
+      const r = await mcp(dir, "read", "everything", "demo://resource/dynamic/blob/1");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/^Resource 1: This is a base64 blob created at .+\n$/);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
     "call, prompt and read",
     async () => {
       expect(await mcp(dir, "call", "everything", "echo", '{"message":"hi there"}')).toMatchObject({ code: 0, stdout: "Echo: hi there\n" });
@@ -329,6 +352,22 @@ describe("mcp inspector, server-everything", () => {
       const read = JSON.parse((await mcp(dir, "read", "everything", text.uri, "--json")).stdout);
       expect(read.contents[0].uri).toBe(text.uri);
       expect(read.contents[0].text.length).toBeGreaterThan(0);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe("mcp inspector, server-filesystem", () => {
+  test(
+    "tools: arrays as <item>[]",
+    async () => {
+      const dir = tempDir();
+      writeMcpConfig(dir, { files: { command: NODE, args: [FILESYSTEM_BIN, "."] } });
+      const r = await mcp(dir, "tools", "files");
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain("\n    paths: string[]  Array of file paths to read.");
+      expect(r.stdout).toContain("\n    edits: object[]\n");
+      expect(r.stdout).toContain("\n    excludePatterns?: string[]\n");
     },
     TEST_TIMEOUT_MS,
   );

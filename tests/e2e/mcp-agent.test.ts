@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ModelServer, reply, startModelServer, text, toolUse } from "../support/model-server.ts";
 import { fixtureServer, runAgent, tempDir, writeMcpConfig } from "../support/run.ts";
-import { gone } from "../support/mcp.ts";
+import { gone, withoutBreakpoints } from "../support/mcp.ts";
 
 let server: ModelServer | undefined;
 afterEach(() => server?.stop());
@@ -16,7 +16,7 @@ afterEach(() => server?.stop());
 /** The tool_result blocks of the model request at `index`. */
 function toolResults(index: number): any[] {
   const body = server!.requests[index]!.body;
-  return body.messages.at(-1).content.filter((b: any) => b.type === "tool_result");
+  return withoutBreakpoints(body.messages.at(-1).content.filter((b: any) => b.type === "tool_result"));
 }
 
 /** One MCP tool call by the model, then "done". */

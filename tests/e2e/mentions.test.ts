@@ -8,6 +8,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, startModelServer, text, type ModelServer } from "../support/model-server.ts";
 import { runAgent, tempDir } from "../support/run.ts";
+import { withoutBreakpoints } from "../support/mcp.ts";
 
 let server: ModelServer | undefined;
 let listener: { stop(): void } | undefined;
@@ -24,7 +25,7 @@ async function ask(dir: string, prompt: string) {
   server = startModelServer([reply(text("ok"))]);
   return runAgent(["-p", prompt], { cwd: dir, model: server.url });
 }
-const attachments = () => server!.requests[0]!.body.messages[0].content.slice(1);
+const attachments = () => withoutBreakpoints(server!.requests[0]!.body.messages[0].content.slice(1));
 const stderrLines = (stderr: string) => stderr.split("\n").filter((l) => l.trim() !== "");
 
 describe("what cannot be attached: one line naming the mention, exit 1, no model call", () => {

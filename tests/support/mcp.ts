@@ -75,7 +75,7 @@ export function offered(req: RecordedRequest): Map<string, { name: string; descr
 /** The tool_result blocks of a request's last (user) message. */
 export function toolResults(req: RecordedRequest): any[] {
   const last = req.body.messages.at(-1);
-  return Array.isArray(last.content) ? last.content.filter((b: any) => b.type === "tool_result") : [];
+  return Array.isArray(last.content) ? withoutBreakpoints(last.content.filter((b: any) => b.type === "tool_result")) : [];
 }
 
 /** The single tool_result a request carries back (throws when there is not exactly one). */
@@ -87,7 +87,12 @@ export function toolResult(req: RecordedRequest): { content: any; is_error?: boo
 
 /** The content blocks of the first user message (the prompt and its attachments). */
 export function userBlocks(req: RecordedRequest): any[] {
-  return req.body.messages[0].content;
+  return withoutBreakpoints(req.body.messages[0].content);
+}
+
+/** Blocks without their prompt-caching `cache_control` (tests/e2e/caching.test.ts checks where those go). */
+export function withoutBreakpoints(blocks: any[]): any[] {
+  return blocks.map(({ cache_control: _, ...rest }) => rest);
 }
 
 /** stderr lines, without blank ones. */

@@ -7,15 +7,31 @@ import type { Server } from "bun";
 
 export type Block = { type: "text"; text: string } | { type: "tool_use"; id: string; name: string; input: unknown };
 
+/** The Messages API `usage` of a scripted reply; the cache counters are sent only when given. */
+export interface ScriptedUsage {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens?: number;
+  cache_read_input_tokens?: number;
+}
+
 /** One scripted step: a model reply, an HTTP error, or a function computing either from the request. */
 export type Step =
-  | { content: Block[]; stop_reason?: string; usage?: { input_tokens: number; output_tokens: number } }
+  | {
+      content: Block[];
+      stop_reason?: string;
+      usage?: ScriptedUsage;
+      /** Streaming only: after the first text block's deltas, hold the stream open until this settles. */
+      stall?: Promise<void>;
+    }
   | { status: number; error: { type: string; message: string } }
   | ((req: RecordedRequest) => Step | Promise<Step>);
 
 export interface RecordedRequest {
   headers: Record<string, string>;
   body: any;
+  /** The body as it arrived, for byte comparisons. */
+  raw: string;
 }
 
 export interface ModelServer {
@@ -32,6 +48,11 @@ export const toolUse = (name: string, input: unknown, id = `toolu_${String(nextI
   name,
   input,
 });
+/** `step` with a scripted `usage`. */
+export const withUsage = (step: Step, usage: ScriptedUsage): Step => {
+  if (typeof step === "function" || "status" in step) throw new Error("withUsage takes a reply step");
+  return { ...step, usage };
+};
 /** A reply; `stop_reason` defaults to `tool_use` when a block is a tool_use, else `end_turn`. */
 export const reply = (...content: Block[]): Step => ({
   content,
@@ -49,8 +70,9 @@ export function startModelServer(script: Step[]): ModelServer {
       if (req.method !== "POST" || !url.pathname.endsWith("/v1/messages")) {
         return new Response("not found", { status: 404 });
       }
-      const body: any = await req.json();
-      const recorded: RecordedRequest = { headers: Object.fromEntries(req.headers), body };
+      const raw = await req.text();
+      const body: any = JSON.parse(raw);
+      const recorded: RecordedRequest = { headers: Object.fromEntries(req.headers), body, raw };
       requests.push(recorded);
       let step: Step = script[cursor++] ?? reply(text("(script exhausted)"));
       while (typeof step === "function") step = await step(recorded);
@@ -68,13 +90,27 @@ export function startModelServer(script: Step[]): ModelServer {
         usage: step.usage ?? { input_tokens: 10, output_tokens: 5 },
       };
       if (!body.stream) return Response.json(message);
-      return new Response(sse(message), { headers: { "content-type": "text/event-stream" } });
+      const events = sse(message);
+      if (!step.stall) return new Response(events.join(""), { headers: { "content-type": "text/event-stream" } });
+      // Everything up to the first content_block_stop goes at once; the rest waits for the stall.
+      const cut = events.findIndex((e) => e.startsWith("event: content_block_stop"));
+      const stall = step.stall;
+      const stream = new ReadableStream<string>({
+        async start(controller) {
+          controller.enqueue(events.slice(0, cut).join(""));
+          await stall;
+          controller.enqueue(events.slice(cut).join(""));
+          controller.close();
+        },
+      });
+      return new Response(stream, { headers: { "content-type": "text/event-stream" } });
     },
   });
   return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
 }
 
-function sse(message: any): string {
+/** The SSE events of `message`, one string each. */
+function sse(message: any): string[] {
   const events: [string, unknown][] = [];
   events.push(["message_start", { type: "message_start", message: { ...message, content: [], stop_reason: null } }]);
   message.content.forEach((block: Block, index: number) => {
@@ -102,5 +138,5 @@ function sse(message: any): string {
     { type: "message_delta", delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } },
   ]);
   events.push(["message_stop", { type: "message_stop" }]);
-  return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join("");
+  return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }

@@ -61,10 +61,16 @@ export function fixtureServer(...flags: string[]) {
   return { command: BUN, args: [FIXTURE_SERVER, ...flags] };
 }
 
+/**
+ * The agent's environment: this one without ANTHROPIC_*, MCP_* and CLAUDE*, with NO_COLOR, a
+ * fresh CLAUDE_CONFIG_DIR (so no run reads or writes the real ~/.claude, saved sessions
+ * included), and with `model` the scripted model's URL and a test key.
+ */
 export function baseEnv(model?: string): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith("ANTHROPIC_") || k.startsWith("MCP_") || k.startsWith("CLAUDE")) delete env[k];
   env.NO_COLOR = "1";
+  env.CLAUDE_CONFIG_DIR = tempDir("agent-config-");
   if (model) {
     env.ANTHROPIC_BASE_URL = model;
     env.ANTHROPIC_API_KEY = "test-key";
@@ -74,6 +80,8 @@ export function baseEnv(model?: string): Record<string, string | undefined> {
 
 export async function runAgent(args: string[], opts: RunOptions): Promise<RunResult> {
   const env = { ...baseEnv(opts.model), ...(opts.env ?? {}) };
+  // A test that gives HOME means ~/.claude under it.
+  if (opts.env && "HOME" in opts.env && !("CLAUDE_CONFIG_DIR" in opts.env)) delete env.CLAUDE_CONFIG_DIR;
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
   const proc = Bun.spawn([PROGRAM, ...args], {
     cwd: opts.cwd,

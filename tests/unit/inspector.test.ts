@@ -5,6 +5,7 @@ import { describe, expect, test } from "bun:test";
 import { inspectorArgv, UsageError } from "../../lib/cli/args.ts";
 import { parseInspectorArgs, parseToolArguments } from "../../lib/cli/inspector-args.ts";
 import * as fmt from "../../lib/cli/inspector-format.ts";
+import { schemaType } from "../../lib/cli/schema-type.ts";
 import type { ServerState } from "../../lib/mcp/registry.ts";
 
 describe("command line", () => {
@@ -120,5 +121,29 @@ describe("rendering", () => {
     expect(fmt.callResultText({ content: [], structuredContent: { t: 1 } })).toBe('{\n  "t": 1\n}');
     expect(fmt.callResultText({ content: "not an array" })).toBe("");
     expect(fmt.promptResultText({ messages: [{ role: "user", content: { type: "text", text: "Hello" } }] })).toBe("user: Hello");
+  });
+});
+
+describe("schemaType", () => {
+  test.each([
+    [{ type: "string" }, "string"],
+    [{ type: ["boolean", "string"] }, "boolean | string"],
+    [{ type: "string", enum: ["a", "b"] }, '"a" | "b"'],
+    [{ enum: [1, null] }, "1 | null"],
+    [{ const: "fixed" }, '"fixed"'],
+    [{ type: "array", items: { type: "string" } }, "string[]"],
+    [{ type: "array" }, "any[]"],
+    [{ type: "array", items: { anyOf: [{ type: "number" }, { type: "null" }] } }, "(number | null)[]"],
+    [{ type: "array", items: { type: "array", items: { type: "integer" } } }, "integer[][]"],
+    [{ anyOf: [{ type: "string" }, { type: "number" }, { type: "string" }] }, "string | number"],
+    [{ oneOf: [{ $ref: "#/$defs/Address" }, { type: "null" }] }, "Address | null"],
+    [{ $ref: "#/definitions/Point" }, "Point"],
+    [{ anyOf: [{ type: "string" }, {}] }, "any"],
+    [{ enum: ["a | b", "c"] }, '"a | b" | "c"'],
+    [{}, "any"],
+    [null, "any"],
+    ["string", "any"],
+  ])("%j → %s", (schema, expected) => {
+    expect(schemaType(schema)).toBe(expected);
   });
 });

@@ -4,7 +4,9 @@
  * (server/resources). Input comes from a server, so anything malformed is described, never thrown.
  */
 import { base64Bytes, imageBlock } from "../../files/image.ts";
+import { truncate } from "../../files/truncate.ts";
 import type { ToolOutput, ToolResultBlock } from "../../tools/tool.ts";
+import { textOfBlob } from "./text-blob.ts";
 
 export { normalizeInputSchema } from "./schema.ts";
 
@@ -36,13 +38,13 @@ export function callToolResultToOutput(result: unknown, opts: { maxChars?: numbe
   const isError = result.isError === true ? { isError: true } : {};
   const { content, structuredContent } = result;
   if ((content === undefined || (Array.isArray(content) && content.length === 0)) && structuredContent !== undefined) {
-    return { content: truncate([{ type: "text", text: JSON.stringify(structuredContent) }], maxChars), ...isError };
+    return { content: withinBudget([{ type: "text", text: JSON.stringify(structuredContent) }], maxChars), ...isError };
   }
   if (content === undefined) return malformed("it has neither content nor structuredContent");
   if (!Array.isArray(content)) return malformed(`"content" is ${describeType(content)}, not an array`);
   const blocks = nonEmpty(content.map(mcpContentToBlock));
   if (blocks.length === 0) return { content: "(no content)", ...isError };
-  return { content: truncate(blocks, maxChars), ...isError };
+  return { content: withinBudget(blocks, maxChars), ...isError };
 }
 
 /**
@@ -59,8 +61,9 @@ export function promptMessagesToBlocks(messages: unknown): ToolResultBlock[] {
 
 /**
  * resources/read `contents` → content blocks, one per item: text → text (empty text dropped);
- * an `image/*` blob → imageBlock's image, or its description when the API can't take it; any
- * other blob → `[binary resource <uri>, <mimeType>, <N> bytes, not shown]`. Not an array or
+ * an `image/*` blob → imageBlock's image, or its description when the API can't take it; a blob
+ * with a text mimeType that is valid UTF-8 → its text (textOfBlob); any other blob →
+ * `[binary resource <uri>, <mimeType>, <N> bytes, not shown]`. Not an array or
  * nothing left → []. Never throws.
  */
 export function resourceContentsToBlocks(contents: unknown): ToolResultBlock[] {
@@ -72,6 +75,8 @@ export function resourceContentsToBlocks(contents: unknown): ToolResultBlock[] {
     if (typeof c.blob !== "string") return { type: "text", text: `[resource ${uri} has neither text nor blob]` };
     const mime = typeof c.mimeType === "string" ? c.mimeType : "unknown type";
     if (mime.startsWith("image/")) return imageBlock(mime, c.blob);
+    const decoded = textOfBlob(mime, c.blob);
+    if (decoded !== undefined) return { type: "text", text: decoded };
     return { type: "text", text: `[binary resource ${uri}, ${mime}, ${base64Bytes(c.blob)} bytes, not shown]` };
   });
   return nonEmpty(blocks);
@@ -80,7 +85,8 @@ export function resourceContentsToBlocks(contents: unknown): ToolResultBlock[] {
 /**
  * One MCP content block (text, image, audio, resource_link, embedded resource; MCP 2025-11-25
  * server/tools#tool-result) → an Anthropic image block, or a text block for everything else
- * (a description for what the model cannot take as is). Never throws.
+ * (a description for what the model cannot take as is; an embedded resource's text, or its blob
+ * when textOfBlob reads it as text, as is). Never throws.
  */
 export function mcpContentToBlock(block: unknown): ToolResultBlock {
   const text = (t: string): ToolResultBlock => ({ type: "text", text: t });
@@ -102,6 +108,8 @@ export function mcpContentToBlock(block: unknown): ToolResultBlock {
       const r = isObject(block.resource) ? block.resource : {};
       if (typeof r.text === "string") return text(r.text);
       const rMime = typeof r.mimeType === "string" ? r.mimeType : "unknown type";
+      const decoded = typeof r.blob === "string" ? textOfBlob(rMime, r.blob) : undefined;
+      if (decoded !== undefined) return text(decoded);
       const size = typeof r.blob === "string" ? `${base64Bytes(r.blob)} bytes` : "no data";
       return text(`[embedded resource ${String(r.uri)}: ${rMime}, ${size}]`);
     }
@@ -119,7 +127,7 @@ export function nonEmpty<B extends { type: string; text?: unknown }>(blocks: B[]
  * Applies the character budget to the text blocks, in order; the block that crosses it is cut and
  * everything after it dropped. Only text blocks → one string joined with "\n".
  */
-function truncate(blocks: ToolResultBlock[], maxChars: number): string | ToolResultBlock[] {
+function withinBudget(blocks: ToolResultBlock[], maxChars: number): string | ToolResultBlock[] {
   const allText = blocks.every((b) => b.type === "text");
   const texts = blocks.map((b) => (b.type === "text" ? b.text : ""));
   const total = allText ? texts.join("\n").length : texts.reduce((n, t) => n + t.length, 0);
@@ -128,7 +136,7 @@ function truncate(blocks: ToolResultBlock[], maxChars: number): string | ToolRes
     `\n\n[Output truncated: the MCP tool returned ${total} characters, more than the ${maxChars}-character limit ` +
     `(MAX_MCP_OUTPUT_TOKENS). Call the tool again asking for less (a narrower query, a smaller range or a page), ` +
     `or raise MAX_MCP_OUTPUT_TOKENS.]`;
-  if (allText) return cut(texts.join("\n"), maxChars) + note;
+  if (allText) return truncate(texts.join("\n"), maxChars, () => note);
   const kept: ToolResultBlock[] = [];
   let budget = maxChars;
   for (const b of blocks) {
@@ -141,16 +149,10 @@ function truncate(blocks: ToolResultBlock[], maxChars: number): string | ToolRes
       budget -= b.text.length;
       continue;
     }
-    kept.push({ type: "text", text: cut(b.text, budget) + note });
+    kept.push({ type: "text", text: truncate(b.text, budget, () => note) });
     break;
   }
   return kept;
-}
-
-/** The first `n` UTF-16 units of `s`, never splitting a surrogate pair. */
-function cut(s: string, n: number): string {
-  const code = s.charCodeAt(n - 1);
-  return s.slice(0, code >= 0xd800 && code <= 0xdbff ? n - 1 : n);
 }
 
 function malformed(why: string): ToolOutput {

@@ -1,0 +1,86 @@
+/**
+ * The run's token usage and cost: every Messages API call (turns, compaction, servers' sampling)
+ * is recorded here with the model that answered it, and priced from model-table.ts.
+ */
+import type { Usage } from "./messages.ts";
+import { modelFacts } from "./model-table.ts";
+
+/** Usage with all four counters present (Messages API `usage`, summed). */
+export interface UsageTotals {
+  input_tokens: number;
+  output_tokens: number;
+  cache_creation_input_tokens: number;
+  cache_read_input_tokens: number;
+}
+
+export const zeroUsage = (): UsageTotals => ({ input_tokens: 0, output_tokens: 0, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 });
+
+/** One reply's usage with absent or null counters read as 0. */
+export function normalizeUsage(u: Usage | undefined | null): UsageTotals {
+  const n = (v: unknown) => (typeof v === "number" && Number.isFinite(v) && v > 0 ? v : 0);
+  return {
+    input_tokens: n(u?.input_tokens),
+    output_tokens: n(u?.output_tokens),
+    cache_creation_input_tokens: n(u?.cache_creation_input_tokens),
+    cache_read_input_tokens: n(u?.cache_read_input_tokens),
+  };
+}
+
+/** The whole prompt of one request, in tokens: uncached input plus cache writes plus cache reads. */
+export const promptTokens = (u: UsageTotals): number => u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
+
+/**
+ * USD for `usage` on `model` (prices per million tokens, cache writes and reads at their own
+ * rates), or null when the model is not in the price table.
+ */
+export function costUsd(model: string, usage: UsageTotals): number | null {
+  const p = modelFacts(model);
+  if (!p) return null;
+  const micro =
+    usage.input_tokens * p.input +
+    usage.output_tokens * p.output +
+    usage.cache_creation_input_tokens * p.cacheWrite +
+    usage.cache_read_input_tokens * p.cacheRead;
+  return micro / 1_000_000;
+}
+
+export class UsageMeter {
+  private readonly sum = zeroUsage();
+  private cost: number | null = 0;
+  /** The usage of the last reply that carried any, with its model; undefined before one has. */
+  private latest: { model: string; usage: UsageTotals } | undefined;
+
+  /** Records one reply's `usage` (which may be missing: a proxy that sends none). */
+  record(model: string, usage: Usage | undefined | null): void {
+    if (!usage) return;
+    const u = normalizeUsage(usage);
+    for (const k of Object.keys(this.sum) as (keyof UsageTotals)[]) this.sum[k] += u[k];
+    const c = costUsd(model, u);
+    // One unpriced call makes the total unknown: a partial sum would look like a real figure.
+    this.cost = this.cost === null || c === null ? null : this.cost + c;
+    this.latest = { model, usage: u };
+  }
+
+  /** The four counters summed over the run. */
+  total(): UsageTotals {
+    return { ...this.sum };
+  }
+
+  /** USD over the run, or null when any call's model has no price. */
+  totalCostUsd(): number | null {
+    return this.cost;
+  }
+
+  /** The last reply's usage, or undefined when none carried usage. */
+  last(): { model: string; usage: UsageTotals } | undefined {
+    return this.latest;
+  }
+}
+
+/** One line: `cost $0.0123 · input 1200 · output 300 · cache write 800 · cache read 4000 tokens`. */
+export function describeUsage(meter: UsageMeter): string {
+  const t = meter.total();
+  const cost = meter.totalCostUsd();
+  const money = cost === null ? "cost unknown (model not in the price table)" : `cost $${cost.toFixed(4)}`;
+  return `${money} · input ${t.input_tokens} · output ${t.output_tokens} · cache write ${t.cache_creation_input_tokens} · cache read ${t.cache_read_input_tokens} tokens`;
+}

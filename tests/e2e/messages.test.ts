@@ -1,0 +1,62 @@
+/**
+ * The words of the diagnostics a user sees first, through the real program: servers' colour codes
+ * on a plain stderr, a mention naming no server, and how servers' failures read.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { reply, text } from "../support/model-server.ts";
+import { lines, project, stopProjects, userBlocks } from "../support/mcp.ts";
+import { FIXTURE_SERVER, BUN, fixtureServer, runAgent, tempDir, writeMcpConfig } from "../support/run.ts";
+
+afterEach(stopProjects);
+
+const RED = "\\033[31m";
+const RESET = "\\033[0m";
+/** An `.mcp.json` entry that prints `line` (printf format) on stderr, then runs `then` (a shell command). */
+const shellServer = (line: string, then: string) => ({ command: "sh", args: ["-c", `printf '${line}\\n' >&2; ${then}`] });
+const fixture = `exec '${BUN}' '${FIXTURE_SERVER}'`;
+
+describe("servers' ANSI colour", () => {
+  test("--verbose shows a server's stderr lines without their colour codes when stderr is a pipe", async () => {
+    const p = project({ fx: shellServer(`${RED}listening${RESET} on stdio`, fixture) }, [reply(text("ok"))]);
+    const r = await p.run("hi", { args: ["--verbose"], env: { NO_COLOR: undefined } });
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toContain("[fx] listening on stdio");
+    expect(r.stderr).not.toContain("\x1b");
+  });
+
+  test("a failure line quotes the stderr tail without colour codes", async () => {
+    const p = project({ bad: shellServer(`${RED}Error: boom${RESET}`, "exit 3") }, [reply(text("ok"))]);
+    const r = await p.run("hi");
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain("Error: boom");
+    expect(r.stderr).not.toContain("\x1b");
+  });
+
+  test("mcp list shows a failure reason without colour codes", async () => {
+    const dir = tempDir();
+    writeMcpConfig(dir, { bad: shellServer(`${RED}Error: boom${RESET}`, "exit 3") });
+    const r = await runAgent(["mcp", "list"], { cwd: dir, env: { ANTHROPIC_API_KEY: undefined, NO_COLOR: undefined } });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain("Error: boom");
+    expect(r.stdout + r.stderr).not.toContain("\x1b");
+  });
+});
+
+describe("a mention naming no server", () => {
+  test("is sent as text, with one stderr hint naming the servers that exist", async () => {
+    const p = project({ fx: fixtureServer(), docs: fixtureServer() }, [reply(text("ok"))]);
+    const r = await p.run("look @nosuch:foo://bar and again @nosuch:foo://bar, not @fx:fixture://hello");
+    expect([r.code, r.stdout]).toEqual([0, "ok\n"]);
+    expect(lines(r.stderr)).toEqual(['@nosuch:foo://bar: no MCP server named "nosuch" (the MCP servers are "fx", "docs"); sent as plain text']);
+    const blocks = userBlocks(p.model.requests[0]!);
+    expect(blocks[0].text).toBe("look @nosuch:foo://bar and again @nosuch:foo://bar, not @fx:fixture://hello");
+    expect(blocks.map((b: any) => b.text.split("\n")[0])).toEqual([blocks[0].text, '<attachment source="fx:fixture://hello">']);
+  });
+
+  test("without any server the hint says so; a missing file and an e-mail address stay quiet", async () => {
+    const p = project(undefined, [reply(text("ok"))]);
+    const r = await p.run("see @nosuch:foo://bar @missing.txt me@example.com @scope/pkg");
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toEqual(['@nosuch:foo://bar: no MCP server named "nosuch" (no MCP servers are configured); sent as plain text']);
+  });
+});
