@@ -211,9 +211,13 @@ export class McpRegistry {
    */
   private async runTool(route: ToolRoute, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
     const state = this.servers.find((s) => s.name === route.server);
-    await this.restarting.get(route.server);
+    // Awaited only when there is one: otherwise the request goes out in this same tick.
+    const pending = this.restarting.get(route.server);
+    if (pending) await pending;
     const client = this.clients.get(route.server);
     if (state && client && !client.connected && state.config.type === "stdio" && !this.shuttingDown) {
+      // watch() saw the end first (its callback was registered first): its report says why.
+      await client.closed;
       await this.endings.get(state.name);
       const why = state.error ?? "exited";
       const number = this.budget(state.name).take();
