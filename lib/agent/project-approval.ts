@@ -92,8 +92,7 @@ export async function approveInteractively(
 
 /** `command arg…` as written (a `${VAR}` stays a reference), or the URL of a remote server. */
 function target(config: ServerConfig): string {
-  const c = config as ServerConfig & { url?: string };
-  if (typeof c.url === "string") return c.url;
+  if (config.type !== "stdio") return config.written?.url ?? config.url;
   const { command, args } = config.written ?? config;
   return [command, ...args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
 }

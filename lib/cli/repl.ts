@@ -10,6 +10,7 @@ import { trustHook } from "./repl-trust.ts";
 import { AgentRuntime } from "../agent/runtime.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop } from "../agent/loop.ts";
+import { ToolState } from "../tools/tool-state.ts";
 import { ModelError } from "../agent/model.ts";
 import { exitAfterShutdown, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { colorEnabled, createStyle, type Style } from "./ui-style.ts";
@@ -88,7 +89,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   log = (line) => term.print(line);
   session.start(runtime.model.model);
   runtime.pinRoutes(session.conversation.routes);
-  const state: ReplState = { conversation: session.conversation, session };
+  const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
   const resumedTurns = state.conversation.turns;
   if (resumedTurns) term.print(style.dim(`Resumed session ${state.conversation.sessionId} (${resumedTurns} earlier prompts).`));
   const turn = new TurnRunner(runtime, state, term, style, args);
@@ -168,6 +169,7 @@ class TurnRunner {
           await runtime.refresh();
           conversation.noteRoutes(runtime.routes());
         },
+        toolState: state.tools,
         canUseTool: permissionHook({
           cwd,
           allowed: this.allowed,

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { loadMcpConfig } from "../../lib/mcp/config.ts";
+import { loadMcpConfig, type StdioServerConfig } from "../../lib/mcp/config.ts";
 import { scopeLabel, scopePaths, userConfigFile } from "../../lib/mcp/scopes.ts";
 import { toolAllowed, unmatchedFilters } from "../../lib/mcp/server-options.ts";
 import { tempDir } from "../support/run.ts";
@@ -37,7 +37,7 @@ describe("scopes", () => {
     });
     const { servers, warnings } = s.load();
     expect(warnings).toEqual([]);
-    const byName = Object.fromEntries(servers.map((x) => [x.name, x]));
+    const byName = Object.fromEntries(servers.map((x) => [x.name, x as StdioServerConfig]));
     expect(byName.a!.command).toBe("local-a");
     expect(byName.a!.origin).toEqual({
       scope: "local",
