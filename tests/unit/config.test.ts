@@ -108,9 +108,24 @@ describe("loadMcpConfig", () => {
         url: "https://mcp.example.com/mcp",
         headers: { Authorization: "Bearer t0k" },
         written: { url: "https://${HOST:-mcp.example.com}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+        origin: fromProject(cwd),
       },
-      { type: "sse", name: "legacy", url: "http://127.0.0.1:8080/sse", headers: {}, written: { url: "http://127.0.0.1:8080/sse", headers: {} } },
-      { type: "http", name: "bare", url: "http://127.0.0.1:9/mcp", headers: {}, written: { url: "http://127.0.0.1:9/mcp", headers: {} } },
+      {
+        type: "sse",
+        name: "legacy",
+        url: "http://127.0.0.1:8080/sse",
+        headers: {},
+        written: { url: "http://127.0.0.1:8080/sse", headers: {} },
+        origin: fromProject(cwd),
+      },
+      {
+        type: "http",
+        name: "bare",
+        url: "http://127.0.0.1:9/mcp",
+        headers: {},
+        written: { url: "http://127.0.0.1:9/mcp", headers: {} },
+        origin: fromProject(cwd),
+      },
     ]);
     const unset = loadMcpConfig({ cwd, env: {} }).warnings;
     expect(unset).toEqual(['.mcp.json: server "remote": environment variable TOKEN not set (left as written)']);
