@@ -7,7 +7,8 @@
 import type { ServerConfig, ServerOrigin } from "../mcp/config.ts";
 import { base64Bytes } from "../files/image.ts";
 import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
-import { stderrSuffix, type ServerState } from "../mcp/registry.ts";
+import type { ServerSnapshot } from "../mcp/registry.ts";
+import { stderrSuffix } from "./mcp-lines.ts";
 import { textOfBlob } from "../agent/mcp/text-blob.ts";
 import { schemaType } from "./schema-type.ts";
 
@@ -38,14 +39,14 @@ function remoteLabel(config: ServerConfig): string {
 }
 
 /** Why a server failed, with its telling stderr lines: the same words as the start-up failure line. */
-export function failureReason(state: ServerState): string {
+export function failureReason(state: ServerSnapshot): string {
   return `${state.error ?? "unknown error"}${stderrSuffix(state.stderr.filter((l) => l.trim()))}`;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** `connected`, `failed`, or `disabled (not approved)` / `disabled (by its entry)`. */
-function statusText(s: ServerState): string {
+function statusText(s: ServerSnapshot): string {
   return s.status === "disabled" ? `disabled (${s.error ?? "by its entry"})` : s.status;
 }
 
@@ -69,7 +70,7 @@ export function originText(origin: ServerOrigin): string {
  * capabilities that did arrive when the handshake failed after initialize); under it, the
  * scope and file its entry comes from and what that entry shadows.
  */
-export function listTable(states: ServerState[]): string {
+export function listTable(states: ServerSnapshot[]): string {
   const width = Math.max(...states.map((s) => s.name.length));
   const statusWidth = Math.max(9, ...states.map((s) => statusText(s).length));
   return states
@@ -88,13 +89,13 @@ export function listTable(states: ServerState[]): string {
 }
 
 /** Scope, source file and shadowed entries, for the JSON outputs. */
-function originJson(s: ServerState): object {
+function originJson(s: ServerSnapshot): object {
   const o = s.config.origin;
   return o ? { scope: o.scope, source: o.file, ...(o.shadows?.length ? { shadows: o.shadows.map((x) => ({ scope: x.scope, source: x.file })) } : {}) } : {};
 }
 
 /** `mcp list --json`: name, status, error, counts, scope and source per server. */
-export function listJson(states: ServerState[]): object[] {
+export function listJson(states: ServerSnapshot[]): object[] {
   return states.map((s) => ({
     name: s.name,
     status: s.status,
@@ -108,7 +109,7 @@ export function listJson(states: ServerState[]): object[] {
 }
 
 /** `mcp get --json`: configuration (env masked), status, and what the server declared. */
-export function detailsJson(s: ServerState): object {
+export function detailsJson(s: ServerSnapshot): object {
   return {
     name: s.name,
     status: s.status,
@@ -123,7 +124,7 @@ export function detailsJson(s: ServerState): object {
 }
 
 /** `mcp get`: the same as detailsJson, as labelled lines. */
-export function detailsText(s: ServerState): string {
+export function detailsText(s: ServerSnapshot): string {
   const status = s.status === "failed" ? `failed: ${s.error ?? "unknown error"}` : statusText(s);
   const lines = [s.name, `  status:        ${status}`];
   if (s.config.origin) lines.push(`  scope:         ${originText(s.config.origin)}`);
@@ -182,7 +183,7 @@ function capabilityList(caps: Record<string, unknown>): string {
 }
 
 /** `mcp tools`: name, first description line, then the arguments from inputSchema, each with its type (schemaType). */
-export function toolsText(tools: McpTool[]): string {
+export function toolsText(tools: readonly McpTool[]): string {
   if (!tools.length) return "No tools.";
   return tools
     .map((t) => {
@@ -197,7 +198,7 @@ export function toolsText(tools: McpTool[]): string {
 }
 
 /** `mcp prompts`: name with its arguments as `<required> [optional]`, and its description. */
-export function promptsText(prompts: McpPrompt[]): string {
+export function promptsText(prompts: readonly McpPrompt[]): string {
   if (!prompts.length) return "No prompts.";
   return prompts
     .map((p) => {
@@ -208,7 +209,7 @@ export function promptsText(prompts: McpPrompt[]): string {
 }
 
 /** `mcp resources`: uri, name, mime type and description. */
-export function resourcesText(resources: McpResource[]): string {
+export function resourcesText(resources: readonly McpResource[]): string {
   if (!resources.length) return "No resources.";
   return resources
     .map((r) => [r.uri, r.name, r.mimeType ? `(${r.mimeType})` : "", r.description ? firstLine(r.description) : ""].filter(Boolean).join("  "))

@@ -1,14 +1,12 @@
 /**
- * All MCP sessions of a run: started concurrently, each with a status; their tools exposed as
- * ordinary `Tool`s (named by `ToolNamer`, routed by a table, never by splitting names); prompts
- * and resources on request; one shutdown for all.
+ * All MCP sessions of a run: started concurrently, each with a status; read through snapshots;
+ * tools, prompts and resources on request; one shutdown for all. Knows nothing of the agent:
+ * lib/agent/mcp turns what it lists into the agent's tools, commands and attachments.
  */
-import type { Tool } from "../tools/tool.ts";
 import { McpClient } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
 import { McpError, messageOf } from "./errors.ts";
 import { type ClientFeatures, workingDirectoryRoots } from "./features.ts";
-import { ToolNamer } from "./names.ts";
 import {
   ErrorCode,
   type CallToolResult,
@@ -21,13 +19,10 @@ import {
   type ReadResourceResult,
   type ServerCapabilities,
 } from "./protocol.ts";
+import type { RequestOptions } from "./jsonrpc.ts";
 import { openTransport } from "./transports/factory.ts";
-import { RESTART_LIMIT, RestartBudget } from "./restarts.ts";
+import { Restarter } from "./restarts.ts";
 import { toolAllowed, unmatchedFilters } from "./server-options.ts";
-import type { ToolContext, ToolOutput } from "../tools/tool.ts";
-import { type ToolRoute, adaptTools, callAsTool } from "../agent/mcp/tools.ts";
-
-export type { ToolRoute } from "../agent/mcp/tools.ts";
 
 /** Default for MCP_TIMEOUT: handshake and each list request at start-up, in ms. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -60,63 +55,83 @@ export interface RegistryOptions {
   debug?: boolean;
   /** Shutdown grace before SIGTERM, in ms (see `StdioTransport.close`). */
   graceMs?: number;
-  /** Limit for a tool result's text, in characters; content.ts's default when absent. */
-  maxOutputChars?: number;
   /** Told as each server finishes starting, connected or failed (a live start-up status). */
-  onServerSettled?: (state: ServerState) => void;
+  onServerSettled?: (server: ServerSnapshot) => void;
+  /** Told when a server failed to start or, once connected, ended; the snapshot has the reason and stderr tail. */
+  onServerFailed?: (server: ServerSnapshot, phase: FailurePhase) => void;
+  /** Every stderr line of a process server, as it arrives (asked for under --verbose). */
+  onStderrLine?: (server: string, line: string) => void;
+  /** Every JSON-RPC message in and out (asked for under --debug). */
+  onTrace?: (server: string, direction: "send" | "receive", message: string) => void;
   /** Told when a server announces a changed list; `refresh()` then re-lists it. */
   onListChanged?: (server: string, kind: ListKind) => void;
 }
 
-export interface ServerState {
+/**
+ * When a server failed: "start" (spawn, initialize), "handshake" (initialize worked, a list did
+ * not: capabilities and instructions are kept), "exit" (it ended after connecting).
+ */
+export type FailurePhase = "start" | "handshake" | "exit";
+
+/** How long a failed remote server is left alone before `refresh` probes it again, in ms. */
+export const REPROBE_INTERVAL_MS = 60_000;
+
+/** One server as the rest of the program reads it: a frozen copy, never the registry's own state. */
+export type ServerSnapshot = Readonly<ServerState>;
+
+interface ServerState {
   name: string;
   /**
    * "failed" when it could not start, or when it exited after starting; "disabled" when it was
    * not started: `"disabled": true` in its entry, or a project server the user did not approve.
    */
   status: "connected" | "failed" | "disabled";
-  /** Why it failed, e.g. "exited with code 1 before the handshake"; why it is disabled ("not approved", "disabled in config"). */
+  /** Why it failed ("exited with code 1 before the handshake"), or is disabled ("not approved", "by its entry"). */
   error?: string;
   config: ServerConfig;
   protocolVersion?: string;
   capabilities?: ServerCapabilities;
   serverInfo?: Implementation;
   instructions?: string;
-  tools: McpTool[];
-  prompts: McpPrompt[];
-  resources: McpResource[];
+  tools: readonly McpTool[];
+  prompts: readonly McpPrompt[];
+  resources: readonly McpResource[];
   /** Last stderr lines, kept when the server failed. */
-  stderr: string[];
+  stderr: readonly string[];
   /** Process id of the server (leader of its process group), once spawned. */
   pid?: number;
-  /** When it was last started or probed (ms since the epoch): remote servers are probed again at most once a minute. */
+  /** When it was last started (ms since the epoch): a failed remote server is probed again at most once a minute. */
   probedAt?: number;
 }
 
-/** How long a failed remote server is left alone before the next model call probes it again, in ms. */
-export const REPROBE_INTERVAL_MS = 60_000;
-
 export class McpRegistry {
   /** One entry per configured server, in configuration order. */
-  readonly servers: ServerState[] = [];
+  private readonly servers: ServerState[] = [];
   /** Connected sessions by server name. */
   private readonly clients = new Map<string, McpClient>();
   /** Every session spawned, connected or still starting: what shutdown closes. */
   private readonly spawned = new Set<McpClient>();
-  private readonly namer = new ToolNamer();
-  private readonly warned = new Set<string>();
-  private toolCache: Tool[] | undefined;
+  /** Bumped whenever a list or a status changes, so readers can cache what they built from snapshots. */
+  private changes = 0;
   private shuttingDown: Promise<void> | undefined;
   private readonly reports = new Set<Promise<void>>();
   private readonly startupTimeoutMs: number;
   private readonly toolTimeoutMs: number;
   private readonly features: ClientFeatures;
-  /** Restarts of stdio servers that died after start-up, by server (restarts.ts). */
-  private readonly budgets = new Map<string, RestartBudget>();
-  /** A restart or reconnect under way, by server: calls wait for it. */
-  private readonly restarting = new Map<string, Promise<void>>();
   /** The report of a server's death, by server: a restart waits until the old process is gone. */
   private readonly endings = new Map<string, Promise<void>>();
+  private readonly warned = new Set<string>();
+  private readonly restarter = new Restarter({
+    restart: (name) => this.restart(name),
+    log: (line) => this.opts.log(line),
+    giveUp: (name, reason) => {
+      const state = this.servers.find((s) => s.name === name)!;
+      this.clients.delete(name);
+      state.error = reason;
+      this.changes++;
+      this.opts.onServerFailed?.(Object.freeze({ ...state }), "exit");
+    },
+  });
 
   private constructor(private readonly opts: RegistryOptions) {
     this.startupTimeoutMs = opts.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
@@ -152,7 +167,7 @@ export class McpRegistry {
       const state: ServerState = { name: config.name, status: "failed", config, tools: [], prompts: [], resources: [], stderr: [] };
       this.servers.push(state);
       if (config.disabled || notApproved.has(config.name)) {
-        Object.assign(state, { status: "disabled", error: config.disabled ? "disabled in config" : "not approved" });
+        Object.assign(state, { status: "disabled", error: config.disabled ? "by its entry" : "not approved" });
         continue;
       }
       starting.push(this.startOne(state));
@@ -161,83 +176,57 @@ export class McpRegistry {
   }
 
   /**
-   * Closes the server's session if it has one and starts it again: handshake and lists afresh, so
-   * the model's next call sees its new tools. Resolves with its new state, connected or failed
-   * (failures are logged as at start-up). A disabled server stays disabled.
+   * Closes the server's session, if any, and starts it again: handshake and lists afresh, so the
+   * model's next call sees its new tools (the interactive `/mcp reconnect`). Resolves with its new
+   * snapshot, connected or failed (a failure is reported as at start-up). A disabled server stays so.
    * @throws Error for an unknown server name.
    */
-  async reconnect(name: string): Promise<ServerState> {
+  async reconnect(name: string): Promise<ServerSnapshot> {
     const state = this.servers.find((s) => s.name === name);
     if (!state) throw new Error(`no MCP server named "${name}"`);
-    if (state.status === "disabled") return state;
-    const pending = this.restarting.get(name);
-    if (pending) {
-      await pending;
-      return state;
-    }
-    const work = this.restart(state);
-    this.restarting.set(name, work);
-    try {
-      await work;
-    } finally {
-      this.restarting.delete(name);
-    }
-    return state;
+    if (state.status !== "disabled") await this.restarter.run(name);
+    return Object.freeze({ ...state });
+  }
+
+  /**
+   * Asked before a tool call to `server`. Undefined: call now. A promise resolving undefined: a
+   * restart is under way, call once it is done. A promise resolving a line: the stdio server was
+   * found dead; that line is the call's error result, and a restart has begun (at most 3 in 5
+   * minutes; then the server stays failed and the line says so).
+   */
+  revive(server: string): Promise<string | undefined> | undefined {
+    const pending = this.restarter.pending(server);
+    if (pending) return pending.then(() => undefined);
+    const state = this.servers.find((s) => s.name === server);
+    const client = this.clients.get(server);
+    if (!state || !client || client.connected || state.config.type !== "stdio" || this.shuttingDown) return undefined;
+    return (async () => {
+      // watch() saw the end first (its callback was registered first); its report says why.
+      await client.closed;
+      await this.endings.get(server);
+      return this.restarter.pending(server) ? undefined : this.restarter.foundDead(server, state.error ?? "exited");
+    })();
+  }
+
+  /** Every configured server, in configuration order, as frozen snapshots. */
+  snapshot(): ServerSnapshot[] {
+    return this.servers.map((s) => Object.freeze({ ...s }));
+  }
+
+  /** One server's snapshot, or undefined when none has that name. */
+  server(name: string): ServerSnapshot | undefined {
+    const state = this.servers.find((s) => s.name === name);
+    return state && Object.freeze({ ...state });
+  }
+
+  /** Grows whenever a status or a list changed: a reader caches what it built until this moves. */
+  get version(): number {
+    return this.changes;
   }
 
   /** True when the named server finished its handshake and is still running. */
   isConnected(name: string): boolean {
     return this.clients.get(name)?.connected ?? false;
-  }
-
-  /**
-   * The MCP tools as `Tool`s (see `adaptTools`), rebuilt only after `refresh` changed a list.
-   * Tools of a server that died stay listed and answer that it is not connected.
-   */
-  tools(): Tool[] {
-    this.toolCache ??= adaptTools(
-      this.servers,
-      this.namer,
-      (route, input, ctx) => this.runTool(route, input, ctx),
-      (line) => this.warnOnce(line),
-    );
-    return this.toolCache;
-  }
-
-  /**
-   * One MCP tool call for the model. A stdio server found dead is restarted in the background
-   * (at most 3 times in 5 minutes) while this call gets an error result saying so; a call that
-   * comes while a restart is under way waits for it.
-   */
-  private async runTool(route: ToolRoute, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
-    const state = this.servers.find((s) => s.name === route.server);
-    // Awaited only when there is one: otherwise the request goes out in this same tick.
-    const pending = this.restarting.get(route.server);
-    if (pending) await pending;
-    const client = this.clients.get(route.server);
-    if (state && client && !client.connected && state.config.type === "stdio" && !this.shuttingDown) {
-      // watch() saw the end first (its callback was registered first): its report says why.
-      await client.closed;
-      await this.endings.get(state.name);
-      const why = state.error ?? "exited";
-      const number = this.budget(state.name).take();
-      if (!number) {
-        // Spent: the server stays failed, reported once with its last stderr.
-        this.clients.delete(state.name);
-        state.error = `kept exiting (restarted ${RESTART_LIMIT} times in 5 minutes; last: ${why})`;
-        this.opts.log(`MCP server "${state.name}" ${state.error}; not restarted again${stderrSuffix(state.stderr)}`);
-        return { isError: true, content: `MCP server "${state.name}" is not connected: it ${state.error}` };
-      }
-      this.opts.log(`MCP server "${state.name}" ${why}; restarting it (restart ${number} of at most ${RESTART_LIMIT} in 5 minutes)`);
-      void this.reconnect(state.name);
-      return { isError: true, content: `MCP server "${state.name}" had ${why}; it is being restarted: call the tool again` };
-    }
-    return callAsTool(client, route, input, ctx, { timeoutMs: this.toolTimeoutFor(route.server), maxOutputChars: this.opts.maxOutputChars });
-  }
-
-  /** The server and MCP tool behind an API tool name given out by `tools()` (the namer's table). */
-  route(toolName: string): ToolRoute | undefined {
-    return this.namer.lookup(toolName);
   }
 
   /**
@@ -249,8 +238,8 @@ export class McpRegistry {
     const now = Date.now();
     for (const state of this.servers) {
       // A remote server that failed may be back: probed again, at most once a minute.
-      if (state.status === "failed" && isRemote(state.config) && now - (state.probedAt ?? 0) >= REPROBE_INTERVAL_MS && !this.shuttingDown) {
-        work.push(this.reconnect(state.name).then(() => {}));
+      if (state.status === "failed" && state.config.type !== "stdio" && now - (state.probedAt ?? 0) >= REPROBE_INTERVAL_MS && !this.shuttingDown) {
+        work.push(this.restarter.run(state.name));
         continue;
       }
       const client = this.clients.get(state.name);
@@ -258,14 +247,14 @@ export class McpRegistry {
     }
     if (work.length === 0) return;
     await Promise.all(work);
-    this.toolCache = undefined;
+    this.changes++;
   }
 
   /**
    * The server's prompts as a user asking for them expects: the start-up list when it declared
    * `prompts` (kept fresh by list_changed), else asked now through `listPrompts`. Rejects like `getPrompt`.
    */
-  async prompts(server: string): Promise<McpPrompt[]> {
+  async prompts(server: string): Promise<readonly McpPrompt[]> {
     const state = this.servers.find((s) => s.name === server);
     if (state?.status === "connected" && state.capabilities?.prompts) return state.prompts;
     return this.listPrompts(server);
@@ -291,9 +280,13 @@ export class McpRegistry {
     return this.client(server).readResource(uri, { timeoutMs: this.toolTimeoutFor(server) });
   }
 
-  /** `tools/call` returning the raw result (for the inspector). Rejects like `getPrompt`. */
-  async callTool(server: string, tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutFor(server) });
+  /**
+   * `tools/call` with the server's own tool name, returning the raw result (`isError` included),
+   * bounded by the entry's `toolTimeout`, else MCP_TOOL_TIMEOUT, unless `opts` says otherwise. Rejects like `getPrompt`, and with
+   * RequestTimeoutError, RequestCancelledError or ConnectionClosedError (errors.ts).
+   */
+  async callTool(server: string, tool: string, args: Record<string, unknown>, opts: RequestOptions = {}): Promise<CallToolResult> {
+    return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutFor(server), ...opts });
   }
 
   /** Shuts every server down concurrently (see `StdioTransport.close`). Idempotent; never throws. */
@@ -303,44 +296,42 @@ export class McpRegistry {
     return this.shuttingDown;
   }
 
-  private budget(name: string): RestartBudget {
-    let budget = this.budgets.get(name);
-    if (!budget) this.budgets.set(name, (budget = new RestartBudget()));
-    return budget;
-  }
-
+  /** The entry's `timeout`, else MCP_TIMEOUT (ms). */
   private startupTimeoutFor(server: string): number {
     return this.servers.find((s) => s.name === server)?.config.timeoutMs ?? this.startupTimeoutMs;
   }
 
+  /** The entry's `toolTimeout`, else MCP_TOOL_TIMEOUT (ms). */
   private toolTimeoutFor(server: string): number {
     return this.servers.find((s) => s.name === server)?.config.toolTimeoutMs ?? this.toolTimeoutMs;
   }
 
   /** The old session closed (its death report finished), the state emptied, and a fresh start. */
-  private async restart(state: ServerState): Promise<void> {
-    const old = this.clients.get(state.name);
-    this.clients.delete(state.name); // first, so its closing is not reported as a death
+  private async restart(name: string): Promise<void> {
+    const state = this.servers.find((s) => s.name === name)!;
+    const old = this.clients.get(name);
+    this.clients.delete(name); // first, so its closing is not reported as a death
     if (old) {
       await old.close(this.opts.graceMs);
       this.spawned.delete(old);
     }
-    await this.endings.get(state.name);
+    await this.endings.get(name);
     for (const key of ["error", "protocolVersion", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
     Object.assign(state, { status: "failed", tools: [], prompts: [], resources: [], stderr: [] });
+    this.changes++;
     await this.startOne(state);
-    this.toolCache = undefined;
+    this.changes++;
   }
 
   private async startOne(state: ServerState): Promise<void> {
-    const { log, verbose, debug } = this.opts;
+    const { log, verbose, debug, onStderrLine, onTrace } = this.opts;
     const name = state.name;
     let client: McpClient | undefined;
     try {
       // A stdio server is spawned synchronously here, before the first wait.
       const opening = openTransport(state.config, {
         cwd: this.opts.cwd,
-        onStderrLine: verbose ? (line) => log(`[${name}] ${line}`) : undefined,
+        onStderrLine: onStderrLine && ((line) => onStderrLine(name, line)),
         log: verbose ? log : undefined,
         verbose,
         debug,
@@ -350,14 +341,14 @@ export class McpRegistry {
         features: this.features,
         log: verbose ? log : undefined,
         warn: log,
-        trace: debug ? (dir, message) => log(`[${name}] ${dir === "send" ? "→" : "←"} ${message.slice(0, 2000)}`) : undefined,
+        trace: onTrace && ((dir, message) => onTrace(name, dir, message)),
         onListChanged: this.opts.onListChanged && ((kind) => this.opts.onListChanged!(name, kind)),
       });
       this.spawned.add(client);
       state.pid = client.diagnostics().pid;
       if (this.shuttingDown) throw new Error("shut down during start-up");
       state.probedAt = Date.now();
-      const init = await client.connect({ timeoutMs: state.config.timeoutMs ?? this.startupTimeoutMs });
+      const init = await client.connect({ timeoutMs: this.startupTimeoutFor(name) });
       Object.assign(state, init);
       const kinds: ListKind[] = ["tools", "prompts", "resources"];
       try {
@@ -368,10 +359,13 @@ export class McpRegistry {
           true,
         );
       } catch (error) {
-        throw new HandshakeError(`tools/list ${error instanceof McpError ? `answered ${error.code} ${error.message}` : messageOf(error)}`);
+        throw new HandshakeError(
+          `failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.code} ${error.message}` : messageOf(error)}`,
+        );
       }
       if (this.shuttingDown) throw new Error("shut down during start-up");
       state.status = "connected";
+      this.changes++;
       this.clients.set(name, client);
       this.watch(client, state);
     } catch (error) {
@@ -381,14 +375,11 @@ export class McpRegistry {
       // Closed first: the stderr tail is complete only once the process is gone.
       await client?.close(this.opts.graceMs);
       state.stderr = client?.diagnostics().stderrTail ?? [];
-      // initialize worked but a list did not: what arrived (capabilities, instructions) stays to be shown.
-      if (error instanceof HandshakeError) state.error = `failed the handshake: ${state.error}`;
-      const what = error instanceof HandshakeError ? "" : "failed to start: ";
       // A start cut short by our own shutdown (a signal) is not the server's failure.
-      if (!this.shuttingDown) log(`MCP server "${name}" ${what}${state.error}${stderrSuffix(state.stderr)}`);
+      if (!this.shuttingDown) this.opts.onServerFailed?.(Object.freeze({ ...state }), error instanceof HandshakeError ? "handshake" : "start");
     }
     // A start cut short by our shutdown is not a server's outcome to count.
-    if (!this.shuttingDown) this.opts.onServerSettled?.(state);
+    if (!this.shuttingDown) this.opts.onServerSettled?.(Object.freeze({ ...state }));
   }
 
   /**
@@ -397,7 +388,7 @@ export class McpRegistry {
    * a failure is a warning and the old list stays.
    */
   private async list(client: McpClient, state: ServerState, kinds: ListKind[], strict: boolean): Promise<void> {
-    const opts = { timeoutMs: state.config.timeoutMs ?? this.startupTimeoutMs };
+    const opts = { timeoutMs: this.startupTimeoutFor(state.name) };
     const listers = { tools: () => client.listTools(opts), prompts: () => client.listPrompts(opts), resources: () => client.listResources(opts) };
     await Promise.all(
       kinds.map(async (kind) => {
@@ -405,7 +396,7 @@ export class McpRegistry {
         if (!state.capabilities?.[kind]) return;
         try {
           const listed = await orNone<unknown>(listers[kind]());
-          (state[kind] as unknown[]) = kind === "tools" ? this.filterTools(state, listed as McpTool[]) : listed;
+          (state[kind] as readonly unknown[]) = Object.freeze(kind === "tools" ? this.filterTools(state, listed as McpTool[]) : listed);
         } catch (error) {
           if (strict && kind === "tools") throw error;
           this.opts.log(`MCP server "${state.name}": ${kind}/list failed: ${messageOf(error)}`);
@@ -416,9 +407,13 @@ export class McpRegistry {
 
   /** `includeTools`/`excludeTools` of the entry applied; a filter name that matches no tool is one warning. */
   private filterTools(state: ServerState, tools: McpTool[]): McpTool[] {
-    const names = tools.map((t) => t.name);
-    for (const { key, names: missing } of unmatchedFilters(state.config, names)) {
-      this.warnOnce(`MCP server "${state.name}": ${key} names no tool of the server: ${missing.join(", ")}`);
+    for (const { key, names } of unmatchedFilters(
+      state.config,
+      tools.map((t) => t.name),
+    )) {
+      const line = `MCP server "${state.name}": ${key} names no tool of the server: ${names.join(", ")}`;
+      if (!this.warned.has(line)) this.opts.log(line);
+      this.warned.add(line);
     }
     return tools.filter((t) => toolAllowed(state.config, t.name));
   }
@@ -429,11 +424,12 @@ export class McpRegistry {
       // Closed by our own shutdown, or replaced by a reconnect: nothing to report.
       if (this.shuttingDown || this.clients.get(state.name) !== client) return;
       state.status = "failed";
+      this.changes++;
       const report = (async () => {
         state.error = await client.endReason();
         await client.close(this.opts.graceMs);
         state.stderr = client.diagnostics().stderrTail ?? [];
-        this.opts.log(`MCP server "${state.name}" ${state.error}${stderrSuffix(state.stderr)}`);
+        this.opts.onServerFailed?.(Object.freeze({ ...state }), "exit");
       })();
       this.reports.add(report);
       this.endings.set(state.name, report);
@@ -447,33 +443,10 @@ export class McpRegistry {
     if (!state) throw new Error(`no MCP server named "${server}"`);
     throw new Error(`MCP server "${server}" is not connected${state.error ? ` (${state.error})` : ""}`);
   }
-
-  private warnOnce(line: string): void {
-    if (this.warned.has(line)) return;
-    this.warned.add(line);
-    this.opts.log(line);
-  }
 }
 
-/**
- * " (stderr: …)" for a one-line report, "" when silent: the last three lines, led by the last line
- * that names an error when the tail does not (runtimes print a stack and a version after it).
- */
-export function stderrSuffix(lines: string[]): string {
-  const tail = lines.slice(-3);
-  const named = lines.findLast((l) => /\b(error|ERR!|fatal|exception|cannot|not found)\b/i.test(l));
-  if (named !== undefined && !tail.includes(named)) tail.splice(0, tail.length - 2, named);
-  const text = tail.join(" | ");
-  return text ? ` (stderr: ${text.length > 500 ? `${text.slice(0, 500)}…` : text})` : "";
-}
-
-/** A list request after a good `initialize` failed: the server is reported as failing the handshake, not the start. */
+/** A list request after a good `initialize` failed: reported as a failed handshake, not a failed start. */
 class HandshakeError extends Error {}
-
-/** Transports other than stdio reach a server that lives on without us: it may come back. */
-function isRemote(config: ServerConfig): boolean {
-  return (config.type as string) !== "stdio";
-}
 
 /** -32601 from an optional list means "none" (basic/lifecycle#capability-negotiation). */
 async function orNone<T>(listing: Promise<T[]>): Promise<T[]> {
