@@ -55,7 +55,8 @@ describe.skipIf(!TMUX)("interactive session", () => {
     "a prompt argument is the first question of the session",
     async () => {
       const { term } = await startAgent([reply(text("Answer to the first."))], { args: ["what is first?"] });
-      const screen = await term.screen();
+      // The prompt shows from the start, so wait for the answer, not for the prompt alone.
+      const screen = await term.waitFor((s) => s.includes("Answer to the first.") && atPrompt(s));
       expect(screen).toContain("> what is first?\nAnswer to the first.");
       expect(server!.requests[0]!.body.messages[0].content[0].text).toBe("what is first?");
     },
