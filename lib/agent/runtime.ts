@@ -7,6 +7,7 @@ import type { Tool } from "../tools/tool.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
 import type { McpRegistry } from "../mcp/registry.ts";
+import { messageOf } from "../mcp/errors.ts";
 import { createModelClient, ModelError, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
@@ -207,7 +208,7 @@ export class AgentRuntime {
       isConnected: (name) => registry.isConnected(name),
       listPrompts: (name) =>
         registry.prompts(name).catch((err: unknown) => {
-          throw new InputError(`MCP server "${name}": prompts/list failed: ${err instanceof Error ? err.message : String(err)}`);
+          throw new InputError(`MCP server "${name}": prompts/list failed: ${messageOf(err)}`);
         }) as Promise<McpPromptInfo[]>,
       getPrompt: (server, name, args) => registry.getPrompt(server, name, args) as Promise<{ messages?: unknown[] }>,
       readResource: (server, uri) => registry.readResource(server, uri) as Promise<{ contents?: unknown[] }>,

@@ -6,7 +6,7 @@
  */
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
 import { McpRegistry, timeoutsFromEnv, type ServerState } from "../mcp/registry.ts";
-import { McpError } from "../mcp/errors.ts";
+import { messageOf } from "../mcp/errors.ts";
 import { mapPromptArguments } from "../agent/mcp/prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { UsageError } from "./args.ts";
@@ -168,8 +168,7 @@ async function request<T>(send: () => Promise<T>): Promise<T> {
   try {
     return await send();
   } catch (err) {
-    if (err instanceof McpError) throw new CommandError(`${err.message} (JSON-RPC error ${err.code})`);
-    throw new CommandError(err instanceof Error ? err.message : String(err));
+    throw new CommandError(messageOf(err));
   }
 }
 

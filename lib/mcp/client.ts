@@ -2,7 +2,7 @@
  * One MCP server's session (MCP 2025-11-25, basic/lifecycle, server/*, client/roots,
  * client/sampling): the handshake, paginated lists, calls, and the server's own requests.
  */
-import { ConnectionClosedError, McpError, RequestTimeoutError } from "./errors.ts";
+import { ConnectionClosedError, McpError, RequestTimeoutError, messageOf } from "./errors.ts";
 import { type ClientFeatures, declaredCapabilities, serveRequest } from "./features.ts";
 import { JsonRpcConnection, type Params, type RequestOptions } from "./jsonrpc.ts";
 import {
@@ -219,7 +219,7 @@ export class McpClient {
       const garbage = skipped ? `; its output had ${skipped} line(s) that are not JSON-RPC, the last: ${lastSkipped}` : "";
       return new Error(`no answer to initialize within ${timeoutMs} ms${garbage}`);
     }
-    if (error instanceof McpError) return new Error(`initialize failed: ${error.message} (JSON-RPC error ${error.code})`);
+    if (error instanceof McpError) return new Error(`initialize failed: ${messageOf(error)}`);
     return error instanceof Error ? error : new Error(String(error));
   }
 }

@@ -48,8 +48,17 @@ export class ConnectionClosedError extends Error {
   }
 }
 
-/** The message of anything thrown. */
+/**
+ * The message of anything thrown, as one line for a person. A JSON-RPC error states its code
+ * once, in front: `MCP error -32602: Resource demo://nope not found`. Servers built on the MCP
+ * SDK already put that same prefix in the message itself; it is not repeated.
+ */
 export function messageOf(error: unknown): string {
+  if (error instanceof McpError) {
+    const prefix = `MCP error ${error.code}:`;
+    const text = error.message.startsWith(prefix) ? error.message.slice(prefix.length).trimStart() : error.message;
+    return `${prefix} ${text}`;
+  }
   return error instanceof Error ? error.message : String(error);
 }
 

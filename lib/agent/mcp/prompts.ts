@@ -7,6 +7,7 @@ import { promptMessagesToBlocks } from "./content.ts";
 import type { ContentBlock } from "../messages.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "../input-types.ts";
 import { shellWords } from "../shell-words.ts";
+import { messageOf } from "../../mcp/errors.ts";
 
 /** The usage line for a prompt: `usage: /mcp__jira__create <title> [priority]`. */
 export function promptUsage(command: string, prompt: McpPromptInfo): string {
@@ -50,7 +51,7 @@ export async function expandMcpPrompt(name: string, rawArgs: string, mcp: McpInp
   try {
     result = await mcp.getPrompt(server, promptName, args);
   } catch (err) {
-    throw new InputError(`/${name}: prompts/get failed: ${(err as Error).message}`);
+    throw new InputError(`/${name}: prompts/get failed: ${messageOf(err)}`);
   }
   const blocks = promptMessagesToBlocks(result.messages);
   if (!blocks.length) throw new InputError(`/${name}: prompt returned no content`);
