@@ -7,7 +7,8 @@
 import type { ServerConfig } from "../mcp/config.ts";
 import { base64Bytes } from "../files/image.ts";
 import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
-import { stderrSuffix, type ServerState } from "../mcp/registry.ts";
+import type { ServerState } from "../mcp/registry.ts";
+import { stderrSuffix } from "../mcp/stderr-tail.ts";
 import { textOfBlob } from "../agent/mcp/text-blob.ts";
 import { schemaType } from "./schema-type.ts";
 
@@ -28,7 +29,7 @@ export function commandLine(config: ServerConfig): string {
 
 /** Why a server failed, with its telling stderr lines: the same words as the start-up failure line. */
 export function failureReason(state: ServerState): string {
-  return `${state.error ?? "unknown error"}${stderrSuffix(state.stderr.filter((l) => l.trim()))}`;
+  return `${state.error ?? "unknown error"}${stderrSuffix(state.stderr)}`;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

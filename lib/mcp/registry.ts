@@ -7,6 +7,7 @@ import type { Tool } from "../tools/tool.ts";
 import { McpClient } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
 import { McpError, messageOf } from "./errors.ts";
+import { stderrSuffix } from "./stderr-tail.ts";
 import { type ClientFeatures, workingDirectoryRoots } from "./features.ts";
 import { ToolNamer } from "./names.ts";
 import {
@@ -324,18 +325,6 @@ export class McpRegistry {
     this.warned.add(line);
     this.opts.log(line);
   }
-}
-
-/**
- * " (stderr: …)" for a one-line report, "" when silent: the last three lines, led by the last line
- * that names an error when the tail does not (runtimes print a stack and a version after it).
- */
-export function stderrSuffix(lines: string[]): string {
-  const tail = lines.slice(-3);
-  const named = lines.findLast((l) => /\b(error|ERR!|fatal|exception|cannot|not found)\b/i.test(l));
-  if (named !== undefined && !tail.includes(named)) tail.splice(0, tail.length - 2, named);
-  const text = tail.join(" | ");
-  return text ? ` (stderr: ${text.length > 500 ? `${text.slice(0, 500)}…` : text})` : "";
 }
 
 /** -32601 from an optional list means "none" (basic/lifecycle#capability-negotiation). */
