@@ -6,7 +6,9 @@
 import type { Tool } from "../tools/tool.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
-import type { McpRegistry } from "../mcp/registry.ts";
+import type { McpRegistry, RegistryOptions, ServerSnapshot } from "../mcp/registry.ts";
+import type { McpToolset } from "./mcp/tools.ts";
+import { serverRuleName, toolRuleName } from "../mcp/names.ts";
 import { messageOf } from "../mcp/errors.ts";
 import { createModelClient, ModelError, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
@@ -17,6 +19,7 @@ import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
 import { UsageMeter } from "./usage.ts";
+import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -29,21 +32,32 @@ export interface RuntimeOptions {
   sampling: boolean;
   /** Prompt-caching breakpoints (false: --no-cache or DISABLE_PROMPT_CACHING). */
   cache: boolean;
+  /** `ENABLE_TOOL_SEARCH` as set (tool-search.ts reads it). */
+  toolSearch?: string;
   verbose: boolean;
   debug: boolean;
   /** One diagnostic line to stderr. */
   log(line: string): void;
+  /** How MCP servers' failures, stderr (--verbose) and traffic (--debug) reach a person; worded by the CLI. */
+  mcpEvents: Pick<RegistryOptions, "onServerFailed" | "onStderrLine" | "onTrace">;
   /** Called just before `count` MCP servers start (the interactive start-up status line). */
   onMcpStart?(count: number): void;
   /** No key is not an error yet: only a model call would fail (print mode's built-in commands). */
   modelOptional?: boolean;
   /** Called as each server has connected or failed. */
   onMcpServerSettled?(server: ServerSummary): void;
+  /**
+   * The project-scope (`.mcp.json`) servers about to start, enabled ones only; resolves with the
+   * names the user has not approved (they are listed as disabled, not started). Absent: the
+   * rule without a person (project-approval.ts): refused ones stay off, the others start.
+   */
+  approveProjectServers?(servers: ServerConfig[]): Promise<ReadonlySet<string>>;
 }
 
 export interface ServerSummary {
   name: string;
-  status: "connected" | "failed";
+  /** "disabled": not started (`"disabled": true`, or a project server not approved); `error` says which. */
+  status: "connected" | "failed" | "disabled";
   error?: string;
 }
 
@@ -54,15 +68,20 @@ export class AgentRuntime {
   private given: Routes | undefined;
   /** Fixed at start-up: a date that changed mid-session would change the cached prefix. */
   private readonly startedAt = new Date();
+  /** Deferred MCP tools and the ones found so far (tool-search.ts). */
+  readonly toolSearch: ToolSearch;
 
   private constructor(
     readonly opts: RuntimeOptions,
     private current: ModelClient,
     readonly registry: McpRegistry | undefined,
+    private readonly mcpTools: McpToolset | undefined,
     readonly configured: ServerConfig[],
     /** Usage and cost of every model call of the run: turns, compaction and servers' sampling. */
     readonly meter: UsageMeter,
-  ) {}
+  ) {
+    this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
+  }
 
   /**
    * Creates the model client (failing fast on a missing key), then starts every configured MCP
@@ -76,14 +95,28 @@ export class AgentRuntime {
     let session: AgentRuntime | undefined; // set once servers are up; sampling may come sooner
     const { servers, warnings } = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
     for (const w of warnings) opts.log(w);
+    // Asked before anything starts: a project's servers may not run before the user has said yes.
+    const project = servers.filter((s) => s.origin?.scope === "project" && !s.disabled);
+    let notApproved: ReadonlySet<string> = new Set<string>();
+    if (project.length) {
+      const { unapprovedWithoutAsking } = await import("./project-approval.ts");
+      notApproved = await (opts.approveProjectServers?.(project) ?? unapprovedWithoutAsking(project, opts.cwd));
+    }
     let registry: McpRegistry | undefined;
+    let mcpTools: McpToolset | undefined;
     if (servers.length) {
-      opts.onMcpStart?.(servers.length);
-      const [{ McpRegistry, timeoutsFromEnv }, { workingDirectoryRoots }] = await Promise.all([import("../mcp/registry.ts"), import("../mcp/features.ts")]);
+      const starting = servers.filter((s) => !s.disabled && !notApproved.has(s.name)).length;
+      if (starting) opts.onMcpStart?.(starting);
+      const [{ McpRegistry, timeoutsFromEnv }, { workingDirectoryRoots }, { McpToolset }] = await Promise.all([
+        import("../mcp/registry.ts"),
+        import("../mcp/features.ts"),
+        import("./mcp/tools.ts"),
+      ]);
       registry = McpRegistry.open({
         cwd: opts.cwd,
         ...timeoutsFromEnv(),
         log: opts.log,
+        ...opts.mcpEvents,
         verbose: opts.verbose,
         debug: opts.debug,
         features: {
@@ -93,17 +126,18 @@ export class AgentRuntime {
         },
         onServerSettled: opts.onMcpServerSettled && ((s) => opts.onMcpServerSettled!({ name: s.name, status: s.status, error: s.error })),
       });
+      mcpTools = new McpToolset(registry, { warn: opts.log });
       // Registered before start-up, so a signal while servers connect still shuts them down gracefully.
       const opened = registry;
       onShutdown(() => opened.shutdown());
       // Servers are spawned inside connect() before it first waits; the SDK loads while they handshake.
-      const connecting = registry.connect(servers);
+      const connecting = registry.connect(servers, notApproved);
       model.preload();
       await connecting;
     } else {
       model.preload();
     }
-    session = new AgentRuntime(opts, model, registry, servers, meter);
+    session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter);
     session.warnUnknownDisallowed();
     return session;
   }
@@ -128,7 +162,7 @@ export class AgentRuntime {
 
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
-    const pinned = pinToolNames([...builtinTools(), ...(this.registry?.tools() ?? [])], (name) => this.registry?.route(name), this.pins);
+    const pinned = pinToolNames([...builtinTools(), ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
     const all = pinned.tools;
     const denied = this.opts.disallowedTools;
@@ -145,8 +179,8 @@ export class AgentRuntime {
     if (rule === toolName) return true;
     const route = this.route(toolName);
     if (!route) return false;
-    const server = `mcp__${route.server}`;
-    return rule === server || rule === `${server}__*` || rule === `${server}__${route.tool}`;
+    const server = serverRuleName(route.server);
+    return rule === server || rule === `${server}__*` || rule === toolRuleName(route.server, route.tool);
   }
 
   /** Keeps the API names a resumed conversation used for its MCP tools (see tool-pins.ts). */
@@ -169,8 +203,8 @@ export class AgentRuntime {
   /** A misspelt --disallowedTools entry would silently leave the tool on: say so. */
   private warnUnknownDisallowed(): void {
     if (!this.opts.disallowedTools.length) return;
-    const names = [...builtinTools(), ...(this.registry?.tools() ?? [])].map((t) => t.name);
-    const servers = this.configured.map((s) => `mcp__${s.name}`);
+    const names = [...builtinTools(), ...(this.mcpTools?.tools() ?? [])].map((t) => t.name);
+    const servers = this.configured.map((s) => serverRuleName(s.name));
     for (const rule of this.opts.disallowedTools) {
       if (!names.some((n) => this.matchesRule(n, rule)) && !servers.includes(rule)) {
         this.opts.log(`--disallowedTools: no tool or MCP server named "${rule}"`);
@@ -184,14 +218,24 @@ export class AgentRuntime {
       override: this.opts.systemPrompt,
       append: this.opts.appendSystemPrompt,
       date: this.startedAt,
-      serverInstructions: (this.registry?.servers ?? [])
+      serverInstructions: this.mcpServers()
         .filter((s) => s.status === "connected" && s.instructions)
         .map((s) => ({ name: s.name, instructions: s.instructions! })),
     });
   }
 
   servers(): ServerSummary[] {
-    return (this.registry?.servers ?? []).map((s) => ({ name: s.name, status: s.status, error: s.error }));
+    return this.mcpServers().map((s) => ({ name: s.name, status: s.status, error: s.error }));
+  }
+
+  /** Every configured MCP server as a snapshot (status, lists, instructions), in configuration order. */
+  mcpServers(): ServerSnapshot[] {
+    return this.registry?.snapshot() ?? [];
+  }
+
+  /** What the next request carries from `tools` for the current model: all in full, or tool search's choice. */
+  offer(tools: Tool[]): ToolOffer {
+    return this.toolSearch.offer(tools, this.current.model);
   }
 
   /** Re-lists tools of servers that sent list_changed; run before every model call. */
@@ -204,12 +248,12 @@ export class AgentRuntime {
     const registry = this.registry;
     if (!registry) return undefined;
     return {
-      serverNames: () => registry.servers.map((s) => s.name),
+      serverNames: () => registry.snapshot().map((s) => s.name),
       isConnected: (name) => registry.isConnected(name),
       listPrompts: (name) =>
         registry.prompts(name).catch((err: unknown) => {
           throw new InputError(`MCP server "${name}": prompts/list failed: ${messageOf(err)}`);
-        }) as Promise<McpPromptInfo[]>,
+        }) as Promise<readonly McpPromptInfo[]>,
       getPrompt: (server, name, args) => registry.getPrompt(server, name, args) as Promise<{ messages?: unknown[] }>,
       readResource: (server, uri) => registry.readResource(server, uri) as Promise<{ contents?: unknown[] }>,
     };

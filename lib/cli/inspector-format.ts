@@ -4,11 +4,11 @@
  * server/resources) and content blocks. Pure functions; input from servers is never trusted
  * to have the right shape, so nothing here throws on a malformed result.
  */
-import type { ServerConfig } from "../mcp/config.ts";
+import type { ServerConfig, ServerOrigin } from "../mcp/config.ts";
 import { base64Bytes } from "../files/image.ts";
 import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
-import type { ServerState } from "../mcp/registry.ts";
-import { stderrSuffix } from "../mcp/stderr-tail.ts";
+import type { ServerSnapshot } from "../mcp/registry.ts";
+import { stderrSuffix } from "./stderr-tail.ts";
 import { textOfBlob } from "../agent/mcp/text-blob.ts";
 import { schemaType } from "./schema-type.ts";
 
@@ -39,28 +39,63 @@ function remoteLabel(config: ServerConfig): string {
 }
 
 /** Why a server failed, with its telling stderr lines: the same words as the start-up failure line. */
-export function failureReason(state: ServerState): string {
+export function failureReason(state: ServerSnapshot): string {
   return `${state.error ?? "unknown error"}${stderrSuffix(state.stderr)}`;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** `mcp list`: one row per server: name, status, then counts or the failure reason. */
-export function listTable(states: ServerState[]): string {
+/** `connected`, `failed`, or `disabled (not approved)` / `disabled (by its entry)`. */
+function statusText(s: ServerSnapshot): string {
+  return s.status === "disabled" ? `disabled (${s.error ?? "by its entry"})` : s.status;
+}
+
+/** `~/…` for a file under HOME, `./…` under the working directory; `--mcp-config` as is. */
+function shortPath(file: string): string {
+  const home = process.env.HOME;
+  const cwd = process.cwd();
+  if (file.startsWith(`${cwd}/`)) return file.slice(cwd.length + 1);
+  if (home && file.startsWith(`${home}/`)) return `~/${file.slice(home.length + 1)}`;
+  return file;
+}
+
+/** `local (~/.claude.json); shadows project (.mcp.json), user (~/.claude.json)`: where the winning entry is, and what it hides. */
+export function originText(origin: ServerOrigin): string {
+  const one = (o: { scope: string; file: string }) => `${o.scope} (${shortPath(o.file)})`;
+  return `${one(origin)}${origin.shadows?.length ? `; shadows ${origin.shadows.map(one).join(", ")}` : ""}`;
+}
+
+/**
+ * `mcp list`: one row per server: name, status, then counts or the failure reason (with the
+ * capabilities that did arrive when the handshake failed after initialize); under it, the
+ * scope and file its entry comes from and what that entry shadows.
+ */
+export function listTable(states: ServerSnapshot[]): string {
   const width = Math.max(...states.map((s) => s.name.length));
+  const statusWidth = Math.max(9, ...states.map((s) => statusText(s).length));
   return states
     .map((s) => {
+      const caps = s.capabilities ? `; capabilities: ${capabilityList(s.capabilities) || "(none)"}` : "";
       const detail =
         s.status === "connected"
           ? [plural(s.tools.length, "tool"), plural(s.prompts.length, "prompt"), plural(s.resources.length, "resource")].join(", ")
-          : failureReason(s);
-      return `${s.name.padEnd(width)}  ${s.status.padEnd(9)}  ${remoteLabel(s.config)}${detail}`;
+          : s.status === "failed"
+            ? failureReason(s) + caps
+            : "";
+      const row = `${s.name.padEnd(width)}  ${statusText(s).padEnd(statusWidth)}  ${remoteLabel(s.config)}${detail}`.trimEnd();
+      return s.config.origin ? `${row}\n${" ".repeat(width + 2)}${originText(s.config.origin)}` : row;
     })
     .join("\n");
 }
 
-/** `mcp list --json`: name, status, error and counts per server. */
-export function listJson(states: ServerState[]): object[] {
+/** Scope, source file and shadowed entries, for the JSON outputs. */
+function originJson(s: ServerSnapshot): object {
+  const o = s.config.origin;
+  return o ? { scope: o.scope, source: o.file, ...(o.shadows?.length ? { shadows: o.shadows.map((x) => ({ scope: x.scope, source: x.file })) } : {}) } : {};
+}
+
+/** `mcp list --json`: name, status, error, counts, scope and source per server. */
+export function listJson(states: ServerSnapshot[]): object[] {
   return states.map((s) => ({
     name: s.name,
     status: s.status,
@@ -69,15 +104,17 @@ export function listJson(states: ServerState[]): object[] {
     tools: s.tools.length,
     prompts: s.prompts.length,
     resources: s.resources.length,
+    ...originJson(s),
   }));
 }
 
 /** `mcp get --json`: configuration (env masked), status, and what the server declared. */
-export function detailsJson(s: ServerState): object {
+export function detailsJson(s: ServerSnapshot): object {
   return {
     name: s.name,
     status: s.status,
     ...(s.error ? { error: s.error, stderr: s.stderr } : {}),
+    ...originJson(s),
     config: maskConfig(s.config),
     protocolVersion: s.protocolVersion,
     serverInfo: s.serverInfo,
@@ -87,8 +124,10 @@ export function detailsJson(s: ServerState): object {
 }
 
 /** `mcp get`: the same as detailsJson, as labelled lines. */
-export function detailsText(s: ServerState): string {
-  const lines = [s.name, `  status:        ${s.status === "connected" ? "connected" : `failed: ${s.error ?? "unknown error"}`}`];
+export function detailsText(s: ServerSnapshot): string {
+  const status = s.status === "failed" ? `failed: ${s.error ?? "unknown error"}` : statusText(s);
+  const lines = [s.name, `  status:        ${status}`];
+  if (s.config.origin) lines.push(`  scope:         ${originText(s.config.origin)}`);
   if (s.config.type === "stdio") {
     lines.push(`  command:       ${commandLine(s.config)}`);
     const env = Object.keys(s.config.env);
@@ -101,17 +140,31 @@ export function detailsText(s: ServerState): string {
     const headers = Object.keys(s.config.headers);
     if (headers.length) lines.push(`  headers:       ${headers.map((k) => `${k}: ***`).join(", ")}`);
   }
-  if (s.status === "failed") {
-    if (s.stderr.length) lines.push("  stderr:", ...s.stderr.map((l) => `    ${l}`));
-    return lines.join("\n");
-  }
+  const options = optionsText(s.config);
+  if (options) lines.push(`  options:       ${options}`);
+  if (s.status === "failed" && s.stderr.length) lines.push("  stderr:", ...s.stderr.map((l) => `    ${l}`));
+  // A server that failed after initialize still told us who it is and what it offers.
+  if (!s.capabilities) return lines.join("\n");
   const info = s.serverInfo;
   if (info) lines.push(`  server:        ${info.name} ${info.version}${info.title ? ` (${info.title})` : ""}`);
   if (s.protocolVersion) lines.push(`  protocol:      ${s.protocolVersion}`);
   lines.push(`  capabilities:  ${capabilityList(s.capabilities ?? {}) || "(none)"}`);
-  lines.push(`  provides:      ${plural(s.tools.length, "tool")}, ${plural(s.prompts.length, "prompt")}, ${plural(s.resources.length, "resource")}`);
+  if (s.status === "connected") {
+    lines.push(`  provides:      ${plural(s.tools.length, "tool")}, ${plural(s.prompts.length, "prompt")}, ${plural(s.resources.length, "resource")}`);
+  }
   if (s.instructions) lines.push("  instructions:", ...s.instructions.split("\n").map((l) => `    ${l}`.trimEnd()));
   return lines.join("\n");
+}
+
+/** `timeout 1500 ms, toolTimeout 250 ms, includeTools echo add, cwd /p/sub`: the per-server options set. */
+function optionsText(c: ServerConfig): string {
+  const parts: string[] = [];
+  if (c.timeoutMs !== undefined) parts.push(`timeout ${c.timeoutMs} ms`);
+  if (c.toolTimeoutMs !== undefined) parts.push(`toolTimeout ${c.toolTimeoutMs} ms`);
+  if (c.includeTools) parts.push(`includeTools ${c.includeTools.join(" ") || "(none)"}`);
+  if (c.excludeTools) parts.push(`excludeTools ${c.excludeTools.join(" ") || "(none)"}`);
+  if (c.type === "stdio" && c.cwd) parts.push(`cwd ${c.cwd}`);
+  return parts.join(", ");
 }
 
 /** `tools (listChanged), prompts, resources (subscribe, listChanged), logging`. */
@@ -130,7 +183,7 @@ function capabilityList(caps: Record<string, unknown>): string {
 }
 
 /** `mcp tools`: name, first description line, then the arguments from inputSchema, each with its type (schemaType). */
-export function toolsText(tools: McpTool[]): string {
+export function toolsText(tools: readonly McpTool[]): string {
   if (!tools.length) return "No tools.";
   return tools
     .map((t) => {
@@ -145,7 +198,7 @@ export function toolsText(tools: McpTool[]): string {
 }
 
 /** `mcp prompts`: name with its arguments as `<required> [optional]`, and its description. */
-export function promptsText(prompts: McpPrompt[]): string {
+export function promptsText(prompts: readonly McpPrompt[]): string {
   if (!prompts.length) return "No prompts.";
   return prompts
     .map((p) => {
@@ -156,7 +209,7 @@ export function promptsText(prompts: McpPrompt[]): string {
 }
 
 /** `mcp resources`: uri, name, mime type and description. */
-export function resourcesText(resources: McpResource[]): string {
+export function resourcesText(resources: readonly McpResource[]): string {
   if (!resources.length) return "No resources.";
   return resources
     .map((r) => [r.uri, r.name, r.mimeType ? `(${r.mimeType})` : "", r.description ? firstLine(r.description) : ""].filter(Boolean).join("  "))

@@ -5,13 +5,14 @@
  * stderr, and shuts the servers down as a normal run does.
  */
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
-import { McpRegistry, timeoutsFromEnv, type ServerState } from "../mcp/registry.ts";
+import { McpRegistry, timeoutsFromEnv, type ServerSnapshot } from "../mcp/registry.ts";
 import { messageOf } from "../mcp/errors.ts";
 import { mapPromptArguments } from "../agent/mcp/prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { UsageError } from "./args.ts";
-import { commandUsage, INSPECTOR_USAGE, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
+import { commandUsage, INSPECTOR_USAGE, manageCommand, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
 import * as fmt from "./inspector-format.ts";
+import { mcpReporter } from "./mcp-lines.ts";
 import { writeStdout } from "./stdout.ts";
 import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 
@@ -25,6 +26,8 @@ const stderr = (line: string) => process.stderr.write(line + "\n");
  * unknown, a request failed, or a tool result has isError; 2 usage error (usage on stderr).
  */
 export async function runInspector(argv: string[]): Promise<number> {
+  const manage = manageCommand(argv);
+  if (manage) return (await import("./mcp-manage.ts")).runManage(manage.command, manage.argv);
   let args: InspectorArgs;
   try {
     args = parseInspectorArgs(argv);
@@ -60,15 +63,21 @@ export async function runInspector(argv: string[]): Promise<number> {
       await writeStdout(args.json ? "[]\n" : none + "\n");
       return warnings.length ? 1 : 0;
     }
-    const registry = await McpRegistry.start(selected, {
+    // `list` and `get` report failures themselves; the other commands need the registry's line.
+    const log = args.verbose || !["list", "get"].includes(args.command) ? plainUnlessColor(stderr, colorEnabled(process.stderr)) : () => {};
+    const registry = McpRegistry.open({
       cwd,
       ...timeoutsFromEnv(),
-      // `list` and `get` report failures themselves; the other commands need the registry's line.
-      log: args.verbose || !["list", "get"].includes(args.command) ? plainUnlessColor(stderr, colorEnabled(process.stderr)) : () => {},
+      log,
+      ...mcpReporter(log, args),
       verbose: args.verbose,
       debug: args.debug,
     });
     onShutdown(() => registry.shutdown());
+    // Never asks (scripts use it): project servers start unless the user refused them.
+    const project = selected.filter((s) => s.origin?.scope === "project");
+    const refused = project.length ? (await import("../agent/project-approval.ts")).unapprovedWithoutAsking(project, cwd, false) : new Set<string>();
+    await registry.connect(selected, refused);
     return await run(args, registry, toolArgs);
   } catch (err) {
     if (err instanceof CommandError) {
@@ -101,18 +110,19 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
     writeStdout(args.json ? JSON.stringify(raw, null, 2) + "\n" : text.endsWith("\n") || text === "" ? text : text + "\n");
   // Servers may announce more tools right after the handshake (list_changed): report the lists as they now are.
   await registry.refresh();
-  const states = registry.servers;
+  const states = registry.snapshot();
   // Failure reasons quote servers' stderr, which may carry their colour codes.
   const plain = (text: string) => (colorEnabled(process.stdout) ? text : Bun.stripANSI(text));
   if (args.command === "list") {
     await out(plain(fmt.listTable(states)), fmt.listJson(states));
-    return states.every((s) => s.status === "connected") ? 0 : 1;
+    return states.every((s) => s.status !== "failed") ? 0 : 1;
   }
   const state = states[0]!;
   if (args.command === "get") {
     await out(plain(fmt.detailsText(state)), fmt.detailsJson(state));
-    return state.status === "connected" ? 0 : 1;
+    return state.status !== "failed" ? 0 : 1;
   }
+  if (state.status === "disabled") throw new CommandError(`MCP server "${state.name}" is disabled (${state.error})`);
   // The registry already printed why the server failed to start.
   if (state.status !== "connected") return 1;
   const [server, name = "", ...rest] = args.operands as [string, ...string[]];
@@ -156,7 +166,7 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
 }
 
 /** The named prompt from the start-up list, or asked now when the server declared none. @throws CommandError */
-async function findPrompt(registry: McpRegistry, state: ServerState, name: string) {
+async function findPrompt(registry: McpRegistry, state: ServerSnapshot, name: string) {
   const prompts = await request(() => registry.prompts(state.name));
   const prompt = prompts.find((p) => p.name === name);
   if (!prompt) throw new CommandError(`server "${state.name}" has no prompt "${name}" (prompts: ${names(prompts)})`);
@@ -172,6 +182,6 @@ async function request<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-function names(items: { name: string }[]): string {
+function names(items: readonly { name: string }[]): string {
   return items.length ? items.map((i) => i.name).join(", ") : "none";
 }

@@ -4,9 +4,10 @@
 import type { RuntimeOptions } from "../agent/runtime.ts";
 import { DEFAULT_MODEL } from "../agent/model.ts";
 import type { CliArgs } from "./args.ts";
+import { mcpReporter } from "./mcp-lines.ts";
 import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 
-type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled">;
+type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers">;
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default
@@ -14,6 +15,7 @@ type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled
  * with servers' ANSI codes stripped from logged lines unless stderr takes colour.
  */
 export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks, savedModel?: string): RuntimeOptions {
+  const log = plainUnlessColor(callbacks.log, colorEnabled(process.stderr));
   return {
     cwd,
     // A resumed conversation goes on with its own model unless --model says otherwise.
@@ -25,10 +27,12 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     appendSystemPrompt: args.appendSystemPrompt,
     sampling: args.sampling,
     cache: args.cache && !truthy(process.env.DISABLE_PROMPT_CACHING),
+    toolSearch: process.env.ENABLE_TOOL_SEARCH,
     verbose: args.verbose,
     debug: args.debug,
     ...callbacks,
-    log: plainUnlessColor(callbacks.log, colorEnabled(process.stderr)),
+    log,
+    mcpEvents: mcpReporter(log, args),
   };
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { readableLines, stderrSuffix } from "../../lib/mcp/stderr-tail.ts";
+import { readableLines, stderrSuffix } from "../../lib/cli/stderr-tail.ts";
 
 /** Node 20's output for a missing entry module, as it prints it. */
 const NODE_MISSING_MODULE = [

@@ -1,7 +1,8 @@
 /**
- * A server's stderr tail in a one-line failure report. Runtimes print an error, then a stack, an
- * object dump and a version line; the report keeps the lines a person would read: the error's
- * own line first, then the last few others, each as it was written (trimmed).
+ * A server's stderr tail in a one-line failure report (for mcp-lines.ts and the inspector).
+ * Runtimes print an error, then a stack, an object dump and a version line; the report keeps
+ * the lines a person would read: the error's own line first, then the last few others, each as
+ * it was written (trimmed).
  */
 
 /** Lines that name an error: `Error:`, `TypeError`, `ModuleNotFoundError`, `npm ERR!`, `fatal`, `cannot …`. */
@@ -16,7 +17,7 @@ const MAX_CHARS = 500;
  * (`at …`), lines with no letter or digit (`}`, `^`), and the members of an object dump (from a
  * line ending in `{` to its closing `}`).
  */
-export function readableLines(tail: string[]): string[] {
+export function readableLines(tail: readonly string[]): string[] {
   const kept: string[] = [];
   let depth = 0;
   for (const raw of tail) {
@@ -41,7 +42,7 @@ export function readableLines(tail: string[]): string[] {
  * error, then the last two readable lines (readableLines) after it, or before it when none
  * follow, joined with " | "; without such a line, the last three readable lines.
  */
-export function stderrSuffix(tail: string[]): string {
+export function stderrSuffix(tail: readonly string[]): string {
   const lines = readableLines(tail);
   const at = lines.findLastIndex((l) => NAMES_ERROR.test(l));
   if (at < 0) return suffix(lines.slice(-(OTHER_LINES + 1)));
