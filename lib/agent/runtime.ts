@@ -8,7 +8,7 @@ import { builtinTools } from "../tools/builtin.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
 import type { McpRegistry, RegistryOptions, ServerSnapshot } from "../mcp/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
-import { serverRuleName, toolRuleName } from "../mcp/names.ts";
+import { ruleNamesTool, serverRuleName } from "../mcp/names.ts";
 import { createModelClient, ModelError, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
@@ -153,11 +153,7 @@ export class AgentRuntime {
    * config and the server wrote them (API names may have been rewritten; the registry's table knows).
    */
   matchesRule(toolName: string, rule: string): boolean {
-    if (rule === toolName) return true;
-    const route = this.route(toolName);
-    if (!route) return false;
-    const server = serverRuleName(route.server);
-    return rule === server || rule === `${server}__*` || rule === toolRuleName(route.server, route.tool);
+    return ruleNamesTool(rule, toolName, this.route(toolName));
   }
 
   /** Keeps the API names a resumed conversation used for its MCP tools (see tool-pins.ts). */
