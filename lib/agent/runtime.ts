@@ -18,6 +18,7 @@ import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
 import { UsageMeter } from "./usage.ts";
+import { errorMessage } from "../shared/values.ts";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -84,14 +85,15 @@ export class AgentRuntime {
     let mcpTools: McpToolset | undefined;
     if (servers.length) {
       opts.onMcpStart?.(servers.length);
-      const [{ McpRegistry, timeoutsFromEnv }, { workingDirectoryRoots }, { McpToolset }] = await Promise.all([
+      const [{ McpRegistry }, { readMcpEnv, timeouts }, { workingDirectoryRoots }, { McpToolset }] = await Promise.all([
         import("../mcp/registry.ts"),
+        import("../mcp/env.ts"),
         import("../mcp/features.ts"),
         import("./mcp/tools.ts"),
       ]);
       registry = McpRegistry.open({
         cwd: opts.cwd,
-        ...timeoutsFromEnv(),
+        ...timeouts(readMcpEnv()),
         log: opts.log,
         ...opts.mcpEvents,
         verbose: opts.verbose,
@@ -220,7 +222,7 @@ export class AgentRuntime {
       isConnected: (name) => registry.isConnected(name),
       listPrompts: (name) =>
         registry.prompts(name).catch((err: unknown) => {
-          throw new InputError(`MCP server "${name}": prompts/list failed: ${err instanceof Error ? err.message : String(err)}`);
+          throw new InputError(`MCP server "${name}": prompts/list failed: ${errorMessage(err)}`);
         }) as Promise<readonly McpPromptInfo[]>,
       getPrompt: (server, name, args) => registry.getPrompt(server, name, args) as Promise<{ messages?: unknown[] }>,
       readResource: (server, uri) => registry.readResource(server, uri) as Promise<{ contents?: unknown[] }>,

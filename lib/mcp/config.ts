@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { jsonErrorOffset, lineColumn } from "./json-position.ts";
+import { describeType, isObject } from "../shared/values.ts";
 
 /** One stdio server to spawn (basic/transports#stdio). `env` is added to the inherited environment by the transport. */
 export interface StdioServerConfig {
@@ -206,12 +207,4 @@ export function expandVars(s: string, env: Record<string, string | undefined>, u
     unset.add(name);
     return whole;
   });
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function describeType(v: unknown): string {
-  return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
 }

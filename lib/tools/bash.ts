@@ -6,6 +6,7 @@
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { settlesWithin } from "../shared/async.ts";
 import { summarizeField, toolInput } from "./define.ts";
 import { HeadTailBuffer } from "../files/truncate.ts";
 import { killProcessGroup, signalGroup, trackGroup } from "../process/group.ts";
@@ -155,10 +156,10 @@ async function supervise(proc: Bun.Subprocess<"ignore", "pipe", "ignore">, opts:
   if (ended !== "exited") await killProcessGroup(proc.pid, KILL_GRACE_MS);
   await proc.exited;
 
-  await Promise.race([pump, Bun.sleep(DRAIN_MS)]);
+  await settlesWithin(pump, DRAIN_MS);
   if (signalGroup(proc.pid, 0)) {
     await killProcessGroup(proc.pid, CLEANUP_GRACE_MS);
-    await Promise.race([pump, Bun.sleep(DRAIN_MS)]);
+    await settlesWithin(pump, DRAIN_MS);
   }
   // Something that left the group (setsid) may still hold the pipe: stop reading regardless.
   await reader.cancel().catch(() => {});

@@ -7,9 +7,9 @@
 import { settlesWithin } from "../../shared/async.ts";
 import { signalGroup, trackGroup } from "../../process/group.ts";
 import type { StdioServerConfig } from "../config.ts";
-import { messageOf } from "../errors.ts";
 import { type FramedLine, readLines } from "../framing.ts";
 import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
+import { errorMessage } from "../../shared/values.ts";
 
 /** How the process ended: `code` for a normal exit, `signal` (e.g. "SIGKILL") when killed. */
 export interface ExitInfo {
@@ -86,7 +86,7 @@ export class StdioTransport implements Transport {
         detached: true,
       });
     } catch (error) {
-      const text = messageOf(error);
+      const text = errorMessage(error);
       if (/executable not found/i.test(text)) throw new Error(`command not found: ${config.command}`);
       throw new Error(`cannot start ${JSON.stringify(config.command)}: ${text}`);
     }
