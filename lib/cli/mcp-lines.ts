@@ -12,7 +12,7 @@ const TRACE_CHARS = 2000;
 /**
  * `MCP server "x" failed to start: <reason> (stderr: …)` at start-up, `MCP server "x" <reason> (stderr: …)`
  * when it ended mid-run (the reason then reads "exited with code 1") or failed the handshake after
- * initialize (the reason reads "failed the handshake: tools/list answered -32603 fetch failed").
+ * initialize (the reason reads "failed the handshake: tools/list answered MCP error -32603: fetch failed").
  */
 export function failureLine(server: ServerSnapshot, phase: FailurePhase): string {
   // A handshake failure's reason starts "failed the handshake: …" already.

@@ -2,7 +2,7 @@
  * One MCP server's session (MCP 2025-11-25, basic/lifecycle, server/*, client/roots,
  * client/sampling): the handshake, paginated lists, calls, and the server's own requests.
  */
-import { ConnectionClosedError, McpError, RequestTimeoutError, messageOf } from "./errors.ts";
+import { ConnectionClosedError, McpError, RequestTimeoutError } from "./errors.ts";
 import { type ClientFeatures, declaredCapabilities, serveRequest } from "./features.ts";
 import { JsonRpcConnection, type Params, type RequestOptions } from "./jsonrpc.ts";
 import {
@@ -20,6 +20,7 @@ import {
   type ServerCapabilities,
 } from "./protocol.ts";
 import type { Transport, TransportDiagnostics } from "./transport.ts";
+import { isObject } from "../shared/values.ts";
 
 export interface McpClientOptions {
   /** What we offer the server: the capabilities declared and the handlers of its requests. */
@@ -221,11 +222,7 @@ export class McpClient {
       const garbage = skipped ? `; its output had ${skipped} line(s) that are not JSON-RPC, the last: ${lastSkipped}` : "";
       return new Error(`no answer to initialize within ${timeoutMs} ms${garbage}`);
     }
-    if (error instanceof McpError) return new Error(`initialize failed: ${messageOf(error)}`);
+    if (error instanceof McpError) return new Error(`initialize failed: ${error.message}`);
     return error instanceof Error ? error : new Error(String(error));
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -3,15 +3,22 @@
  * (the registry, the inspector) can tell a server's answer from a timeout or a dead process.
  */
 import { ErrorCode, type JsonRpcErrorObject } from "./protocol.ts";
+import { errorMessage } from "../shared/values.ts";
 
-/** A JSON-RPC error response from the peer (or one we send back), with its code and data. */
+/**
+ * A JSON-RPC error response from the peer (or one we send back), with its code and data.
+ * `rpcMessage` is the error object's `message` as on the wire; `message` is the one line every
+ * report prints, stating the code once, in front: `MCP error -32602: Resource demo://nope not
+ * found`. Servers built on the MCP SDK already put that prefix in their message; it is not repeated.
+ */
 export class McpError extends Error {
   constructor(
     readonly code: number,
-    message: string,
+    readonly rpcMessage: string,
     readonly data?: unknown,
   ) {
-    super(message);
+    const prefix = `MCP error ${code}:`;
+    super(`${prefix} ${rpcMessage.startsWith(prefix) ? rpcMessage.slice(prefix.length).trimStart() : rpcMessage}`);
     this.name = "McpError";
   }
 }
@@ -50,20 +57,6 @@ export class ConnectionClosedError extends Error {
   }
 }
 
-/**
- * The message of anything thrown, as one line for a person. A JSON-RPC error states its code
- * once, in front: `MCP error -32602: Resource demo://nope not found`. Servers built on the MCP
- * SDK already put that same prefix in the message itself; it is not repeated.
- */
-export function messageOf(error: unknown): string {
-  if (error instanceof McpError) {
-    const prefix = `MCP error ${error.code}:`;
-    const text = error.message.startsWith(prefix) ? error.message.slice(prefix.length).trimStart() : error.message;
-    return `${prefix} ${text}`;
-  }
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** `-32601` for a method this side does not implement. */
 export function methodNotFound(method: string): McpError {
   return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
@@ -79,7 +72,7 @@ export function toMcpError(error: unknown): McpError {
 /** What we send back for an error thrown by a request handler: `McpError` keeps its code. */
 export function toErrorObject(error: unknown): JsonRpcErrorObject {
   if (error instanceof McpError) {
-    return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+    return { code: error.code, message: error.rpcMessage, ...(error.data === undefined ? {} : { data: error.data }) };
   }
-  return { code: ErrorCode.InternalError, message: messageOf(error) };
+  return { code: ErrorCode.InternalError, message: errorMessage(error) };
 }

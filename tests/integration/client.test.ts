@@ -131,7 +131,7 @@ describe("calls", () => {
     expect(await client.callTool("fail", {})).toMatchObject({ isError: true });
     const error = await client.callTool("rpc_error", {}).catch((e) => e);
     expect(error).toBeInstanceOf(McpError);
-    expect([error.code, error.message]).toEqual([-32000, "fixture rpc error"]);
+    expect([error.code, error.rpcMessage, error.message]).toEqual([-32000, "fixture rpc error", "MCP error -32000: fixture rpc error"]);
   });
 
   test("a call that times out is cancelled on the wire and the session stays usable", async () => {

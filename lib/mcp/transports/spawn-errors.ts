@@ -3,7 +3,7 @@
  * the operating system's spawn (posix_spawn / execve); Bun reports it as `code` on the error.
  */
 import { extname } from "node:path";
-import { messageOf } from "../errors.ts";
+import { errorMessage } from "../../shared/values.ts";
 
 /** The interpreter to suggest for a script, by its extension; `sh` when nothing better is known. */
 const INTERPRETERS: Record<string, string> = { ".js": "node", ".mjs": "node", ".cjs": "node", ".ts": "bun", ".py": "python3", ".rb": "ruby", ".pl": "perl" };
@@ -15,7 +15,7 @@ const INTERPRETERS: Record<string, string> = { ".js": "node", ".mjs": "node", ".
  * message after `cannot start "x": `.
  */
 export function spawnError(command: string, error: unknown): Error {
-  const text = messageOf(error);
+  const text = errorMessage(error);
   const code = typeof error === "object" && error !== null && "code" in error ? String(error.code) : "";
   if (/executable not found/i.test(text)) return new Error(`command not found: ${command}`);
   const head = `cannot start ${JSON.stringify(command)}`;
