@@ -13,6 +13,7 @@ import { schemaType } from "./schema-type.ts";
 
 /** A config for display: command and args as written (before `${VAR}` expansion), every env value `***` (values may be secrets). */
 export function maskConfig(config: ServerConfig): ServerConfig {
+  if (config.type !== "stdio") return config;
   const { command, args } = config.written ?? config;
   return { type: config.type, name: config.name, command, args, env: Object.fromEntries(Object.keys(config.env).map((k) => [k, "***"])) };
 }
@@ -22,6 +23,7 @@ export function maskConfig(config: ServerConfig): ServerConfig {
  * value): one line a user can read, not a shell-exact quoting.
  */
 export function commandLine(config: ServerConfig): string {
+  if (config.type !== "stdio") return `(${config.type} server)`;
   const { command, args } = config.written ?? config;
   return [command, ...args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
 }
@@ -77,7 +79,7 @@ export function detailsJson(s: ServerState): object {
 export function detailsText(s: ServerState): string {
   const lines = [s.name, `  status:        ${s.status === "connected" ? "connected" : `failed: ${s.error ?? "unknown error"}`}`];
   lines.push(`  command:       ${commandLine(s.config)}`);
-  const env = Object.keys(s.config.env);
+  const env = s.config.type === "stdio" ? Object.keys(s.config.env) : [];
   if (env.length) lines.push(`  env:           ${env.map((k) => `${k}=***`).join(" ")}`);
   if (s.status === "failed") {
     if (s.stderr.length) lines.push("  stderr:", ...s.stderr.map((l) => `    ${l}`));

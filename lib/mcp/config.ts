@@ -18,11 +18,17 @@ export interface StdioServerConfig {
   written?: { command: string; args: string[] };
 }
 
+/** A server inside the host program (the Agent SDK's `createSdkMcpServer`), reached over its control channel. */
+export interface SdkServerConfig {
+  type: "sdk";
+  name: string;
+}
+
 /**
  * One configured server, discriminated by `type` (the transport). Each member has `name`; a new
  * transport adds a member here, a branch in `validateEntry` and a case in transports/factory.ts.
  */
-export type ServerConfig = StdioServerConfig;
+export type ServerConfig = StdioServerConfig | SdkServerConfig;
 
 /** The result of validating one entry: the server and the `${VAR}`s that had no value, or why it was skipped. */
 type EntryResult = { server: ServerConfig; unset: string[] } | string;
@@ -121,6 +127,8 @@ function validateEntry(name: string, entry: unknown, env: Record<string, string 
   switch (entry.type ?? "stdio") {
     case "stdio":
       return validateStdio(name, entry, env);
+    case "sdk":
+      return { server: { type: "sdk", name }, unset: [] };
     default:
       return `transport not supported: "type" is ${JSON.stringify(entry.type)} (only "stdio" servers can be started); skipped`;
   }

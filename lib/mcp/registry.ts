@@ -22,6 +22,7 @@ import {
   type ServerCapabilities,
 } from "./protocol.ts";
 import { openTransport } from "./transports/factory.ts";
+import type { SdkHost } from "./transports/sdk.ts";
 import { type ToolRoute, adaptTools, callAsTool } from "../agent/mcp/tools.ts";
 
 export type { ToolRoute } from "../agent/mcp/tools.ts";
@@ -63,6 +64,8 @@ export interface RegistryOptions {
   onServerSettled?: (state: ServerState) => void;
   /** Told when a server announces a changed list; `refresh()` then re-lists it. */
   onListChanged?: (server: string, kind: ListKind) => void;
+  /** The host program's control channel, for `sdk` servers (stream-json input). */
+  sdkHost?: SdkHost;
 }
 
 export interface ServerState {
@@ -235,6 +238,7 @@ export class McpRegistry {
         log: verbose ? log : undefined,
         verbose,
         debug,
+        sdkHost: this.opts.sdkHost,
       });
       const transport = await opening;
       client = new McpClient(name, transport, {

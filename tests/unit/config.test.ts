@@ -4,7 +4,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expandVars, loadMcpConfig } from "../../lib/mcp/config.ts";
+import { expandVars, loadMcpConfig, type StdioServerConfig } from "../../lib/mcp/config.ts";
 import { jsonErrorOffset, lineColumn } from "../../lib/mcp/json-position.ts";
 import { Peer } from "../../fixtures/servers/peer.ts";
 import { BUN, FIXTURE_SERVER, tempDir } from "../support/run.ts";
@@ -118,8 +118,9 @@ describe("loadMcpConfig", () => {
   test("an unset variable without default → a warning naming server and variable, text left as written, no values leaked", () => {
     const cwd = project(servers({ db: { command: "srv", args: ["${DB_URL}", "${KNOWN}"], env: { A: "${API_KEY}", B: "${KNOWN}" } } }));
     const { servers: s, warnings } = loadMcpConfig({ cwd, env: { KNOWN: "visible-secret-value" } });
-    expect(s[0]!.args).toEqual(["${DB_URL}", "visible-secret-value"]);
-    expect(s[0]!.env.A).toBe("${API_KEY}");
+    const db = s[0] as StdioServerConfig;
+    expect(db.args).toEqual(["${DB_URL}", "visible-secret-value"]);
+    expect(db.env.A).toBe("${API_KEY}");
     expect(warnings).toEqual(['.mcp.json: server "db": environment variables DB_URL, API_KEY not set (left as written)']);
     expect(warnings.join("\n")).not.toContain("visible-secret-value");
   });
@@ -128,7 +129,7 @@ describe("loadMcpConfig", () => {
     process.env.CONFIG_TEST_VAR = "from-process";
     try {
       const cwd = project(servers({ a: { command: "${CONFIG_TEST_VAR}" } }));
-      expect(loadMcpConfig({ cwd }).servers[0]!.command).toBe("from-process");
+      expect((loadMcpConfig({ cwd }).servers[0] as StdioServerConfig).command).toBe("from-process");
     } finally {
       delete process.env.CONFIG_TEST_VAR;
     }
@@ -141,7 +142,7 @@ describe("loadMcpConfig", () => {
     const inline = JSON.stringify(servers({ c: { command: "from-inline" } }));
     const { servers: s, warnings } = loadMcpConfig({ cwd, extra: ["conf/extra.json", inline], env: {} });
     expect(warnings).toEqual([]);
-    expect(Object.fromEntries(s.map((x) => [x.name, x.command]))).toEqual({ a: "from-file", b: "b", c: "from-inline" });
+    expect(Object.fromEntries(s.map((x) => [x.name, (x as StdioServerConfig).command]))).toEqual({ a: "from-file", b: "b", c: "from-inline" });
   });
 
   test("strict ignores .mcp.json and uses only extra", () => {
@@ -176,7 +177,7 @@ describe("a loaded config starts a real server", () => {
     );
     const { servers: loaded, warnings } = loadMcpConfig({ cwd, env: { FX_BUN: BUN, FX_SCRIPT: FIXTURE_SERVER, FX_USER: "ann" } });
     expect(warnings).toEqual([]);
-    const server = loaded[0]!;
+    const server = loaded[0] as StdioServerConfig;
     // What the transport does (MCP-NOTES: env is added to the inherited environment, never replaces it).
     const proc = Bun.spawn([server.command, ...server.args], {
       cwd,

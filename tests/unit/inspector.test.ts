@@ -7,6 +7,7 @@ import { parseInspectorArgs, parseToolArguments } from "../../lib/cli/inspector-
 import * as fmt from "../../lib/cli/inspector-format.ts";
 import { schemaType } from "../../lib/cli/schema-type.ts";
 import type { ServerState } from "../../lib/mcp/registry.ts";
+import type { StdioServerConfig } from "../../lib/mcp/config.ts";
 
 describe("command line", () => {
   test("commands, operands and flags", () => {
@@ -75,7 +76,7 @@ const state = (over: Partial<ServerState>): ServerState => ({
 describe("rendering", () => {
   test("env values are masked; arguments with spaces quoted", () => {
     const s = state({});
-    expect(fmt.maskConfig(s.config).env).toEqual({ TOKEN: "***" });
+    expect((fmt.maskConfig(s.config) as StdioServerConfig).env).toEqual({ TOKEN: "***" });
     expect(fmt.commandLine(s.config)).toBe('bun server.ts "a b"');
     expect(JSON.stringify(fmt.detailsJson(s))).not.toContain("secret");
     expect(fmt.detailsText(s)).toContain("env:           TOKEN=***");

@@ -6,6 +6,7 @@
 import type { ServerConfig } from "../config.ts";
 import type { Transport } from "../transport.ts";
 import { StdioTransport } from "./stdio.ts";
+import type { SdkHost } from "./sdk.ts";
 
 /** What any transport may need from the run. */
 export interface TransportContext {
@@ -17,6 +18,8 @@ export interface TransportContext {
   log?: (line: string) => void;
   verbose?: boolean;
   debug?: boolean;
+  /** The host program's control channel (stream-json input), for `sdk` servers. */
+  sdkHost?: SdkHost;
 }
 
 /**
@@ -28,9 +31,14 @@ export async function openTransport(config: ServerConfig, ctx: TransportContext)
   switch (config.type) {
     case "stdio":
       return StdioTransport.spawn(config, { cwd: ctx.cwd, onStderrLine: ctx.onStderrLine });
+    case "sdk": {
+      if (!ctx.sdkHost) throw new Error('a "sdk" server lives in a host program: it needs --input-format stream-json');
+      const { SdkTransport } = await import("./sdk.ts");
+      return new SdkTransport(config.name, ctx.sdkHost);
+    }
     default: {
-      const type: never = config.type; // a new ServerConfig member without a case fails the type check here
-      throw new Error(`transport not supported: ${JSON.stringify(type)}`);
+      const unknown: never = config; // a new ServerConfig member without a case fails the type check here
+      throw new Error(`transport not supported: ${JSON.stringify((unknown as { type: string }).type)}`);
     }
   }
 }
