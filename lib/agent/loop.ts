@@ -27,6 +27,8 @@ export interface LoopHooks {
   onToolProgress?(call: ToolUseBlock, message: string): void;
   /** Streamed text; when set, model calls stream. */
   onText?(delta: string): void;
+  /** Raw stream events of each model call (stream-json's --include-partial-messages); when set, model calls stream. */
+  onStreamEvent?(event: { type: string }): void;
 }
 
 export interface LoopOptions {
@@ -36,13 +38,20 @@ export interface LoopOptions {
   tools(): Tool[];
   /** Runs before every model call (MCP list_changed refresh). */
   beforeModelCall?(): Promise<void>;
-  /** Asked before a tool runs; false means the user refused it. */
-  canUseTool?(tool: Tool, input: Record<string, unknown>): Promise<boolean>;
+  /**
+   * Asked before a tool runs: true or `{behavior: "allow", updatedInput?}` runs it (with that
+   * input instead, when given); false (the user refused) or `{behavior: "deny", message}` gives
+   * the model an `is_error` result instead.
+   */
+  canUseTool?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision>;
   cwd: string;
   maxTurns?: number;
   signal?: AbortSignal;
   hooks?: LoopHooks;
 }
+
+/** A permission answer (the Agent SDK's PermissionResult shape, or a plain yes/no). */
+export type PermissionDecision = boolean | { behavior: "allow"; updatedInput?: Record<string, unknown> } | { behavior: "deny"; message: string };
 
 export interface LoopResult {
   text: string;
@@ -70,7 +79,7 @@ export async function runLoop(conversation: Conversation, opts: LoopOptions): Pr
         messages: conversation.messages,
         tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
       },
-      { onText: opts.hooks?.onText, signal },
+      { onText: opts.hooks?.onText, onEvent: opts.hooks?.onStreamEvent, signal },
     );
     usage.input_tokens += reply.usage?.input_tokens ?? 0;
     usage.output_tokens += reply.usage?.output_tokens ?? 0;
@@ -145,11 +154,12 @@ async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOpt
   }
   if (signal.aborted) return { isError: true, content: "Interrupted by the user before this tool ran." };
   if (!tool) return { isError: true, content: `No such tool: ${call.name}` };
-  const input = (call.input && typeof call.input === "object" ? call.input : {}) as Record<string, unknown>;
+  let input = (call.input && typeof call.input === "object" ? call.input : {}) as Record<string, unknown>;
   try {
-    if (opts.canUseTool && !(await opts.canUseTool(tool, input))) {
-      return { isError: true, content: `The user refused to run ${call.name}.` };
-    }
+    const decision = opts.canUseTool ? await opts.canUseTool(tool, input, call) : true;
+    if (decision === false) return { isError: true, content: `The user refused to run ${call.name}.` };
+    if (typeof decision === "object" && decision.behavior === "deny") return { isError: true, content: decision.message };
+    if (typeof decision === "object" && decision.updatedInput) input = decision.updatedInput;
     const progress = opts.hooks?.onToolProgress;
     return await tool.run(input, { cwd: opts.cwd, signal, onProgress: progress && ((message) => progress(call, message)) });
   } catch (err) {

@@ -100,6 +100,8 @@ export class McpRegistry {
   private toolCache: Tool[] | undefined;
   private shuttingDown: Promise<void> | undefined;
   private readonly reports = new Set<Promise<void>>();
+  /** Clients closed by `reconnect`: their end is not a failure to report. */
+  private readonly retired = new WeakSet<McpClient>();
   private readonly startupTimeoutMs: number;
   private readonly toolTimeoutMs: number;
   private readonly features: ClientFeatures;
@@ -219,6 +221,27 @@ export class McpRegistry {
     return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutMs });
   }
 
+  /**
+   * Closes server `name` (if running) and starts it again from its config: handshake and lists,
+   * as at start-up. Resolves with its new state, connected or failed (never rejects for the server).
+   * @throws Error when no server has that name
+   */
+  async reconnect(name: string): Promise<ServerState> {
+    const state = this.servers.find((s) => s.name === name);
+    if (!state) throw new Error(`no MCP server named "${name}"`);
+    const old = this.clients.get(name);
+    this.clients.delete(name);
+    if (old) {
+      this.retired.add(old);
+      this.spawned.delete(old);
+      await old.close(this.opts.graceMs);
+    }
+    Object.assign(state, { status: "failed", error: undefined, tools: [], prompts: [], resources: [], stderr: [] });
+    await this.startOne(state);
+    this.toolCache = undefined;
+    return state;
+  }
+
   /** Shuts every server down concurrently (see `StdioTransport.close`). Idempotent; never throws. */
   shutdown(): Promise<void> {
     // Servers still starting are closed too; reports of servers that died before shutdown began are finished, not cut off.
@@ -303,7 +326,7 @@ export class McpRegistry {
   /** A server that dies mid-run becomes "failed", its group is shut down, and one line reports its exit and stderr. */
   private watch(client: McpClient, state: ServerState): void {
     void client.closed.then(() => {
-      if (this.shuttingDown) return; // closed by our own shutdown: nothing to report
+      if (this.shuttingDown || this.retired.has(client)) return; // closed by us: nothing to report
       state.status = "failed";
       const report = (async () => {
         state.error = await client.endReason();
