@@ -9,6 +9,12 @@
 export interface ChallengedRequest {
   url: string;
   method: string;
+  /**
+   * The `Authorization` value the refused request carried, when the transport knows it: a
+   * provider whose token was already replaced (by a concurrent request's refresh) then just
+   * answers "send it again" instead of refreshing twice.
+   */
+  authorization?: string;
 }
 
 export interface HttpAuthProvider {
