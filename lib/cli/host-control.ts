@@ -32,7 +32,9 @@ export class TurnInterrupted extends Error {
 
 /** Slash commands a user message may start with, without the slash. */
 export function slashCommands(state: HostState): string[] {
-  const prompts = (state.runtime.registry?.servers ?? []).flatMap((s) => (s.status === "connected" ? s.prompts.map((p) => `mcp__${s.name}__${p.name}`) : []));
+  const prompts = (state.runtime.registry?.snapshot() ?? []).flatMap((s) =>
+    s.status === "connected" ? s.prompts.map((p) => `mcp__${s.name}__${p.name}`) : [],
+  );
   return [...PRINT_BUILTINS, ...listCustomCommands(state.runtime.opts.cwd).map((c) => c.name), ...prompts];
 }
 
@@ -52,7 +54,7 @@ export function initializeResponse(state: HostState): object {
 
 /** Each server as `mcp_status` reports it (the SDK's `McpServerStatus`). */
 export function serverStatuses(state: HostState): object[] {
-  return (state.runtime.registry?.servers ?? []).map((s) => ({
+  return (state.runtime.registry?.snapshot() ?? []).map((s) => ({
     name: s.name,
     status: state.runtime.disabled.has(s.name) ? "disabled" : s.status,
     ...(s.serverInfo ? { serverInfo: { name: s.serverInfo.name, version: s.serverInfo.version } } : {}),
@@ -113,7 +115,7 @@ async function answer(request: { subtype: string; [k: string]: unknown }, state:
     }
     case "mcp_toggle": {
       const name = String(request.serverName);
-      if (!runtime.registry?.servers.some((s) => s.name === name)) throw new Error(`no MCP server named "${name}"`);
+      if (!runtime.registry?.snapshot().some((s) => s.name === name)) throw new Error(`no MCP server named "${name}"`);
       if (request.enabled === false) runtime.disabled.add(name);
       else runtime.disabled.delete(name);
       return {};
