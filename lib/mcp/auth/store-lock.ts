@@ -18,8 +18,10 @@ function ownerAlive(lockPath: string): boolean {
     process.kill(pid, 0);
     return Date.now() - statSync(lockPath).mtimeMs < STALE_MS;
   } catch (err) {
-    // EPERM: the pid exists but belongs to someone else: alive.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    // EPERM: the pid exists but belongs to someone else: alive. ENOENT: released meanwhile, so
+    // removing "it" now could remove the next owner's fresh lock: try again instead.
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "EPERM" || code === "ENOENT";
   }
 }
 
