@@ -63,6 +63,7 @@ export async function runHostTurn(
   state.current = controller;
   const denials: TurnOutcome["denials"] = [];
   let numTurns = 0;
+  let stopReason: string | null = null;
   const mark = conversation.mark();
   const sid = () => conversation.sessionId;
   const finish = (subtype: TurnOutcome["subtype"], text: string, stopReason: string | null = null) =>
@@ -127,13 +128,14 @@ export async function runHostTurn(
       hooks: {
         onAssistant: (reply) => {
           numTurns++;
+          stopReason = reply.stop_reason;
           emit(assistantEvent(sid(), reply));
         },
         onToolResults: (m) => emit(userEvent(sid(), m)),
         onStreamEvent: args.includePartialMessages ? (event) => emit(streamEvent(sid(), event)) : undefined,
       },
     });
-    finish("success", result.text, result.stopReason);
+    finish("success", result.text, stopReason);
   } catch (err) {
     if (controller.signal.aborted) {
       conversation.closeInterrupted();
