@@ -1,33 +1,23 @@
 /**
  * Permission prompts of the interactive session (the loop's `canUseTool` hook), as in Claude
- * Code: Read, Glob and Grep never ask; every other tool (Bash, Write, Edit, MCP tools) shows what
+ * Code: a tool that declares `asksPermission: false` (Read, Glob, Grep) never asks; every other tool (Bash, Write, Edit, MCP tools) shows what
  * it will do (ui-permission.ts) and asks `Allow <title>? [y]es / [n]o / [a]lways for this tool`
  * unless it is allowed by --allowedTools, an earlier "always", or --dangerously-skip-permissions.
  * `n` may carry a reason for the model (`n use the other file`). Print mode never asks.
  */
 import type { Tool } from "../tools/tool.ts";
+import type { PermissionDecision } from "../agent/loop.ts";
 import type { Preview } from "./ui-permission.ts";
 import { shortArgs } from "./ui-tool-lines.ts";
 
-/** Built-in tools that only read, so never need the user's consent. */
-export const NEVER_ASK: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
-
-/**
- * True when `allowed` (--allowedTools entries) covers `toolName`: the exact name, a whole MCP
- * server as `mcp__<server>` or `mcp__<server>__*`.
- */
-export function isAllowed(toolName: string, allowed: Iterable<string>, matches: RuleMatcher = byApiName): boolean {
+/** True when one of `allowed` (--allowedTools entries and "always" answers) names `toolName`, as `matches` decides. */
+export function isAllowed(toolName: string, allowed: Iterable<string>, matches: RuleMatcher): boolean {
   for (const rule of allowed) if (matches(toolName, rule)) return true;
   return false;
 }
 
 /** Whether a rule names a tool; the session's matcher also knows MCP names as the config wrote them. */
 export type RuleMatcher = (toolName: string, rule: string) => boolean;
-
-function byApiName(toolName: string, rule: string): boolean {
-  const server = rule.endsWith("__*") ? rule.slice(0, -1) : `${rule}__`;
-  return toolName === rule || (rule.startsWith("mcp__") && toolName.startsWith(server));
-}
 
 export type Answer = "yes" | "no" | "always";
 
@@ -58,21 +48,21 @@ export interface PermissionOptions {
   preview?(tool: Tool, input: Record<string, unknown>): Preview;
   /** Called when the user pressed Ctrl-C at the question: the turn is interrupted. */
   onInterrupt(): void;
-  /** How a rule names a tool (AgentRuntime.matchesRule); API names only when absent. */
-  matches?: RuleMatcher;
+  /** How a rule names a tool (AgentRuntime.matchesRule). */
+  matches: RuleMatcher;
 }
 
 /**
- * The `canUseTool` hook for one turn: true to run, false or the user's reason to refuse.
+ * The `canUseTool` hook for one turn: true to run; false, or a deny carrying the user's reason, to refuse.
  * Questions are asked one at a time (concurrent read-only MCP calls may both need one); an
  * unclear answer asks again; an interrupt refuses and interrupts the turn.
  */
-export function permissionHook(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>) => Promise<boolean | string> {
+export function permissionHook(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>) => Promise<PermissionDecision> {
   let queue: Promise<unknown> = Promise.resolve();
-  const decide = async (tool: Tool, input: Record<string, unknown>): Promise<boolean | string> => {
-    if (opts.skipAll || NEVER_ASK.has(tool.name) || isAllowed(tool.name, opts.allowed, opts.matches)) return true;
+  const decide = async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> => {
+    if (opts.skipAll || tool.asksPermission === false || isAllowed(tool.name, opts.allowed, opts.matches)) return true;
     if (opts.signal.aborted) return false;
-    const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd)})`, body: [] };
+    const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };
     const question = `Allow ${preview.title}? [y]es / [n]o / [a]lways for this tool `;
     let body = preview.body;
     for (;;) {
@@ -84,7 +74,9 @@ export function permissionHook(opts: PermissionOptions): (tool: Tool, input: Rec
       }
       const parsed = parseAnswer(line);
       if (parsed?.answer === "always") opts.allowed.add(tool.name);
-      if (parsed) return parsed.answer === "no" ? (parsed.reason ?? false) : true;
+      if (!parsed) continue;
+      if (parsed.answer !== "no") return true;
+      return parsed.reason ? { behavior: "deny", message: `The user refused to run ${tool.name}. They said: ${parsed.reason}` } : false;
     }
   };
   return (tool, input) => {

@@ -20,6 +20,7 @@ import {
   type ServerCapabilities,
 } from "./protocol.ts";
 import type { Transport, TransportDiagnostics } from "./transport.ts";
+import { isObject } from "../shared/values.ts";
 
 export interface McpClientOptions {
   /** What we offer the server: the capabilities declared and the handlers of its requests. */
@@ -221,11 +222,7 @@ export class McpClient {
       const garbage = skipped ? `; its output had ${skipped} line(s) that are not JSON-RPC, the last: ${lastSkipped}` : "";
       return new Error(`no answer to initialize within ${timeoutMs} ms${garbage}`);
     }
-    if (error instanceof McpError) return new Error(`initialize failed: ${error.message} (JSON-RPC error ${error.code})`);
+    if (error instanceof McpError) return new Error(`initialize failed: ${error.message}`);
     return error instanceof Error ? error : new Error(String(error));
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
