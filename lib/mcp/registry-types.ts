@@ -4,6 +4,7 @@
  */
 import type { ClientFeatures } from "./features.ts";
 import type { ServerConfig } from "./config.ts";
+import type { SdkHost } from "./transports/sdk.ts";
 import type { Implementation, ListKind, McpPrompt, McpResource, McpTool, ServerCapabilities } from "./protocol.ts";
 
 export interface RegistryOptions {
@@ -30,6 +31,8 @@ export interface RegistryOptions {
   onTrace?: (server: string, direction: "send" | "receive", message: string) => void;
   /** Told when a server announces a changed list; `refresh()` then re-lists it. */
   onListChanged?: (server: string, kind: ListKind) => void;
+  /** The host program's control channel, for `sdk` servers (stream-json input). */
+  sdkHost?: SdkHost;
 }
 
 /**

@@ -249,6 +249,7 @@ export class McpRegistry {
         log: verbose ? log : undefined,
         verbose,
         debug,
+        sdkHost: this.opts.sdkHost,
       });
       const transport = await opening;
       client = new McpClient(name, transport, {
