@@ -13,7 +13,7 @@ import { createModelClient, ModelError, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
-import { samplingHandler } from "./mcp/sampling.ts";
+import { samplingHandler, type SamplingConsent } from "./mcp/sampling.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
@@ -57,6 +57,13 @@ export interface RuntimeOptions {
    * rule without a person (project-approval.ts): refused ones stay off, the others start.
    */
   approveProjectServers?(servers: ServerConfig[]): Promise<ReadonlySet<string>>;
+  /**
+   * The interactive session: `start` returns once servers are spawned, without waiting for their
+   * handshakes; `connected` settles when every one has connected or failed (each within MCP_TIMEOUT).
+   */
+  background?: boolean;
+  /** Asks the user before a server's sampling request reaches the model (the interactive session). */
+  samplingConsent?: SamplingConsent;
 }
 
 export interface ServerSummary {
@@ -77,6 +84,10 @@ export class AgentRuntime {
   private readonly startedAt = new Date();
   /** Deferred MCP tools and the ones found so far (tool-search.ts). */
   readonly toolSearch: ToolSearch;
+  /** Settles when every server has connected or failed (at once unless `background`). */
+  connected: Promise<void> = Promise.resolve();
+  /** Servers still connecting, in configuration order. */
+  readonly connecting = new Set<string>();
 
   private constructor(
     readonly opts: RuntimeOptions,
@@ -100,6 +111,9 @@ export class AgentRuntime {
     const settings = { cache: opts.cache, meter };
     const model = opts.modelOptional ? optionalModel(opts.model, settings) : createModelClient({ model: opts.model, ...settings });
     let session: AgentRuntime | undefined; // set once servers are up; sampling may come sooner
+    // Names still connecting: the runtime's own set once it exists.
+    let pending = new Set<string>();
+    let connected: Promise<void> = Promise.resolve();
     const loaded = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
     for (const w of loaded.warnings) opts.log(w);
     const extra = opts.extraServers ?? [];
@@ -114,8 +128,9 @@ export class AgentRuntime {
     let registry: McpRegistry | undefined;
     let mcpTools: McpToolset | undefined;
     if (servers.length) {
-      const starting = servers.filter((s) => !s.disabled && !notApproved.has(s.name)).length;
-      if (starting) opts.onMcpStart?.(starting);
+      const starting = servers.filter((s) => !s.disabled && !notApproved.has(s.name));
+      for (const s of starting) pending.add(s.name);
+      if (starting.length) opts.onMcpStart?.(starting.length);
       const [{ McpRegistry }, { readMcpEnv, timeouts }, { workingDirectoryRoots }, { McpToolset }] = await Promise.all([
         import("../mcp/registry.ts"),
         import("../mcp/env.ts"),
@@ -133,9 +148,12 @@ export class AgentRuntime {
         features: {
           roots: workingDirectoryRoots(opts.cwd),
           // Read at each request: /model switches what servers' sampling uses too.
-          sampling: opts.sampling ? samplingHandler(() => session?.model ?? model, opts.log) : undefined,
+          sampling: opts.sampling ? samplingHandler(() => session?.model ?? model, opts.log, opts.samplingConsent) : undefined,
         },
-        onServerSettled: opts.onMcpServerSettled && ((s) => opts.onMcpServerSettled!({ name: s.name, status: s.status, error: s.error })),
+        onServerSettled: (s) => {
+          pending.delete(s.name);
+          opts.onMcpServerSettled?.({ name: s.name, status: s.status, error: s.error });
+        },
       });
       mcpTools = new McpToolset(registry, { warn: opts.log });
       // Registered before start-up, so a signal while servers connect still shuts them down gracefully.
@@ -144,12 +162,17 @@ export class AgentRuntime {
       // Servers are spawned inside connect() before it first waits; the SDK loads while they handshake.
       const connecting = registry.connect(servers, notApproved);
       model.preload();
-      await connecting;
+      if (opts.background) connected = connecting;
+      else await connecting;
     } else {
       model.preload();
     }
     session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter);
-    session.warnUnknownDisallowed();
+    const made = session;
+    for (const name of pending) made.connecting.add(name);
+    pending = made.connecting;
+    if (opts.background) made.connected = connected.then(() => made.warnUnknownDisallowed());
+    else made.warnUnknownDisallowed();
     return session;
   }
 

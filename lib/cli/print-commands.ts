@@ -35,10 +35,24 @@ export function serverTable(runtime: AgentRuntime): string {
   return servers.map((s) => `${s.name}: ${s.status}${s.error ? ` (${s.error})` : ""}`).join("\n");
 }
 
+/** The key bindings of the interactive prompt, as /help lists them. */
+const KEY_HELP = [
+  "Keys:",
+  "  Enter  send (while a turn runs: queue)     \\ Enter, Alt+Enter, Shift+Enter  new line",
+  "  Esc    interrupt the turn                  Ctrl-C  interrupt, or clear the input; twice to leave",
+  "  Tab    complete commands, @files, @server:uri    Up/Down  history      Ctrl-D  leave",
+];
+
+/** ` <required> [optional]` for a prompt's declared arguments, in order. */
+function argumentHint(args: { name: string; required?: boolean }[] | undefined): string {
+  return (args ?? []).map((a) => (a.required ? ` <${a.name}>` : ` [${a.name}]`)).join("");
+}
+
 /**
  * The /help text, lines joined by newlines without a final one: the built-in commands (the
  * interactive session's own only when `interactive`), then custom commands with their scope,
- * then connected servers' MCP prompts as `/mcp__<server>__<prompt>`.
+ * then connected servers' MCP prompts as `/mcp__<server>__<prompt> <required> [optional]`, then
+ * (interactive) the key bindings.
  */
 export function helpText(runtime: AgentRuntime, interactive: boolean): string {
   const lines = ["Commands:", "  /help   this list", "  /mcp    MCP servers and their status", "  /tools  the tools the model can use"];
@@ -56,10 +70,15 @@ export function helpText(runtime: AgentRuntime, interactive: boolean): string {
   }
   const prompts = runtime
     .mcpServers()
-    .flatMap((s) => (s.status === "connected" ? [...promptCommands(s.name, s.prompts)].map(([command, p]) => ({ command, description: p.description })) : []));
+    .flatMap((s) =>
+      s.status === "connected"
+        ? [...promptCommands(s.name, s.prompts)].map(([command, p]) => ({ command: `${command}${argumentHint(p.arguments)}`, description: p.description }))
+        : [],
+    );
   if (prompts.length) {
     lines.push("MCP prompts:");
     for (const p of prompts) lines.push(`  /${p.command}  ${p.description ?? ""}`.trimEnd());
   }
+  if (interactive) lines.push(...KEY_HELP);
   return lines.join("\n");
 }

@@ -10,6 +10,7 @@ import { ModelError } from "../agent/model.ts";
 import { listCustomCommands } from "../agent/commands.ts";
 import { promptCommands, resourceMention } from "../mcp/names.ts";
 import { printBuiltin } from "./print-commands.ts";
+import { mcpStatus } from "./repl-servers.ts";
 import { describeUsage } from "../agent/usage.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
@@ -48,6 +49,8 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
       }
       return `model set to ${args}\n`;
     }
+    case "mcp":
+      return mcpStatus(runtime);
     default:
       return printBuiltin(name, runtime, true);
   }

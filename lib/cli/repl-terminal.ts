@@ -42,6 +42,8 @@ export class Terminal {
   private readonly queue: string[] = [];
   private reader: ((line: string | null) => void) | undefined;
   private question: Question | undefined;
+  private asking: Promise<unknown> = Promise.resolve();
+  private notice: string | undefined;
   private busyInterrupt: (() => void) | undefined;
   private onLeave: (() => void) | undefined;
   private status: string | undefined;
@@ -84,13 +86,28 @@ export class Terminal {
     });
   }
 
-  /** Asks `prompt` on the prompt's row; the typed answer, or null on Esc / Ctrl-C. Not kept in history. */
-  ask(prompt: string): Promise<string | null> {
-    if (this.closed) return Promise.resolve(null);
-    return new Promise((resolve) => {
-      this.question = { prompt, editor: new LineEditor(), resolve };
-      this.redraw();
+  /**
+   * Asks `prompt` on the prompt's row, after `body` (printed for good); the typed answer, or null
+   * on Esc / Ctrl-C. Questions from concurrent askers (a tool's permission, a server's sampling)
+   * are asked one after the other. Answers are not kept in history.
+   */
+  ask(prompt: string, body: string[] = []): Promise<string | null> {
+    const asked = this.asking.then(() => {
+      if (this.closed) return null;
+      if (body.length) this.area.print(body.join("\n"));
+      return new Promise<string | null>((resolve) => {
+        this.question = { prompt, editor: new LineEditor(), resolve };
+        this.redraw();
+      });
     });
+    this.asking = asked.catch(() => null);
+    return asked;
+  }
+
+  /** A line under the status (MCP servers still connecting); undefined hides it. */
+  setNotice(line: string | undefined): void {
+    this.notice = line;
+    this.redraw();
   }
 
   /** Prints whole lines above the live area (the conversation). */
@@ -319,6 +336,7 @@ export class Terminal {
     const { style } = this.opts;
     const lines = [...this.pending, ...this.activity];
     if (this.status) lines.push(this.status);
+    if (this.notice) lines.push(this.notice);
     for (const q of this.queue) lines.push(style.dim(`  ↳ queued: ${q.split("\n")[0]}${q.includes("\n") ? " …" : ""}`));
     const q = this.question;
     const editor = q?.editor ?? this.editor;

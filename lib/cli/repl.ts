@@ -23,6 +23,9 @@ import { History, historyPath } from "./repl-history.ts";
 import { PROMPT, Terminal } from "./repl-terminal.ts";
 import { createCompleter } from "./repl-complete.ts";
 import { permissionHook } from "./repl-permission.ts";
+import { ServerProgress } from "./repl-servers.ts";
+import { samplingConsent } from "./repl-sampling.ts";
+import type { SamplingConsent } from "../agent/mcp/sampling.ts";
 import { permissionPreview } from "./ui-permission.ts";
 import { toolStartLine } from "./ui-tool-lines.ts";
 import { toolBugReport } from "./tool-bugs.ts";
@@ -60,6 +63,10 @@ export async function runRepl(args: CliArgs): Promise<number> {
   }
   // Leaving while servers connect (Ctrl-C, SIGTERM) must not leave the live line half-drawn.
   const dropStatus = onShutdown(async () => status.abandon());
+  // Servers connect in the background: the prompt comes at once (see repl-servers.ts).
+  let started: AgentRuntime | undefined;
+  const progress = new ServerProgress(style, () => started);
+  let consent: SamplingConsent | undefined;
   try {
     runtime = await AgentRuntime.start(
       runtimeOptions(
@@ -67,13 +74,15 @@ export async function runRepl(args: CliArgs): Promise<number> {
         cwd,
         {
           log: (line) => log(line),
-          onMcpStart: (count) => status.start(count),
-          onMcpServerSettled: status.settle,
+          onMcpServerSettled: progress.settle,
           approveProjectServers: trustHook(cwd),
+          background: true,
+          samplingConsent: (server, params, signal) => consent?.(server, params, signal) ?? Promise.resolve(false),
         },
         session.savedModel,
       ),
     );
+    started = runtime;
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
     process.stderr.write(`error: ${err.message}\n`);
@@ -81,7 +90,6 @@ export async function runRepl(args: CliArgs): Promise<number> {
     return 1;
   }
   dropStatus();
-  status.finish(runtime.servers());
   process.stderr.write(style.dim(`${runtime.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");
 
   const history = new History(historyPath(), (line) => term.print(line));
@@ -92,6 +100,8 @@ export async function runRepl(args: CliArgs): Promise<number> {
   });
   // Servers may log at any time (a crash, a failed re-list): such lines go above the prompt.
   log = (line) => term.print(line);
+  progress.attach({ setNotice: (line) => term.setNotice(line), print: (text) => term.print(text) });
+  consent = samplingConsent((question, body) => term.ask(style.yellow(question), body), style);
   session.start(runtime.model.model);
   runtime.pinRoutes(session.conversation.routes);
   const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
@@ -163,6 +173,15 @@ class TurnRunner {
     });
     status.start();
     try {
+      // A turn needs every server that may still connect (each within MCP_TIMEOUT); /mcp and the like do not.
+      const builtin = /^\/(\S+)/.exec(line.trim())?.[1];
+      if (runtime.connecting.size && !(builtin && REPL_BUILTINS.has(builtin))) {
+        const names = [...runtime.connecting].join(", ");
+        view.line(style.dim(`Waiting for MCP servers still connecting: ${names}`));
+        status.set(`Waiting for ${names}…`);
+        await untilAborted(runtime.connected, controller.signal);
+        status.set("Thinking…");
+      }
       const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput(), warn: view.line }), controller.signal);
       if (parsed.kind === "builtin") {
         status.stop();
@@ -190,9 +209,8 @@ class TurnRunner {
           signal: controller.signal,
           ask: (question, body) => {
             view.endLine();
-            if (body.length) term.print(body.join("\n"));
             status.set("Waiting for your answer…");
-            return term.ask(style.yellow(question));
+            return term.ask(style.yellow(question), body);
           },
           preview: (tool, input) => permissionPreview(tool.name, input, { cwd, style, mcpRoute: (name) => runtime.route(name) }),
           onInterrupt: interrupt,

@@ -7,6 +7,7 @@ import { mcpContentToBlock, nonEmpty } from "./content.ts";
 import type { MessageParam } from "../messages.ts";
 import { replyText } from "../messages.ts";
 import type { ModelClient } from "../model.ts";
+import { McpError } from "../../mcp/errors.ts";
 
 /** The parts of sampling/createMessage params we use; the rest is ignored. Comes from a server: unchecked. */
 export interface CreateMessageParams {
@@ -33,17 +34,28 @@ export function samplingMessages(params: CreateMessageParams): MessageParam[] {
     .filter((m) => m.content.length > 0);
 }
 
+/** The JSON-RPC error for a request the user refused (MCP 2025-11-25 client/sampling, error handling). */
+export const USER_REJECTED = -1;
+
 /**
- * A handler for the registry: one note on stderr per request, since a server is spending the user's
- * tokens. @throws ModelError when the model call fails, Error when the request has no content to
- * send (either way the server gets a JSON-RPC error).
+ * Asks the user about one sampling request (the interactive session): true sends it to the model.
+ * Absent, every request is served with a note (print mode).
  */
-export function samplingHandler(model: () => ModelClient, log: (line: string) => void) {
+export type SamplingConsent = (server: string, params: CreateMessageParams, signal?: AbortSignal) => Promise<boolean>;
+
+/**
+ * A handler for the registry: a server is spending the user's tokens, so each request is either
+ * put to the user (`consent`) or noted on stderr. @throws ModelError when the model call fails,
+ * Error when the request has no content to send, McpError -1 when the user refused it (either way
+ * the server gets a JSON-RPC error).
+ */
+export function samplingHandler(model: () => ModelClient, log: (line: string) => void, consent?: SamplingConsent) {
   return async (params: unknown, { server, signal }: { server: string; signal?: AbortSignal }) => {
     const p = (params ?? {}) as CreateMessageParams;
-    log(`MCP server "${server}" asked the model for a completion (sampling/createMessage, up to ${p.maxTokens ?? 1024} tokens)`);
     const messages = samplingMessages(p);
     if (messages.length === 0) throw new Error("sampling/createMessage has no content to send to the model");
+    if (!consent) log(`MCP server "${server}" asked the model for a completion (sampling/createMessage, up to ${p.maxTokens ?? 1024} tokens)`);
+    else if (!(await consent(server, p, signal))) throw new McpError(USER_REJECTED, "User rejected sampling request");
     // The server may cancel its request (notifications/cancelled): the model call stops with it.
     const reply = await model().create({ system: p.systemPrompt ?? "", messages, tools: [], maxTokens: p.maxTokens ?? 1024 }, { signal });
     return {
