@@ -152,8 +152,7 @@ export class OAuthProvider implements HttpAuthProvider {
 
   private async stepUp(challenge: Record<string, string>): Promise<boolean> {
     const had = splitScopes(this.opts.store.get(this.key)?.tokens?.scope);
-    const wanted = unionScopes(had, splitScopes(challenge.scope));
-    return this.obtain(challenge, wanted);
+    return this.obtain(challenge, unionScopes(had, splitScopes(challenge.scope)));
   }
 
   /** A new grant: authorization code (a person), client credentials or cross-app access (nobody). */
@@ -166,14 +165,13 @@ export class OAuthProvider implements HttpAuthProvider {
     }
     const discovery = await this.getDiscovery(challenge.resource_metadata);
     const as = discovery.authorizationServer;
-    const scopes =
-      stepUpScopes ??
-      chooseScopes({
-        configured: cfg.scopes,
-        challenge: challenge.scope,
-        resourceScopes: discovery.protectedResource?.scopes_supported,
-        serverScopes: person ? as.scopes_supported : undefined,
-      });
+    // A step-up keeps what was configured and adds what the 403 asks for.
+    const scopes = chooseScopes({
+      configured: stepUpScopes ? undefined : cfg.scopes,
+      challenge: stepUpScopes ? unionScopes(cfg.scopes, stepUpScopes).join(" ") : challenge.scope,
+      resourceScopes: discovery.protectedResource?.scopes_supported,
+      serverScopes: person ? as.scopes_supported : undefined,
+    });
     const attemptKey = [...(scopes ?? [])].sort().join(" ");
     const attempt = (this.attempts.get(attemptKey) ?? 0) + 1;
     if (attempt > MAX_ATTEMPTS && !explicitLogin) {
@@ -200,7 +198,9 @@ export class OAuthProvider implements HttpAuthProvider {
     const as = discovery.authorizationServer;
     // The 2025-03-26 defaults already assume S256 (that revision required PKCE).
     checkPkceSupport(as, cfg.assumeS256);
-    const pending = await this.opts.interaction!.begin(server, cfg.callbackPort);
+    const registered = this.opts.store.get(this.key)?.client?.redirect_uris?.[0];
+    const lastPort = registered ? Number(new URL(registered).port) || undefined : undefined;
+    const pending = await this.opts.interaction!.begin(server, cfg.callbackPort, lastPort);
     try {
       for (let registered = false; ; registered = true) {
         const client = configuredClient(cfg, as) ?? metadataDocumentClient(cfg, as) ?? (await this.registeredClient(as, pending.redirectUri, registered));
