@@ -60,6 +60,7 @@ export async function runInspector(argv: string[]): Promise<number> {
       await writeStdout(args.json ? "[]\n" : none + "\n");
       return warnings.length ? 1 : 0;
     }
+    if (args.command === "login" || args.command === "logout") return await runAuthCommand(args, selected[0]!);
     const registry = await McpRegistry.start(selected, {
       cwd,
       ...timeoutsFromEnv(),
@@ -82,6 +83,23 @@ export async function runInspector(argv: string[]): Promise<number> {
     throw err;
   } finally {
     await shutdown();
+  }
+}
+
+/** `login` and `logout`: OAuth for one remote server, no MCP session. @throws CommandError */
+async function runAuthCommand(args: InspectorArgs, server: ServerConfig): Promise<number> {
+  if (!("url" in server)) throw new CommandError(`server "${server.name}" is a local (stdio) server: it gets credentials from its environment, not a login`);
+  const { login, logout, oauthWiring } = await import("./oauth-commands.ts");
+  const wiring = oauthWiring({ allowLogin: true, debug: args.debug ? stderr : undefined });
+  if (args.command === "login" && !wiring.interaction) {
+    throw new CommandError(`no terminal and no $BROWSER: open a terminal, or set BROWSER, to log in to "${server.name}"`);
+  }
+  try {
+    const line = await (args.command === "login" ? login : logout)(server as Parameters<typeof login>[0], wiring);
+    await writeStdout(line + "\n");
+    return 0;
+  } catch (err) {
+    throw new CommandError(err instanceof Error ? err.message : String(err));
   }
 }
 

@@ -86,9 +86,13 @@ export class OAuthProvider implements HttpAuthProvider {
     });
   }
 
-  /** Runs a login now (`mcp login`), whatever the stored state. @throws as onChallenge does. */
-  async login(): Promise<void> {
-    await this.once(() => this.obtain({}, undefined, true));
+  /**
+   * Runs a login now (`mcp login`), whatever the stored state.
+   * @param challenge the server's 401 parameters (see probe.ts), so discovery starts where the server points.
+   * @throws as onChallenge does.
+   */
+  async login(challenge: Record<string, string> = {}): Promise<void> {
+    await this.once(() => this.obtain(challenge, undefined, true));
   }
 
   /** Forgets this server's tokens and registered client. */
