@@ -96,7 +96,8 @@ export function parseInspectorArgs(argv: string[]): InspectorArgs {
   };
   if (values.help) return { help: true, command: "list", operands: [], ...common };
   if (name === undefined) throw new UsageError("missing command (list, get, tools, prompts, resources, call, prompt, read, login or logout)");
-  if (!Object.hasOwn(ARITY, name)) throw new UsageError(`unknown command "${name}" (list, get, tools, prompts, resources, call, prompt, read, login or logout)`);
+  if (!Object.hasOwn(ARITY, name))
+    throw new UsageError(`unknown command "${name}" (list, get, tools, prompts, resources, call, prompt, read, login or logout)`);
   const command = name as InspectorCommand;
   const [min, max] = ARITY[command];
   if (operands.length < min || operands.length > max) throw new UsageError(commandUsage(command));

@@ -26,7 +26,6 @@ export interface OAuthWiring {
   providerFor(server: RemoteServer): OAuthProvider | undefined;
 }
 
-
 /**
  * @param allowLogin false in `-p`: a server that needs a person is then reported, never waited for.
  * @param debug --debug lines (steps and URLs; never a token).
@@ -42,7 +41,14 @@ export function oauthWiring(opts: { allowLogin: boolean; debug?: (line: string) 
       if (Object.keys(server.headers ?? {}).some((h) => h.toLowerCase() === "authorization")) return undefined;
       let provider = cache.get(server.name);
       if (!provider) {
-        provider = new OAuthProvider({ server: server.name, url: server.url, oauth: server.oauth ?? { grantType: "authorization_code" }, store, interaction, debug: opts.debug });
+        provider = new OAuthProvider({
+          server: server.name,
+          url: server.url,
+          oauth: server.oauth ?? { grantType: "authorization_code" },
+          store,
+          interaction,
+          debug: opts.debug,
+        });
         cache.set(server.name, provider);
       }
       return provider;
@@ -66,5 +72,7 @@ export async function login(server: RemoteServer, wiring: OAuthWiring): Promise<
 /** Forgets `server`'s tokens and client registration. Resolves with the line to show. */
 export async function logout(server: RemoteServer, wiring: OAuthWiring): Promise<string> {
   const provider = new OAuthProvider({ server: server.name, url: server.url, oauth: server.oauth ?? { grantType: "authorization_code" }, store: wiring.store });
-  return (await provider.logout()) ? `Logged out of MCP server "${server.name}" (its tokens and client registration are forgotten)` : `MCP server "${server.name}" had no saved login`;
+  return (await provider.logout())
+    ? `Logged out of MCP server "${server.name}" (its tokens and client registration are forgotten)`
+    : `MCP server "${server.name}" had no saved login`;
 }

@@ -127,3 +127,8 @@ export async function bearerCheck(
   }
   return undefined;
 }
+
+/** The protected resource metadata a fixture serves for `resource`, pointing at `issuer`. */
+export function resourceMetadata(resource: string, issuer: string, scopes: string[]): Response {
+  return Response.json({ resource, authorization_servers: [issuer], scopes_supported: scopes });
+}
