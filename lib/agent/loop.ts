@@ -3,6 +3,7 @@
  * the reply, send all `tool_result` blocks back in one user message, repeat until `stop_reason`
  * is not `tool_use`. The loop knows tools only through the `Tool` interface.
  */
+import type { ToolState } from "../tools/tool-state.ts";
 import type { Tool, ToolOutput } from "../tools/tool.ts";
 import { isToolUse, replyText, type AssistantReply, type MessageParam, type ToolResultContentBlock, type ToolUseBlock, type Usage } from "./messages.ts";
 import type { ModelClient } from "./model.ts";
@@ -39,6 +40,8 @@ export interface LoopOptions {
   /** Asked before a tool runs; false means the user refused it. */
   canUseTool?(tool: Tool, input: Record<string, unknown>): Promise<boolean>;
   cwd: string;
+  /** What the tools remember across calls in this conversation; handed to every call. */
+  toolState?: ToolState;
   maxTurns?: number;
   signal?: AbortSignal;
   hooks?: LoopHooks;
@@ -151,7 +154,7 @@ async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOpt
       return { isError: true, content: `The user refused to run ${call.name}.` };
     }
     const progress = opts.hooks?.onToolProgress;
-    return await tool.run(input, { cwd: opts.cwd, signal, onProgress: progress && ((message) => progress(call, message)) });
+    return await tool.run(input, { cwd: opts.cwd, signal, toolState: opts.toolState, onProgress: progress && ((message) => progress(call, message)) });
   } catch (err) {
     return { isError: true, content: err instanceof Error ? err.message : String(err) };
   }

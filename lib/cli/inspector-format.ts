@@ -11,19 +11,30 @@ import { stderrSuffix, type ServerState } from "../mcp/registry.ts";
 import { textOfBlob } from "../agent/mcp/text-blob.ts";
 import { schemaType } from "./schema-type.ts";
 
-/** A config for display: command and args as written (before `${VAR}` expansion), every env value `***` (values may be secrets). */
+/**
+ * A config for display, as written (before `${VAR}` expansion): command and args with every env
+ * value `***`, or the URL with every header value `***` (values may be secrets).
+ */
 export function maskConfig(config: ServerConfig): ServerConfig {
+  const mask = (values: Record<string, string>) => Object.fromEntries(Object.keys(values).map((k) => [k, "***"]));
+  if (config.type !== "stdio") return { type: config.type, name: config.name, url: (config.written ?? config).url, headers: mask(config.headers) };
   const { command, args } = config.written ?? config;
-  return { type: config.type, name: config.name, command, args, env: Object.fromEntries(Object.keys(config.env).map((k) => [k, "***"])) };
+  return { type: config.type, name: config.name, command, args, env: mask(config.env) };
 }
 
 /**
  * `command arg1 "arg with space"` as the config wrote it (so `${TOKEN}` stays a reference, never its
- * value): one line a user can read, not a shell-exact quoting.
+ * value): one line a user can read, not a shell-exact quoting. For a remote server, its URL as written.
  */
 export function commandLine(config: ServerConfig): string {
+  if (config.type !== "stdio") return (config.written ?? config).url;
   const { command, args } = config.written ?? config;
   return [command, ...args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
+}
+
+/** "http https://…/mcp" for a remote server (transport and URL as written), "" for stdio. */
+function remoteLabel(config: ServerConfig): string {
+  return config.type === "stdio" ? "" : `${config.type} ${(config.written ?? config).url}  `;
 }
 
 /** Why a server failed, with its telling stderr lines: the same words as the start-up failure line. */
@@ -42,7 +53,7 @@ export function listTable(states: ServerState[]): string {
         s.status === "connected"
           ? [plural(s.tools.length, "tool"), plural(s.prompts.length, "prompt"), plural(s.resources.length, "resource")].join(", ")
           : failureReason(s);
-      return `${s.name.padEnd(width)}  ${s.status.padEnd(9)}  ${detail}`;
+      return `${s.name.padEnd(width)}  ${s.status.padEnd(9)}  ${remoteLabel(s.config)}${detail}`;
     })
     .join("\n");
 }
@@ -52,6 +63,7 @@ export function listJson(states: ServerState[]): object[] {
   return states.map((s) => ({
     name: s.name,
     status: s.status,
+    ...(s.config.type === "stdio" ? {} : { transport: s.config.type, url: (s.config.written ?? s.config).url }),
     ...(s.error ? { error: s.error } : {}),
     tools: s.tools.length,
     prompts: s.prompts.length,
@@ -76,9 +88,18 @@ export function detailsJson(s: ServerState): object {
 /** `mcp get`: the same as detailsJson, as labelled lines. */
 export function detailsText(s: ServerState): string {
   const lines = [s.name, `  status:        ${s.status === "connected" ? "connected" : `failed: ${s.error ?? "unknown error"}`}`];
-  lines.push(`  command:       ${commandLine(s.config)}`);
-  const env = Object.keys(s.config.env);
-  if (env.length) lines.push(`  env:           ${env.map((k) => `${k}=***`).join(" ")}`);
+  if (s.config.type === "stdio") {
+    lines.push(`  command:       ${commandLine(s.config)}`);
+    const env = Object.keys(s.config.env);
+    if (env.length) lines.push(`  env:           ${env.map((k) => `${k}=***`).join(" ")}`);
+  } else {
+    lines.push(
+      `  transport:     ${s.config.type === "http" ? "http (Streamable HTTP)" : "sse (legacy HTTP+SSE)"}`,
+      `  url:           ${commandLine(s.config)}`,
+    );
+    const headers = Object.keys(s.config.headers);
+    if (headers.length) lines.push(`  headers:       ${headers.map((k) => `${k}: ***`).join(", ")}`);
+  }
   if (s.status === "failed") {
     if (s.stderr.length) lines.push("  stderr:", ...s.stderr.map((l) => `    ${l}`));
     return lines.join("\n");

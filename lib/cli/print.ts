@@ -7,6 +7,7 @@ import type { CliArgs } from "./args.ts";
 import { AgentRuntime } from "../agent/runtime.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop, MaxTurnsError } from "../agent/loop.ts";
+import { ToolState } from "../tools/tool-state.ts";
 import { ModelError } from "../agent/model.ts";
 import { describeUsage, zeroUsage } from "../agent/usage.ts";
 import { fatalLine, shutdown, shutdownSignal } from "../agent/lifecycle.ts";
@@ -105,6 +106,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
         conversation.noteRoutes(s.routes());
       },
       cwd,
+      toolState: new ToolState(cwd),
       maxTurns: args.maxTurns,
       signal: shutdownSignal,
       hooks: {

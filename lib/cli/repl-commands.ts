@@ -5,6 +5,7 @@
 import type { AgentRuntime } from "../agent/runtime.ts";
 import type { Conversation } from "../agent/conversation.ts";
 import type { OpenedSession } from "../agent/session-open.ts";
+import { ToolState } from "../tools/tool-state.ts";
 import { ModelError } from "../agent/model.ts";
 import { listCustomCommands } from "../agent/commands.ts";
 import { printBuiltin } from "./print-commands.ts";
@@ -18,6 +19,8 @@ export interface ReplState {
   conversation: Conversation;
   /** Where the conversation is saved; /clear starts a new session there. */
   session: OpenedSession;
+  /** What the tools remember in this conversation (Bash's directory, files seen); `/clear` starts it afresh. */
+  tools: ToolState;
 }
 
 /**
@@ -30,6 +33,7 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
       return "exit";
     case "clear":
       state.conversation.clear(state.session.fresh());
+      state.tools = new ToolState(state.tools.projectDir);
       return "Conversation cleared.\n";
     case "cost":
       return `${describeUsage(runtime.meter)}\n`;

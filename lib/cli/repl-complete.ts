@@ -65,3 +65,35 @@ export function fileCandidates(cwd: string, prefix: string): string[] {
     .sort()
     .map((p) => (/\s/.test(p) ? `"${p}"` : p));
 }
+
+/** The longest prefix all `words` share. */
+export function commonPrefix(words: string[]): string {
+  let prefix = words[0] ?? "";
+  for (const w of words) while (!w.startsWith(prefix)) prefix = prefix.slice(0, -1);
+  return prefix;
+}
+
+/** Rows shown under the prompt for several candidates. */
+export const MAX_CANDIDATE_ROWS = 4;
+
+/**
+ * Candidates laid out in columns across `columns` cells, at most MAX_CANDIDATE_ROWS rows; the
+ * last row says how many more there are when they do not all fit.
+ */
+export function completionRows(candidates: string[], columns: number): string[] {
+  const cell = Math.min(columns, Math.max(...candidates.map((c) => Bun.stringWidth(c))) + 2);
+  const perRow = Math.max(1, Math.floor(columns / cell));
+  const rows: string[] = [];
+  for (let i = 0; i < candidates.length && rows.length < MAX_CANDIDATE_ROWS; i += perRow) {
+    rows.push(
+      candidates
+        .slice(i, i + perRow)
+        .map((c) => c + " ".repeat(Math.max(0, cell - Bun.stringWidth(c))))
+        .join("")
+        .trimEnd(),
+    );
+  }
+  const shown = Math.min(candidates.length, MAX_CANDIDATE_ROWS * perRow);
+  if (shown < candidates.length) rows.push(`… ${candidates.length - shown} more`);
+  return rows;
+}

@@ -1,175 +1,327 @@
 /**
- * The interactive session's terminal, over node:readline (line editing, history, Tab completion).
- * Two modes:
- * - idle: readline owns the terminal in raw mode; Ctrl-C clears the line, or on an empty line
- *   arms exit ("press Ctrl-C again"); a second Ctrl-C exits, as does one right after a Ctrl-C
- *   that interrupted a turn; Ctrl-D exits.
- * - busy (a turn is running): readline is paused and the terminal is back in cooked mode, so
- *   Ctrl-C arrives as SIGINT and interrupts the turn, and typed lines wait for the next prompt.
- *   Questions (permission prompts) briefly hand the terminal back to readline.
+ * The interactive session's terminal: raw mode for the whole session, keys decoded by
+ * repl-keys.ts into the prompt's editor (repl-editor.ts), drawn by the live area (ui-live.ts).
+ * The prompt stays usable while a turn runs: Enter then queues the input (shown as queued), and
+ * queued inputs are handed out one by one, each as its own turn, by the following `readLine`s.
+ * Keys: Esc interrupts a turn (or a question); Ctrl-C interrupts a turn, or clears the input; a
+ * second Ctrl-C within DOUBLE_PRESS_MS of the first leaves; Ctrl-D on an empty input leaves.
  */
-import * as readline from "node:readline";
 import type { Completer } from "./repl-complete.ts";
 import { setInterruptHandler } from "../agent/lifecycle.ts";
+import { ESC_TIMEOUT_MS, KEYS_OFF, KEYS_ON, KeyDecoder, type Key } from "./repl-keys.ts";
+import { LineEditor } from "./repl-editor.ts";
+import { LiveArea } from "./ui-live.ts";
+import type { Style } from "./ui-style.ts";
+import { commonPrefix, completionRows } from "./repl-complete.ts";
 
 export const PROMPT = "> ";
-/** Two Ctrl-C presses this close together (ms) leave, even when the first interrupted a turn. */
-export const DOUBLE_PRESS_MS = 1000;
+/** Continuation lines of a multi-line input are indented under the prompt. */
+const CONTINUATION = "  ";
+/** Two Ctrl-C presses this close together (ms) leave; a later one starts over. */
+export const DOUBLE_PRESS_MS = 2000;
 
 export interface TerminalOptions {
   completer: Completer;
   /** Saved history, newest first. */
   history: string[];
-  historySize: number;
-  /** Writes a note for the user (the "press Ctrl-C again" hint). */
-  note(line: string): void;
+  style: Style;
 }
 
-interface Pending {
-  kind: "input" | "question";
+interface Question {
+  prompt: string;
+  editor: LineEditor;
   resolve(line: string | null): void;
 }
 
-/** The prompt and its modes (see the file comment); one per session, closed with `close()`. */
+/** The prompt and its live area (see the file comment); one per session, closed with `close()`. */
 export class Terminal {
-  private readonly rl: readline.Interface;
-  private pending: Pending | undefined;
+  private readonly area = new LiveArea(process.stdout);
+  private readonly decoder = new KeyDecoder();
+  private readonly utf8 = new TextDecoder();
+  private readonly editor: LineEditor;
+  private readonly queue: string[] = [];
+  private reader: ((line: string | null) => void) | undefined;
+  private question: Question | undefined;
   private busyInterrupt: (() => void) | undefined;
-  /** A Ctrl-C on an empty prompt arms exit; submitting a line disarms it. */
-  private armed = false;
-  /** When Ctrl-C last interrupted a turn (performance.now() ms): a quick second press leaves. */
-  private lastTurnInterrupt = -Infinity;
+  private onLeave: (() => void) | undefined;
+  private status: string | undefined;
+  private activity: string[] = [];
+  private candidates: string[] = [];
+  private hint: string | undefined;
+  private hintTimer: Timer | undefined;
+  private escTimer: Timer | undefined;
+  private lastCtrlC = -Infinity;
   private closed = false;
-  private readonly onSignal = () => this.interrupt();
-  private readonly restore = () => this.setRaw(false);
+  private readonly onData = (chunk: Buffer) => this.feed(this.utf8.decode(chunk, { stream: true }));
+  private readonly onResize = () => this.area.resized();
+  private readonly restore = () => this.restoreTerminal();
 
   constructor(private readonly opts: TerminalOptions) {
-    this.rl = readline.createInterface({
-      input: process.stdin,
-      output: process.stdout,
-      terminal: true,
-      completer: opts.completer,
-      history: opts.history,
-      historySize: opts.historySize,
-      removeHistoryDuplicates: true,
-      prompt: PROMPT,
-    });
-    this.rl.on("line", (line) => this.settle(line));
-    this.rl.on("close", () => {
-      this.closed = true;
-      this.settle(null);
-    });
-    this.rl.on("SIGINT", this.onSignal);
-    // In cooked mode (busy) Ctrl-C arrives as a process signal; lifecycle's handler passes it here.
-    setInterruptHandler(this.onSignal);
+    this.editor = new LineEditor(opts.history);
+    if (process.stdin.isTTY) process.stdin.setRawMode(true);
+    process.stdout.write(KEYS_ON);
+    process.stdin.on("data", this.onData);
+    process.stdin.resume();
+    process.stdout.on("resize", this.onResize);
+    // A SIGINT from outside (kill -INT) counts as a Ctrl-C press.
+    setInterruptHandler(() => this.key({ kind: "ctrl-c" }));
     process.on("exit", this.restore);
+    this.redraw();
   }
 
-  /** The next submitted line; null when the user leaves (Ctrl-D, or Ctrl-C twice). */
+  /** The next input: a queued one first, else the next one submitted; null when the user leaves. */
   readLine(): Promise<string | null> {
-    return this.wait("input", PROMPT).then((line) => {
-      if (line !== null) this.armed = false;
-      return line;
+    if (this.closed) return Promise.resolve(null);
+    const queued = this.queue.shift();
+    if (queued !== undefined) {
+      this.echo(queued);
+      return Promise.resolve(queued);
+    }
+    return new Promise((resolve) => {
+      this.reader = resolve;
+      this.redraw();
     });
   }
 
-  /** During a turn: asks `question`; the typed line, or null on Ctrl-C. Not kept in history. */
-  async ask(question: string): Promise<string | null> {
-    this.setRaw(true);
-    const line = await this.wait("question", question);
-    if (line !== null) {
-      const history = (this.rl as unknown as { history?: string[] }).history;
-      if (history?.[0] === line) history.shift();
-    }
-    if (this.busyInterrupt && !this.closed) this.pauseForTurn();
-    return line;
-  }
-
-  /**
-   * Runs `write` (which prints whole lines) without breaking the prompt: while the user is at the
-   * prompt, the lines go above it and the prompt and typed text are redrawn.
-   */
-  printAbove(write: () => void): void {
-    if (this.pending?.kind !== "input" || this.busyInterrupt) return write();
-    process.stdout.write("\r\x1b[K");
-    write();
-    this.rl.prompt(true);
-  }
-
-  /** Enters busy mode; `onInterrupt` runs on every Ctrl-C until `idle()`. */
-  busy(onInterrupt: () => void): void {
-    this.busyInterrupt = onInterrupt;
-    this.pauseForTurn();
-  }
-
-  /** Leaves busy mode (the next readLine shows the prompt again). */
-  idle(): void {
-    this.busyInterrupt = undefined;
-    this.setRaw(true);
-  }
-
-  /** Restores the terminal and stops listening. */
-  close(): void {
-    setInterruptHandler(undefined);
-    process.off("exit", this.restore);
-    if (!this.closed) this.rl.close();
-    this.setRaw(false);
-  }
-
-  private wait(kind: Pending["kind"], prompt: string): Promise<string | null> {
+  /** Asks `prompt` on the prompt's row; the typed answer, or null on Esc / Ctrl-C. Not kept in history. */
+  ask(prompt: string): Promise<string | null> {
     if (this.closed) return Promise.resolve(null);
     return new Promise((resolve) => {
-      this.pending = { kind, resolve };
-      this.rl.setPrompt(prompt);
-      this.rl.prompt();
+      this.question = { prompt, editor: new LineEditor(), resolve };
+      this.redraw();
     });
   }
 
-  private settle(line: string | null): void {
-    const pending = this.pending;
-    this.pending = undefined;
-    pending?.resolve(line);
+  /** Prints whole lines above the live area (the conversation). */
+  print(text: string): void {
+    this.area.print(text);
+  }
+
+  /** The status line (spinner, what runs, elapsed); undefined hides it. */
+  setStatus(line: string | undefined): void {
+    this.status = line;
+    this.redraw();
+  }
+
+  /** Lines above the status that change in place (a running tool's progress). */
+  setActivity(lines: string[]): void {
+    this.activity = lines;
+    this.redraw();
+  }
+
+  /** A turn runs: Esc and Ctrl-C call `onInterrupt`; a double Ctrl-C calls `onLeave`. */
+  busy(onInterrupt: () => void, onLeave: () => void): void {
+    this.busyInterrupt = onInterrupt;
+    this.onLeave = onLeave;
+  }
+
+  /** The turn ended. */
+  idle(): void {
+    this.busyInterrupt = undefined;
+    this.onLeave = undefined;
+    this.status = undefined;
+    this.activity = [];
+    this.redraw();
+  }
+
+  /** Erases the live area, restores the terminal and stops listening. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    setInterruptHandler(undefined);
+    process.off("exit", this.restore);
+    process.stdin.off("data", this.onData);
+    process.stdout.off("resize", this.onResize);
+    clearTimeout(this.escTimer);
+    clearTimeout(this.hintTimer);
+    this.area.clear();
+    this.restoreTerminal();
+    process.stdin.pause();
+    this.settleReader(null);
+    this.question?.resolve(null);
+    this.question = undefined;
+  }
+
+  private restoreTerminal(): void {
+    process.stdout.write(KEYS_OFF);
+    if (process.stdin.isTTY) process.stdin.setRawMode(false);
+  }
+
+  private feed(text: string): void {
+    clearTimeout(this.escTimer);
+    for (const key of this.decoder.feed(text)) this.key(key);
+    if (this.decoder.waiting) {
+      this.escTimer = setTimeout(() => {
+        for (const key of this.decoder.flush()) this.key(key);
+      }, ESC_TIMEOUT_MS);
+    }
+  }
+
+  private key(key: Key): void {
+    if (this.closed) return;
+    if (key.kind !== "tab") this.candidates = [];
+    if (key.kind === "ctrl-c") return this.ctrlC();
+    const q = this.question;
+    if (q) {
+      if (key.kind === "escape") return this.answer(null);
+      if (key.kind === "enter") return this.answer(q.editor.take());
+      this.edit(q.editor, key);
+      return this.redraw();
+    }
+    switch (key.kind) {
+      case "escape":
+        this.interrupt();
+        break;
+      case "enter": {
+        const line = this.editor.enter();
+        if (line !== undefined) this.submit(line);
+        break;
+      }
+      case "ctrl-d":
+        if (this.editor.text) this.editor.delete();
+        else if (!this.busyInterrupt) this.settleReader(null);
+        break;
+      case "tab":
+        this.complete();
+        break;
+      default:
+        this.edit(this.editor, key);
+    }
+    this.redraw();
+  }
+
+  private edit(editor: LineEditor, key: Key): void {
+    switch (key.kind) {
+      case "text":
+        return editor.insert(key.text);
+      case "paste":
+        return editor.paste(key.text);
+      case "newline":
+        return editor.insert("\n");
+      case "backspace":
+        return editor.backspace();
+      case "delete":
+        return editor.delete();
+      case "left":
+        return editor.left();
+      case "right":
+        return editor.right();
+      case "up":
+        return editor.up();
+      case "down":
+        return editor.down();
+      case "home":
+      case "ctrl-a":
+        return editor.home();
+      case "end":
+      case "ctrl-e":
+        return editor.end();
+      case "word-left":
+        return editor.wordLeft();
+      case "word-right":
+        return editor.wordRight();
+      case "ctrl-u":
+        return editor.killBefore();
+      case "ctrl-k":
+        return editor.killAfter();
+      case "ctrl-w":
+        return editor.killWord();
+      case "ctrl-l":
+        return this.area.render({ lines: [] });
+    }
+  }
+
+  private submit(line: string): void {
+    if (!line.trim()) return;
+    this.editor.remember(line);
+    if (this.reader && !this.busyInterrupt) {
+      this.echo(line);
+      this.settleReader(line);
+    } else {
+      this.queue.push(line);
+    }
+  }
+
+  /** The submitted input stays in the conversation, as typed. */
+  private echo(line: string): void {
+    this.area.print(PROMPT + line.replace(/\n/g, `\n${CONTINUATION}`));
+  }
+
+  private answer(line: string | null): void {
+    const q = this.question!;
+    this.question = undefined;
+    this.area.print(`${q.prompt}${line ?? this.opts.style.dim("(interrupted)")}`);
+    q.resolve(line);
+    this.redraw();
   }
 
   private interrupt(): void {
-    if (this.pending?.kind === "question") {
-      this.clearLine();
-      process.stdout.write("\n");
-      this.settle(null);
-      return;
+    if (!this.busyInterrupt) return;
+    // Inputs queued behind an interrupted turn go back to the prompt instead of being sent.
+    if (this.queue.length) {
+      const rest = this.editor.text;
+      this.editor.set([...this.queue.splice(0), ...(rest ? [rest] : [])].join("\n"));
     }
-    if (this.busyInterrupt) {
-      this.lastTurnInterrupt = performance.now();
-      this.busyInterrupt();
-      return;
-    }
-    if (!this.pending) return;
-    const typed = (this.rl as unknown as { line: string }).line;
-    this.clearLine();
-    process.stdout.write("\n");
-    if (typed) {
-      this.rl.prompt();
-    } else if (this.armed || performance.now() - this.lastTurnInterrupt < DOUBLE_PRESS_MS) {
-      this.settle(null);
-    } else {
-      this.armed = true;
-      this.opts.note("(press Ctrl-C again to exit, or Ctrl-D)");
-      this.rl.prompt();
-    }
+    this.busyInterrupt();
   }
 
-  private clearLine(): void {
-    const rl = this.rl as unknown as { line: string; cursor: number };
-    rl.line = "";
-    rl.cursor = 0;
+  private ctrlC(): void {
+    const now = performance.now();
+    if (now - this.lastCtrlC < DOUBLE_PRESS_MS) {
+      this.lastCtrlC = -Infinity;
+      if (this.onLeave) return this.onLeave();
+      return this.settleReader(null);
+    }
+    this.lastCtrlC = now;
+    if (this.question) this.answer(null);
+    else if (this.busyInterrupt) this.interrupt();
+    else if (this.editor.text) this.editor.clear();
+    this.showHint("(press Ctrl-C again to exit, or Ctrl-D)");
   }
 
-  private pauseForTurn(): void {
-    this.rl.pause();
-    this.setRaw(false);
+  private showHint(hint: string): void {
+    this.hint = hint;
+    clearTimeout(this.hintTimer);
+    this.hintTimer = setTimeout(() => {
+      this.hint = undefined;
+      this.redraw();
+    }, DOUBLE_PRESS_MS);
+    this.hintTimer.unref?.();
+    this.redraw();
   }
 
-  private setRaw(on: boolean): void {
-    if (process.stdin.isTTY) process.stdin.setRawMode(on && !this.closed);
+  private complete(): void {
+    const editor = this.editor;
+    if (editor.cursor !== editor.text.length) return;
+    const [hits, replaced] = this.opts.completer(editor.text);
+    if (!hits.length) return;
+    const prefix = hits.length === 1 ? hits[0]! + (hits[0]!.endsWith("/") ? "" : " ") : commonPrefix(hits);
+    if (prefix.length > replaced.length) editor.insert(prefix.slice(replaced.length));
+    if (hits.length > 1) this.candidates = hits;
+  }
+
+  private settleReader(line: string | null): void {
+    const reader = this.reader;
+    this.reader = undefined;
+    reader?.(line);
+  }
+
+  private redraw(): void {
+    if (this.closed) return;
+    const { style } = this.opts;
+    const lines = [...this.activity];
+    if (this.status) lines.push(this.status);
+    for (const q of this.queue) lines.push(style.dim(`  ↳ queued: ${q.split("\n")[0]}${q.includes("\n") ? " …" : ""}`));
+    const q = this.question;
+    const editor = q?.editor ?? this.editor;
+    const first = q?.prompt ?? PROMPT;
+    const before = editor.text.slice(0, editor.cursor);
+    const row = before.split("\n").length - 1;
+    const cursorLine = lines.length + row;
+    const index = (row === 0 ? first.length : CONTINUATION.length) + before.length - (before.lastIndexOf("\n") + 1);
+    for (const [n, text] of editor.text.split("\n").entries()) lines.push((n === 0 ? first : CONTINUATION) + text);
+    if (this.candidates.length) lines.push(...completionRows(this.candidates, process.stdout.columns ?? 80).map(style.dim));
+    if (this.hint) lines.push(style.dim(this.hint));
+    this.area.render({ lines, cursor: { line: cursorLine, index } });
   }
 }

@@ -2,19 +2,22 @@
  * The interactive session (no -p, stdin a terminal): a prompt with line editing, history and Tab
  * completion; each input goes through the shared input path (parseInput) and the tool-use loop on
  * the running conversation, with streamed model text, one line per tool call, and permission
- * prompts. Ctrl-C interrupts a turn; Ctrl-C twice or Ctrl-D leaves; servers are shut down on exit.
+ * prompts. Esc or Ctrl-C interrupts a turn; Ctrl-C twice or Ctrl-D leaves; servers are shut down on exit.
  */
 import type { CliArgs } from "./args.ts";
 import { runtimeOptions } from "./runtime-options.ts";
 import { AgentRuntime } from "../agent/runtime.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop } from "../agent/loop.ts";
+import { ToolState } from "../tools/tool-state.ts";
 import { ModelError } from "../agent/model.ts";
 import { exitAfterShutdown, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { colorEnabled, createStyle, type Style } from "./ui-style.ts";
 import { StartupStatus } from "./ui-status.ts";
-import { TurnView } from "./ui-turn.ts";
-import { History, HISTORY_SIZE, historyPath } from "./repl-history.ts";
+import { PlainLines, TurnView } from "./ui-turn.ts";
+import { TurnStatus } from "./ui-activity.ts";
+import { addUserInput, recordInterrupt } from "./repl-turns.ts";
+import { History, historyPath } from "./repl-history.ts";
 import { PROMPT, Terminal } from "./repl-terminal.ts";
 import { createCompleter } from "./repl-complete.ts";
 import { permissionHook } from "./repl-permission.ts";
@@ -68,28 +71,26 @@ export async function runRepl(args: CliArgs): Promise<number> {
   }
   dropStatus();
   status.finish(runtime.servers());
-  const view = new TurnView(process.stdout, process.stderr, style, cwd);
   process.stderr.write(style.dim(`${runtime.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");
 
-  const history = new History(historyPath(), view.line);
+  const history = new History(historyPath(), (line) => term.print(line));
   const term = new Terminal({
     completer: createCompleter({ cwd, commands: () => commandNames(runtime), resources: () => resourceMentions(runtime) }),
     history: history.load(),
-    historySize: HISTORY_SIZE,
-    note: (line) => process.stderr.write(style.dim(line) + "\n"),
+    style,
   });
-  // Servers may log at any time (a crash, a failed re-list): keep such lines off the prompt.
-  log = (line) => term.printAbove(() => view.line(line));
+  // Servers may log at any time (a crash, a failed re-list): such lines go above the prompt.
+  log = (line) => term.print(line);
   session.start(runtime.model.model);
   runtime.pinRoutes(session.conversation.routes);
-  const state: ReplState = { conversation: session.conversation, session };
+  const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
   const resumedTurns = state.conversation.turns;
-  if (resumedTurns) process.stderr.write(style.dim(`Resumed session ${state.conversation.sessionId} (${resumedTurns} earlier prompts).`) + "\n");
-  const turn = new TurnRunner(runtime, state, term, view, style, args);
+  if (resumedTurns) term.print(style.dim(`Resumed session ${state.conversation.sessionId} (${resumedTurns} earlier prompts).`));
+  const turn = new TurnRunner(runtime, state, term, style, args);
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.
     let first = args.prompt?.trim() ? args.prompt : undefined;
-    if (first !== undefined) process.stdout.write(`${PROMPT}${first}\n`);
+    if (first !== undefined) term.print(`${PROMPT}${first}`);
     for (;;) {
       const line = first ?? (await term.readLine());
       first = undefined;
@@ -114,7 +115,6 @@ class TurnRunner {
     private readonly runtime: AgentRuntime,
     private readonly state: ReplState,
     private readonly term: Terminal,
-    private readonly view: TurnView,
     private readonly style: Style,
     private readonly args: CliArgs,
   ) {
@@ -123,25 +123,38 @@ class TurnRunner {
 
   /** Handles one submitted line; "exit" when the user asked to leave. Never throws. */
   async run(line: string): Promise<"exit" | undefined> {
-    const { runtime, state, term, view, style } = this;
+    const { runtime, state, term, style } = this;
+    const cwd = runtime.opts.cwd;
+    const status = new TurnStatus((l) => term.setStatus(l), style);
+    const view = new TurnView(
+      { print: (text) => term.print(text), setActivity: (lines) => term.setActivity(lines), columns: process.stdout.columns ?? 80 },
+      style,
+      cwd,
+      new PlainLines(),
+      status,
+    );
     const controller = new AbortController();
     const interrupt = () => controller.abort(new TurnInterrupted());
-    let interrupts = 0;
-    // Where this turn's messages start: a request the API refuses is dropped whole (see below).
+    // Text the current model call has streamed: kept in the conversation if the turn is interrupted.
+    let partial = "";
     const conversation = state.conversation;
-    const before = conversation.mark();
-    // A second Ctrl-C while the turn is still winding down leaves, as at an idle prompt.
-    term.busy(() => (++interrupts > 1 ? void exitAfterShutdown(0) : interrupt()));
+    // Where this turn's messages start: a request the API refuses is dropped whole (see below).
+    let before = conversation.mark();
+    term.busy(interrupt, () => {
+      term.close();
+      void exitAfterShutdown(0);
+    });
+    status.start();
     try {
-      const cwd = runtime.opts.cwd;
       const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput(), warn: view.line }), controller.signal);
       if (parsed.kind === "builtin") {
+        status.stop();
         const out = runBuiltin(parsed.name, parsed.args, runtime, state);
         if (out === "exit") return "exit";
-        process.stdout.write(out);
+        term.print(out);
         return undefined;
       }
-      conversation.append({ role: "user", content: parsed.content });
+      before = addUserInput(conversation, parsed.content);
       await runLoop(conversation, {
         model: runtime.model,
         system: runtime.systemPrompt(),
@@ -150,6 +163,7 @@ class TurnRunner {
           await runtime.refresh();
           conversation.noteRoutes(runtime.routes());
         },
+        toolState: state.tools,
         canUseTool: permissionHook({
           cwd,
           allowed: this.allowed,
@@ -164,12 +178,25 @@ class TurnRunner {
         }),
         cwd,
         signal: controller.signal,
-        hooks: { onText: view.text, onToolStart: view.toolStart, onToolProgress: view.toolProgress, onToolEnd: view.toolEnd },
+        hooks: {
+          onText: (delta) => {
+            partial += delta;
+            view.text(delta);
+          },
+          onAssistant: (reply) => {
+            partial = "";
+            view.callDone(reply.usage?.output_tokens);
+          },
+          onToolStart: view.toolStart,
+          onToolProgress: view.toolProgress,
+          onToolEnd: view.toolEnd,
+        },
       });
       view.endLine();
     } catch (err) {
+      view.endLine();
       if (controller.signal.aborted) {
-        conversation.closeInterrupted();
+        if (conversation.mark() > before) recordInterrupt(conversation, partial);
         view.line(style.yellow("Interrupted."));
       } else if (isRefusedRequest(err)) {
         // Kept, the refused messages would be resent, and refused, on every later turn. Cutting
@@ -181,6 +208,7 @@ class TurnRunner {
         view.line(style.red(`error: ${err instanceof InputError || err instanceof ModelError ? err.message : describe(err)}`));
       }
     } finally {
+      status.stop();
       term.idle();
     }
     return undefined;

@@ -70,3 +70,27 @@ export function toolResultLine(content: string | ToolResultBlock[], isError: boo
   const prefix = `  ⎿  ${label ? `${label}: ` : ""}`;
   return isError ? prefix + style.red(`Error: ${first}`) + more : prefix + first + more;
 }
+
+/** Result lines shown after a finished call. */
+export const PREVIEW_LINES = 3;
+
+/**
+ * The preview printed when a call ends: its first PREVIEW_LINES non-empty lines (each cut to
+ * `maxChars`), then `… +N lines` for the rest; errors marked as in `toolResultLine`.
+ */
+export function toolResultPreview(
+  content: string | ToolResultBlock[],
+  isError: boolean,
+  style: Style,
+  opts: { label?: string; maxChars?: number } = {},
+): string {
+  const { label, maxChars = MAX_PREVIEW_CHARS } = opts;
+  const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : `[image ${b.source.media_type}]`)).join("\n");
+  const lines = text.split("\n").filter((l) => l.trim() !== "");
+  if (lines.length <= 1 || isError) return toolResultLine(content, isError, style, opts);
+  const shown = lines.slice(0, PREVIEW_LINES).map((l) => oneLine(l, maxChars));
+  const rest = lines.length - shown.length;
+  const out = [`  ⎿  ${label ? `${label}: ` : ""}${shown[0]}`, ...shown.slice(1).map((l) => `     ${l}`)];
+  if (rest) out.push(style.dim(`     … +${rest} line${rest === 1 ? "" : "s"}`));
+  return out.join("\n");
+}

@@ -1,73 +1,114 @@
 /**
- * What a turn looks like on the terminal: the model's text streamed to stdout as it arrives, one
- * stderr line per tool call and one per result (ui-tool-lines.ts), diagnostics on stderr. Both
- * streams share the screen, so a stderr line first ends any half-written stdout line.
+ * What a turn looks like on the terminal: the model's text rendered as it streams (whole lines
+ * only, printed above the live area), one line per tool call and a few-line preview of its result
+ * (ui-tool-lines.ts), a running tool's progress updated in place, and the status line
+ * (ui-activity.ts) saying what happens now.
  */
 import type { ToolResultContentBlock, ToolUseBlock } from "../agent/messages.ts";
 import type { Style } from "./ui-style.ts";
-import { MAX_PREVIEW_CHARS, oneLine, toolResultLine, toolStartLine } from "./ui-tool-lines.ts";
+import { MAX_PREVIEW_CHARS, oneLine, toolResultPreview, toolStartLine } from "./ui-tool-lines.ts";
+import type { TurnStatus } from "./ui-activity.ts";
 
-export interface Writer {
-  write(s: string): unknown;
-  /** Terminal width, when the stream is a terminal. */
-  columns?: number;
+/** Streamed text in, printable whole lines out (Markdown rendering, or plain lines). */
+export interface TextRenderer {
+  /** Adds a delta; returns what is ready to print (whole lines, maybe ""). */
+  push(delta: string): string;
+  /** The rest, at the end of a reply or before a tool line. */
+  end(): string;
 }
 
-/** Draws turns: model text on `out` (stdout), tool and diagnostic lines on `err` (stderr). */
+/** Where a turn is drawn (the Terminal). */
+export interface TurnScreen {
+  print(text: string): void;
+  setActivity(lines: string[]): void;
+  readonly columns: number;
+}
+
+/** Plain text: whole lines as they complete. */
+export class PlainLines implements TextRenderer {
+  private partial = "";
+  push(delta: string): string {
+    const s = this.partial + delta;
+    const nl = s.lastIndexOf("\n");
+    this.partial = s.slice(nl + 1);
+    return nl < 0 ? "" : s.slice(0, nl + 1);
+  }
+  end(): string {
+    const rest = this.partial;
+    this.partial = "";
+    return rest ? rest + "\n" : "";
+  }
+}
+
+/** Draws turns on `screen`; `describe` gives a tool call's label for the status line. */
 export class TurnView {
-  /** stdout holds text not yet ended by a newline. */
-  private midLine = false;
   /** The call that printed the last line on screen (its next line then needs no label). */
   private lastCall: string | undefined;
+  private running = new Map<string, string>();
 
   constructor(
-    private readonly out: Writer,
-    private readonly err: Writer,
+    private readonly screen: TurnScreen,
     private readonly style: Style,
-    private readonly cwd: string,
+    cwd: string,
+    private readonly renderer: TextRenderer,
+    readonly status: TurnStatus,
+    private readonly describe: (call: ToolUseBlock) => string = (call) => toolStartLine(call.name, call.input, cwd, style),
   ) {}
 
   /** A streamed text delta from the model (the loop's onText hook). */
   readonly text = (delta: string): void => {
     if (!delta) return;
-    this.out.write(delta);
-    this.midLine = !delta.endsWith("\n");
+    this.status.streamedText(delta);
+    const ready = this.renderer.push(delta);
+    if (ready) this.screen.print(ready);
     this.lastCall = undefined;
   };
 
-  /** One line on stderr, below any text in progress. */
+  /** One line above the live area, after any text in progress. */
   readonly line = (line: string): void => {
     this.endLine();
-    this.err.write(line + "\n");
+    this.screen.print(line);
     this.lastCall = undefined;
   };
 
-  /** `● Name(args)` on stderr (the loop's onToolStart hook). */
+  /** `● Name(args)` (the loop's onToolStart hook). */
   readonly toolStart = (call: ToolUseBlock): void => {
-    this.line(toolStartLine(call.name, call.input, this.cwd, this.style));
+    const label = this.describe(call);
+    this.line(label);
     this.lastCall = call.id;
+    this.running.set(call.id, "");
+    this.status.set(`Running ${call.name}…`);
   };
 
-  /** A progress report of a running call (MCP notifications/progress; the loop's onToolProgress hook), dim. */
+  /** A progress report of a running call (MCP notifications/progress): one line, updated in place. */
   readonly toolProgress = (call: ToolUseBlock, message: string): void => {
-    const label = this.lastCall === call.id ? "" : `${call.name}: `;
-    this.line(this.style.dim(`  ⋯  ${label}${oneLine(message, MAX_PREVIEW_CHARS)}`));
-    this.lastCall = call.id;
+    this.running.set(call.id, `  ⋯  ${this.running.size > 1 ? `${call.name}: ` : ""}${oneLine(message, MAX_PREVIEW_CHARS)}`);
+    this.drawActivity();
   };
 
-  /** The result preview on stderr (the loop's onToolEnd hook), labelled when other lines came between. */
+  /** The result preview (the loop's onToolEnd hook), labelled when other lines came between. */
   readonly toolEnd = (call: ToolUseBlock, result: ToolResultContentBlock): void => {
+    this.running.delete(call.id);
+    this.drawActivity();
     const label = this.lastCall === call.id ? undefined : call.name;
-    // Keep the preview on one screen row: room for the marker, the label and "(+N lines)".
-    const columns = this.err.columns;
-    const maxChars = columns ? Math.max(20, Math.min(MAX_PREVIEW_CHARS, columns - 24 - (label?.length ?? 0))) : MAX_PREVIEW_CHARS;
-    this.line(toolResultLine(result.content, result.is_error === true, this.style, { label, maxChars }));
+    const maxChars = Math.max(20, Math.min(MAX_PREVIEW_CHARS, this.screen.columns - 12 - (label?.length ?? 0)));
+    this.line(toolResultPreview(result.content, result.is_error === true, this.style, { label, maxChars }));
+    this.status.set(this.running.size ? `Running ${[...this.running.keys()].length} tools…` : "Thinking…");
   };
 
-  /** Ends a half-written stdout line (before a prompt, a question or a stderr line). */
+  /** A model call finished (the loop's onAssistant hook). */
+  readonly callDone = (outputTokens: number | undefined): void => {
+    this.endLine();
+    this.status.callDone(outputTokens);
+  };
+
+  /** Prints any text still held by the renderer. */
   endLine(): void {
-    if (!this.midLine) return;
-    this.out.write("\n");
-    this.midLine = false;
+    const rest = this.renderer.end();
+    if (rest) this.screen.print(rest);
+  }
+
+  private drawActivity(): void {
+    this.screen.setActivity([...this.running.values()].filter(Boolean).map((l) => this.style.dim(l)));
   }
 }

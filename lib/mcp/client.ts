@@ -214,6 +214,8 @@ export class McpClient {
   private async startupFailure(error: unknown, timeoutMs: number): Promise<Error> {
     // The transport's own words for how it ended; a send that failed on a live channel speaks for itself.
     if (error instanceof ConnectionClosedError && this.conn.isClosed) return new Error(`${await this.endReason()} before the handshake`);
+    // An HTTP transport's reason ("HTTP 502 Bad Gateway from …") is the whole story.
+    if (error instanceof ConnectionClosedError && error.cause instanceof Error) return error.cause;
     if (error instanceof RequestTimeoutError) {
       const { skipped, lastSkipped } = this.conn.stats;
       const garbage = skipped ? `; its output had ${skipped} line(s) that are not JSON-RPC, the last: ${lastSkipped}` : "";

@@ -19,10 +19,23 @@ export interface StdioServerConfig {
 }
 
 /**
+ * One remote server (basic/transports): `http` is Streamable HTTP (with the legacy fallback), `sse`
+ * the 2024-11-05 HTTP+SSE transport. `headers` go on every request to the server's origin.
+ */
+export interface HttpServerConfig {
+  type: "http" | "sse";
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+  /** `url` and `headers` as written, before `${VAR}` expansion: what to show a person (values may be secrets). */
+  written?: { url: string; headers: Record<string, string> };
+}
+
+/**
  * One configured server, discriminated by `type` (the transport). Each member has `name`; a new
  * transport adds a member here, a branch in `validateEntry` and a case in transports/factory.ts.
  */
-export type ServerConfig = StdioServerConfig;
+export type ServerConfig = StdioServerConfig | HttpServerConfig;
 
 /** The result of validating one entry: the server and the `${VAR}`s that had no value, or why it was skipped. */
 type EntryResult = { server: ServerConfig; unset: string[] } | string;
@@ -111,19 +124,46 @@ function parseSource(label: string, rawText: string, env: Record<string, string 
   return out;
 }
 
-/** Dispatches on `type` (absent means stdio, as in Claude Code); each transport validates its own fields. */
+/**
+ * Dispatches on `type` (as in Claude Code: absent means stdio, or http when the entry has a `url`
+ * and no `command`); each transport validates its own fields.
+ */
 function validateEntry(name: string, entry: unknown, env: Record<string, string | undefined>): EntryResult {
   if (name.trim() === "") return "empty server name; skipped";
-  if (!isObject(entry)) return 'expected an object with "command"; skipped';
-  if (entry.type === undefined && entry.command === undefined && entry.url !== undefined) {
-    return 'transport not supported: has "url" but no "command" (only stdio servers can be started); skipped';
-  }
-  switch (entry.type ?? "stdio") {
+  if (!isObject(entry)) return 'expected an object with "command" or "url"; skipped';
+  const type: unknown = entry.type ?? (entry.command === undefined && entry.url !== undefined ? "http" : "stdio");
+  switch (type) {
     case "stdio":
       return validateStdio(name, entry, env);
+    case "http":
+    case "sse":
+      return validateRemote(name, type, entry, env);
     default:
-      return `transport not supported: "type" is ${JSON.stringify(entry.type)} (only "stdio" servers can be started); skipped`;
+      return `"type" is ${JSON.stringify(entry.type)}: not a transport (expected "stdio", "http" or "sse"); skipped`;
   }
+}
+
+function validateRemote(name: string, type: "http" | "sse", entry: Record<string, unknown>, env: Record<string, string | undefined>): EntryResult {
+  if (typeof entry.url !== "string" || entry.url.trim() === "") return '"url" must be a non-empty string; skipped';
+  const headersIn = entry.headers ?? {};
+  if (!isObject(headersIn)) return '"headers" must be an object of strings; skipped';
+  for (const [key, value] of Object.entries(headersIn)) {
+    if (typeof value !== "string") return `"headers" value for ${key} must be a string (is ${describeType(value)}); skipped`;
+  }
+  const unset = new Set<string>();
+  const expand = (s: string) => expandVars(s, env, unset);
+  const url = expand(entry.url.trim());
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Shown as written: the expanded URL may hold a secret.
+    return `"url" is not a valid URL (${JSON.stringify(entry.url.slice(0, 200))}); skipped`;
+  }
+  if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return `"url" must be http:// or https:// (is ${parsed.protocol}); skipped`;
+  const headers = Object.fromEntries(Object.entries(headersIn as Record<string, string>).map(([k, v]) => [k, expand(v)]));
+  const server: HttpServerConfig = { type, name, url, headers, written: { url: entry.url, headers: headersIn as Record<string, string> } };
+  return { server, unset: [...unset] };
 }
 
 function validateStdio(name: string, entry: Record<string, unknown>, env: Record<string, string | undefined>): EntryResult {

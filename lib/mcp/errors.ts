@@ -42,8 +42,10 @@ export class ConnectionClosedError extends Error {
     message: string,
     /** True when we closed it (shutdown), false when the peer went away. */
     readonly byUs = false,
+    /** The transport's own error, when a send failed (an HTTP status, a refused connection). */
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = "ConnectionClosedError";
   }
 }

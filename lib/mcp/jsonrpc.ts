@@ -121,7 +121,7 @@ export class JsonRpcConnection {
         if (this.pending.get(id)?.reject !== reject) return; // already settled (closed, timed out)
         this.pending.delete(id);
         cleanup();
-        reject(new ConnectionClosedError(`${this.opts.peer}: cannot send ${method}: ${messageOf(error)}`));
+        reject(new ConnectionClosedError(`${this.opts.peer}: cannot send ${method}: ${messageOf(error)}`, false, error));
       };
       try {
         this.send(frame)?.catch(failed);

@@ -1,7 +1,11 @@
 /**
  * Bash: runs a shell command in its own process group, with a timeout, capped output,
- * and nothing it started left running afterwards.
+ * and nothing it started left running afterwards. The working directory carries over from one
+ * call to the next (as in Claude Code); nothing else of the shell does.
  */
+import { readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { optionalInteger, requiredString } from "./input.ts";
 import { HeadTailBuffer } from "../files/truncate.ts";
 import { killProcessGroup, signalGroup, trackGroup } from "../process/group.ts";
@@ -36,7 +40,8 @@ export const bashTool: Tool = {
     `- timeout is in milliseconds: default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}. On timeout the command and everything it started are killed.`,
     "- The command gets no terminal and an empty stdin: interactive programs, prompts and pagers will not wait for input.",
     `- Output beyond ${MAX_OUTPUT_CHARS} characters is cut in the middle, keeping the start and the end.`,
-    "- Each call is a fresh shell: `cd` does not carry over. Background jobs (`cmd &`) are killed when the command finishes.",
+    "- The working directory carries over: after `cd dir`, the next call starts in dir. Nothing else does: each call is a fresh shell, so environment variables, shell variables, aliases and functions must be set again. A directory that no longer exists falls back to the project directory.",
+    "- Background jobs (`cmd &`) are killed when the command finishes.",
     "- Prefer Read, Edit, Write, Glob and Grep over cat, sed, echo >, find and grep.",
   ].join("\n"),
   inputSchema: {
@@ -53,7 +58,16 @@ export const bashTool: Tool = {
     const command = requiredString(input, "command");
     if (command.trim() === "") throw new ToolError("command is empty");
     const timeoutMs = Math.min(optionalInteger(input, "timeout", 1) ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
-    return formatResult(await runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal }), timeoutMs);
+    const state = ctx.toolState;
+    if (!state) return formatResult(await runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal }), timeoutMs);
+    const { cwd, note } = state.shellDirectory();
+    // What the command does to files the model has seen counts as seen; earlier outside changes still count as unseen.
+    const seen = state.files.unchanged();
+    const result = await runCommand(command, { cwd, timeoutMs, signal: ctx.signal, trackCwd: true });
+    state.files.refresh(seen);
+    if (result.finalCwd) state.shellCwd = result.finalCwd;
+    const output = formatResult(result, timeoutMs);
+    return note ? { ...output, content: `${note}\n${output.content}` } : output;
   },
 };
 
@@ -65,7 +79,17 @@ export interface CommandResult {
   signalCode: string | null;
   /** Why the call ended: the shell exited, the timeout expired, or `signal` was aborted. */
   ended: "exited" | "timeout" | "interrupted";
+  /** With `trackCwd`: the shell's directory when it exited (`pwd -P`); absent when unknown (it `exec`ed, or the directory is gone). */
+  finalCwd?: string;
 }
+
+/**
+ * Runs the command in this shell itself (`eval`), so a `cd` in it moves this shell, and writes
+ * this shell's final directory to the file named by $2 on exit, whatever way it exits. $1 is the
+ * command; positional parameters are cleared first so the command sees none, as with `bash -c`.
+ */
+const SHELL_SCRIPT = 'trap "pwd -P >| $(printf %q "$2") 2>/dev/null" EXIT; __agent_command=$1; set --; exec 2>&1; eval "$__agent_command"';
+let cwdFiles = 0;
 
 /**
  * Runs `bash -c command` in `cwd` as a new session (so its own process group), stdin /dev/null,
@@ -73,14 +97,16 @@ export interface CommandResult {
  * is drained for DRAIN_MS and the process group is killed, so background jobs never outlive the call.
  * On timeout (`timeoutMs`, ms) or abort the group gets SIGTERM, then SIGKILL after KILL_GRACE_MS;
  * if this process exits mid-command, the group gets SIGKILL (see trackGroup).
+ * With `trackCwd`, the result carries the shell's final directory (`finalCwd`).
  * Throws ToolError when the shell cannot be started (e.g. `cwd` missing).
  */
-export async function runCommand(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal }): Promise<CommandResult> {
+export async function runCommand(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; trackCwd?: boolean }): Promise<CommandResult> {
   if (opts.signal.aborted) return { output: "", exitCode: null, signalCode: null, ended: "interrupted" };
   let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
+  const cwdFile = opts.trackCwd ? join(tmpdir(), `agent-bash-cwd-${process.pid}-${++cwdFiles}`) : "/dev/null";
   try {
-    // `exec ... 2>&1` gives the user's command one pipe for both streams, so their order is kept.
-    proc = Bun.spawn(["bash", "-c", 'exec bash -c "$1" 2>&1', "bash", command], {
+    // `exec 2>&1` gives the user's command one pipe for both streams, so their order is kept.
+    proc = Bun.spawn(["bash", "-c", SHELL_SCRIPT, "bash", command, cwdFile], {
       cwd: opts.cwd,
       env: { ...process.env, ...NON_INTERACTIVE_ENV },
       stdin: "ignore",
@@ -93,9 +119,20 @@ export async function runCommand(command: string, opts: { cwd: string; timeoutMs
   }
   const release = trackGroup(proc.pid);
   try {
-    return await supervise(proc, opts);
+    const result = await supervise(proc, opts);
+    return opts.trackCwd ? { ...result, ...readCwdFile(cwdFile) } : result;
   } finally {
     release();
+    if (opts.trackCwd) rmSync(cwdFile, { force: true });
+  }
+}
+
+function readCwdFile(file: string): { finalCwd?: string } {
+  try {
+    const cwd = readFileSync(file, "utf8").replace(/\n$/, "");
+    return cwd.startsWith("/") ? { finalCwd: cwd } : {};
+  } catch {
+    return {};
   }
 }
 

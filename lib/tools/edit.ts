@@ -16,6 +16,7 @@ export const editTool: Tool = {
     "- Fails when old_string is not found, or when it occurs more than once and replace_all is not set: add surrounding lines to make it unique, or set replace_all to rename every occurrence.",
     "- Line endings are handled for you: an old_string written with \\n matches a CRLF file, and the file keeps its own line endings, encoding and permissions.",
     "- An empty old_string creates a new file (or fills an empty one) with new_string; it is refused on a file that has content.",
+    "- Refused when the file changed on disk since you last Read it (the user or another program edited it): Read it again first.",
   ].join("\n"),
   inputSchema: {
     type: "object",
@@ -34,6 +35,7 @@ export const editTool: Tool = {
     const newString = requiredString(input, "new_string");
     const replaceAll = optionalBoolean(input, "replace_all");
     if (oldString === newString) throw new ToolError("old_string and new_string are identical; there is nothing to change");
+    ctx.toolState?.files.assertUnchanged(path);
 
     const bytes = readExisting(path);
     if (oldString === "") {
@@ -41,6 +43,7 @@ export const editTool: Tool = {
         throw new ToolError(`old_string is empty but ${path} already has content; give the text to replace, or use Write to replace the whole file`);
       }
       writeKeepingMode(path, Buffer.from(newString, "utf8"));
+      ctx.toolState?.files.wrote(path);
       return { content: `${bytes ? "Wrote" : "Created"} ${path}` };
     }
     if (!bytes) throw new ToolError(`File does not exist: ${path}`);
@@ -67,6 +70,7 @@ export const editTool: Tool = {
       );
     }
     writeKeepingMode(path, encodeText(result.text, decoded.encoding, decoded.bom));
+    ctx.toolState?.files.wrote(path);
     const note = decoded.encoding === "utf-8" && !decoded.bom ? "" : ` (kept as ${label})`;
     return { content: `Edited ${path}: replaced ${result.count} occurrence${result.count === 1 ? "" : "s"}${note}` };
   },

@@ -2,6 +2,7 @@
  * Read: a file's lines numbered like `cat -n`, in windows of at most 2000 lines;
  * images come back as an image block so the model can see them.
  */
+import { existsSync } from "node:fs";
 import { imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "../files/image.ts";
 import { errnoCode, optionalInteger, requiredString, resolvePath } from "./input.ts";
 import { readRegularFile, type FileRead } from "../files/regular-file.ts";
@@ -40,7 +41,14 @@ export const readTool: Tool = {
     const path = resolvePath(ctx.cwd, requiredString(input, "file_path"));
     const offset = Math.max(1, optionalInteger(input, "offset", 0) ?? 1);
     const limit = optionalInteger(input, "limit", 1) ?? DEFAULT_LINE_LIMIT;
-    return readFile(path, offset, limit);
+    try {
+      const output = readFile(path, offset, limit);
+      ctx.toolState?.files.read(path);
+      return output;
+    } catch (error) {
+      if (!existsSync(path)) ctx.toolState?.files.forget(path);
+      throw error;
+    }
   },
 };
 

@@ -1,6 +1,7 @@
 /**
  * The one shape every tool has, built-in or MCP. The agent loop knows tools only through this.
  */
+import type { ToolState } from "./tool-state.ts";
 
 /** JSON Schema for a tool's input; the Messages API requires `"type": "object"` at the top. */
 export interface InputSchema {
@@ -26,6 +27,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** Present when someone is watching (a terminal): the tool may report how far it has got. */
   onProgress?: (message: string) => void;
+  /** The conversation's tool state (Bash's directory, files seen); without it each call stands alone. */
+  toolState?: ToolState;
 }
 
 export interface Tool {

@@ -13,6 +13,7 @@ export const writeTool: Tool = {
     "- file_path may be absolute or relative to the working directory; missing parent folders are created.",
     "- content is written as UTF-8, exactly as given. An existing file keeps its permissions (an executable script stays executable).",
     "- To change part of an existing file, prefer Edit: it sends only the change.",
+    "- Refused when the file changed on disk since you last Read it (the user or another program edited it): Read it again first.",
   ].join("\n"),
   inputSchema: {
     type: "object",
@@ -26,7 +27,9 @@ export const writeTool: Tool = {
   async run(input, ctx) {
     const path = resolvePath(ctx.cwd, requiredString(input, "file_path"));
     const content = requiredString(input, "content");
+    ctx.toolState?.files.assertUnchanged(path);
     const existed = writeKeepingMode(path, Buffer.from(content, "utf8"));
+    ctx.toolState?.files.wrote(path);
     const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
     return { content: `${existed ? "Updated" : "Created"} ${path} (${lines} line${lines === 1 ? "" : "s"}, ${Buffer.byteLength(content)} bytes)` };
   },

@@ -92,11 +92,18 @@ describe("broken configuration", () => {
     expect(toolResult(p.model.requests[1]!).content).toBe("healthy");
   });
 
-  test("an http server entry is skipped as an unsupported transport", async () => {
+  test("an http server that cannot be reached fails with one line naming it; the others still work", async () => {
     const p = project({ remote: { type: "http", url: "http://127.0.0.1:9/mcp" }, ok: fixtureServer() }, echoThenDone());
     const r = await p.run("go");
+    expect([r.code, r.stdout]).toEqual([0, "done\n"]);
+    expect(lines(r.stderr)).toEqual(['MCP server "remote" failed to start: cannot connect to http://127.0.0.1:9: ECONNREFUSED']);
+  });
+
+  test("an entry with an unknown type is skipped with a line naming it and the field", async () => {
+    const p = project({ remote: { type: "websocket", url: "ws://127.0.0.1:9" }, ok: fixtureServer() }, echoThenDone());
+    const r = await p.run("go");
     expect(r.code).toBe(0);
-    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^\.mcp\.json: server "remote": transport not supported/)]);
+    expect(lines(r.stderr)).toEqual([expect.stringMatching(/^\.mcp\.json: server "remote": "type" is "websocket": not a transport/)]);
   });
 
   test("--mcp-config adds servers from a file and inline JSON; --strict-mcp-config ignores .mcp.json", async () => {

@@ -5,76 +5,31 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, startModelServer, text, toolUse, type ModelServer, type Step } from "../support/model-server.ts";
-import { fixtureServer, isAlive, PROGRAM, tempDir, writeMcpConfig } from "../support/run.ts";
-import { TMUX, TmuxSession } from "../support/tmux.ts";
+import { reply, text, toolUse, type ModelServer, type Step } from "../support/model-server.ts";
+import { fixtureServer, isAlive, tempDir, writeMcpConfig } from "../support/run.ts";
+import { TMUX } from "../support/tmux.ts";
+import * as repl from "../support/repl.ts";
+import { atPrompt, INTERRUPT_MARKER, stopAgent, submit, TEST_TIMEOUT_MS, waitUntil } from "../support/repl.ts";
 
 if (!TMUX) console.warn("tmux not found: skipping the interactive session tests (install tmux to run them)");
 
 let server: ModelServer | undefined;
-let tmux: TmuxSession | undefined;
 
 afterEach(async () => {
-  await tmux?.kill();
-  server?.stop();
-  tmux = server = undefined;
+  await stopAgent();
+  server = undefined;
 });
 
-/** Per-test limit (ms): above the screen-wait deadline, so a timeout reports the screen. */
-const TEST_TIMEOUT_MS = 30_000;
-
-/** The prompt is back: the last non-empty screen line is `>` alone (nothing typed yet). */
-const atPrompt = (screen: string) => screen.trimEnd().split("\n").at(-1) === ">";
-
-interface Started {
-  dir: string;
-  home: string;
-  term: TmuxSession;
-}
-
-interface StartOptions {
-  args?: string[];
-  /** Prepares the working folder (files, .mcp.json) before the agent starts. */
-  setup?(dir: string): void;
-  /** HOME of the agent (history lives under it); a fresh one by default. */
-  home?: string;
-}
-
-/** Starts the agent in a fresh folder with `script` as the model, and waits for the prompt. */
-async function startAgent(script: Step[], opts: StartOptions = {}): Promise<Started> {
-  const started = await launchAgent(script, opts);
-  await started.term.waitFor(atPrompt);
+async function startAgent(script: Step[], opts: repl.StartOptions = {}) {
+  const started = await repl.startAgent(script, opts);
+  server = started.server;
   return started;
 }
 
-/** Starts the agent in a fresh folder with `script` as the model, without waiting for anything. */
-async function launchAgent(script: Step[], opts: StartOptions = {}): Promise<Started> {
-  const { args = [], setup, home = tempDir("agent-home-") } = opts;
-  server?.stop();
-  server = startModelServer(script);
-  const dir = tempDir();
-  setup?.(dir);
-  tmux = await TmuxSession.start({
-    command: [PROGRAM, ...args],
-    cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      TERM: "xterm-256color",
-      LANG: "C.UTF-8",
-      NO_COLOR: "1",
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: "test-key",
-    },
-  });
-  return { dir, home, term: tmux };
-}
-
-/** Types a line and presses Enter (separately: readline treats keys arriving with text as a paste). */
-async function submit(term: TmuxSession, line: string) {
-  await term.type(line);
-  await term.waitFor(`> ${line}`);
-  await term.keys("Enter");
+async function launchAgent(script: Step[], opts: repl.StartOptions = {}) {
+  const started = await repl.launchAgent(script, opts);
+  server = started.server;
+  return started;
 }
 
 describe.skipIf(!TMUX)("interactive session", () => {
@@ -89,7 +44,6 @@ describe.skipIf(!TMUX)("interactive session", () => {
       await term.keys("C-d");
       expect(await term.waitForExit()).toBe(0);
       expect(readFileSync(join(home, ".claude", "agent_history"), "utf8")).toBe("are you streaming?\n");
-      await tmux!.kill();
       const again = await startAgent([], { home });
       await again.term.keys("Up");
       await again.term.waitFor("> are you streaming?");
@@ -251,7 +205,8 @@ describe.skipIf(!TMUX)("interactive session", () => {
       const interrupted = messages[2].content[0];
       expect(interrupted.type).toBe("tool_result");
       expect(interrupted.is_error).toBe(true);
-      expect(messages.at(-1).content[0].text).toBe("and now?");
+      // The interrupt is marked, and the next input joins that user message: roles still alternate.
+      expect(messages.at(-1).content.map((b: any) => b.text ?? b.type)).toEqual(["tool_result", INTERRUPT_MARKER, "and now?"]);
     },
     TEST_TIMEOUT_MS,
   );
@@ -386,12 +341,3 @@ describe.skipIf(!TMUX)("interactive session", () => {
     TEST_TIMEOUT_MS,
   );
 });
-
-/** Polls `condition` (an observable state of a process or file) until true, for up to 10 s. */
-async function waitUntil(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met: ${condition.toString()}`);
-    await Bun.sleep(20);
-  }
-}

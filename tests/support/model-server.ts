@@ -17,7 +17,13 @@ export interface ScriptedUsage {
 
 /** One scripted step: a model reply, an HTTP error, or a function computing either from the request. */
 export type Step =
-  | { content: Block[]; stop_reason?: string; usage?: ScriptedUsage }
+  | {
+      content: Block[];
+      stop_reason?: string;
+      usage?: ScriptedUsage;
+      /** Streaming only: after the first text block's deltas, hold the stream open until this settles. */
+      stall?: Promise<void>;
+    }
   | { status: number; error: { type: string; message: string } }
   | ((req: RecordedRequest) => Step | Promise<Step>);
 
@@ -84,13 +90,27 @@ export function startModelServer(script: Step[]): ModelServer {
         usage: step.usage ?? { input_tokens: 10, output_tokens: 5 },
       };
       if (!body.stream) return Response.json(message);
-      return new Response(sse(message), { headers: { "content-type": "text/event-stream" } });
+      const events = sse(message);
+      if (!step.stall) return new Response(events.join(""), { headers: { "content-type": "text/event-stream" } });
+      // Everything up to the first content_block_stop goes at once; the rest waits for the stall.
+      const cut = events.findIndex((e) => e.startsWith("event: content_block_stop"));
+      const stall = step.stall;
+      const stream = new ReadableStream<string>({
+        async start(controller) {
+          controller.enqueue(events.slice(0, cut).join(""));
+          await stall;
+          controller.enqueue(events.slice(cut).join(""));
+          controller.close();
+        },
+      });
+      return new Response(stream, { headers: { "content-type": "text/event-stream" } });
     },
   });
   return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
 }
 
-function sse(message: any): string {
+/** The SSE events of `message`, one string each. */
+function sse(message: any): string[] {
   const events: [string, unknown][] = [];
   events.push(["message_start", { type: "message_start", message: { ...message, content: [], stop_reason: null } }]);
   message.content.forEach((block: Block, index: number) => {
@@ -118,5 +138,5 @@ function sse(message: any): string {
     { type: "message_delta", delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } },
   ]);
   events.push(["message_stop", { type: "message_stop" }]);
-  return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`).join("");
+  return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
 }

@@ -69,6 +69,20 @@ export class TmuxSession {
     await this.tmux(["send-keys", "-t", "main", "-l"], [text]);
   }
 
+  /**
+   * Pastes `text` as a terminal paste: bracketed (ESC[200~ … ESC[201~) when the program asked
+   * for bracketed paste, line feeds sent as they are (`-r`).
+   */
+  async paste(text: string): Promise<void> {
+    await this.tmux(["set-buffer", "-b", "test-paste", "--"], [text]);
+    await this.tmux(["paste-buffer", "-p", "-r", "-d", "-b", "test-paste", "-t", "main"], []);
+  }
+
+  /** Resizes the terminal (the program gets SIGWINCH). */
+  async resize(width: number, height: number): Promise<void> {
+    await this.tmux(["resize-window", "-t", "main", "-x", String(width), "-y", String(height)], []);
+  }
+
   /** The pane's text, scrollback included, wrapped lines joined. */
   async screen(): Promise<string> {
     return this.tmux(["capture-pane", "-p", "-J", "-S", "-", "-t", "main"], []);

@@ -4,10 +4,13 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { expandVars, loadMcpConfig } from "../../lib/mcp/config.ts";
+import { expandVars, loadMcpConfig, type ServerConfig, type StdioServerConfig } from "../../lib/mcp/config.ts";
 import { jsonErrorOffset, lineColumn } from "../../lib/mcp/json-position.ts";
 import { Peer } from "../../fixtures/servers/peer.ts";
 import { BUN, FIXTURE_SERVER, tempDir } from "../support/run.ts";
+
+/** These tests load stdio entries only. */
+const stdio = (c: ServerConfig | undefined) => c as StdioServerConfig;
 
 function project(mcpJson?: unknown): string {
   const dir = tempDir("config-test-");
@@ -60,9 +63,11 @@ describe("loadMcpConfig", () => {
         argsobj: { command: "x", args: "a b" },
         badenv: { command: "x", env: { PORT: 8080 } },
         envarr: { command: "x", env: ["A=1"] },
-        http: { type: "http", url: "http://localhost:1/mcp" },
-        sse: { type: "sse", url: "http://localhost:1/sse" },
-        urlonly: { url: "http://localhost:1/mcp" },
+        http: { type: "http" },
+        badurl: { type: "sse", url: "not a url" },
+        ftp: { url: "ftp://localhost/mcp" },
+        hdr: { type: "http", url: "http://localhost:1/mcp", headers: { "X-Port": 1 } },
+        ws: { type: "websocket", url: "ws://localhost:1" },
         notobj: "srv --flag",
       }),
     );
@@ -75,11 +80,38 @@ describe("loadMcpConfig", () => {
       '.mcp.json: server "argsobj": "args" must be an array of strings; skipped',
       '.mcp.json: server "badenv": "env" value for PORT must be a string (is a number); skipped',
       '.mcp.json: server "envarr": "env" must be an object of strings; skipped',
-      '.mcp.json: server "http": transport not supported: "type" is "http" (only "stdio" servers can be started); skipped',
-      '.mcp.json: server "sse": transport not supported: "type" is "sse" (only "stdio" servers can be started); skipped',
-      '.mcp.json: server "urlonly": transport not supported: has "url" but no "command" (only stdio servers can be started); skipped',
-      '.mcp.json: server "notobj": expected an object with "command"; skipped',
+      '.mcp.json: server "http": "url" must be a non-empty string; skipped',
+      '.mcp.json: server "badurl": "url" is not a valid URL ("not a url"); skipped',
+      '.mcp.json: server "ftp": "url" must be http:// or https:// (is ftp:); skipped',
+      '.mcp.json: server "hdr": "headers" value for X-Port must be a string (is a number); skipped',
+      '.mcp.json: server "ws": "type" is "websocket": not a transport (expected "stdio", "http" or "sse"); skipped',
+      '.mcp.json: server "notobj": expected an object with "command" or "url"; skipped',
     ]);
+  });
+
+  test("http and sse entries (a url without type is http); ${VAR} expands in url and headers, kept as written for display", () => {
+    const cwd = project(
+      servers({
+        remote: { type: "http", url: "https://${HOST:-mcp.example.com}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+        legacy: { type: "sse", url: "http://127.0.0.1:8080/sse" },
+        bare: { url: "http://127.0.0.1:9/mcp" },
+      }),
+    );
+    const { servers: s, warnings } = loadMcpConfig({ cwd, env: { TOKEN: "t0k" } });
+    expect(warnings).toEqual([]);
+    expect(s).toEqual([
+      {
+        type: "http",
+        name: "remote",
+        url: "https://mcp.example.com/mcp",
+        headers: { Authorization: "Bearer t0k" },
+        written: { url: "https://${HOST:-mcp.example.com}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+      },
+      { type: "sse", name: "legacy", url: "http://127.0.0.1:8080/sse", headers: {}, written: { url: "http://127.0.0.1:8080/sse", headers: {} } },
+      { type: "http", name: "bare", url: "http://127.0.0.1:9/mcp", headers: {}, written: { url: "http://127.0.0.1:9/mcp", headers: {} } },
+    ]);
+    const unset = loadMcpConfig({ cwd, env: {} }).warnings;
+    expect(unset).toEqual(['.mcp.json: server "remote": environment variable TOKEN not set (left as written)']);
   });
 
   test('explicit type "stdio" is accepted', () => {
@@ -118,8 +150,8 @@ describe("loadMcpConfig", () => {
   test("an unset variable without default → a warning naming server and variable, text left as written, no values leaked", () => {
     const cwd = project(servers({ db: { command: "srv", args: ["${DB_URL}", "${KNOWN}"], env: { A: "${API_KEY}", B: "${KNOWN}" } } }));
     const { servers: s, warnings } = loadMcpConfig({ cwd, env: { KNOWN: "visible-secret-value" } });
-    expect(s[0]!.args).toEqual(["${DB_URL}", "visible-secret-value"]);
-    expect(s[0]!.env.A).toBe("${API_KEY}");
+    expect(stdio(s[0]).args).toEqual(["${DB_URL}", "visible-secret-value"]);
+    expect(stdio(s[0]).env.A).toBe("${API_KEY}");
     expect(warnings).toEqual(['.mcp.json: server "db": environment variables DB_URL, API_KEY not set (left as written)']);
     expect(warnings.join("\n")).not.toContain("visible-secret-value");
   });
@@ -128,7 +160,7 @@ describe("loadMcpConfig", () => {
     process.env.CONFIG_TEST_VAR = "from-process";
     try {
       const cwd = project(servers({ a: { command: "${CONFIG_TEST_VAR}" } }));
-      expect(loadMcpConfig({ cwd }).servers[0]!.command).toBe("from-process");
+      expect(stdio(loadMcpConfig({ cwd }).servers[0]).command).toBe("from-process");
     } finally {
       delete process.env.CONFIG_TEST_VAR;
     }
@@ -141,7 +173,7 @@ describe("loadMcpConfig", () => {
     const inline = JSON.stringify(servers({ c: { command: "from-inline" } }));
     const { servers: s, warnings } = loadMcpConfig({ cwd, extra: ["conf/extra.json", inline], env: {} });
     expect(warnings).toEqual([]);
-    expect(Object.fromEntries(s.map((x) => [x.name, x.command]))).toEqual({ a: "from-file", b: "b", c: "from-inline" });
+    expect(Object.fromEntries(s.map((x) => [x.name, stdio(x).command]))).toEqual({ a: "from-file", b: "b", c: "from-inline" });
   });
 
   test("strict ignores .mcp.json and uses only extra", () => {
@@ -176,7 +208,7 @@ describe("a loaded config starts a real server", () => {
     );
     const { servers: loaded, warnings } = loadMcpConfig({ cwd, env: { FX_BUN: BUN, FX_SCRIPT: FIXTURE_SERVER, FX_USER: "ann" } });
     expect(warnings).toEqual([]);
-    const server = loaded[0]!;
+    const server = stdio(loaded[0]);
     // What the transport does (MCP-NOTES: env is added to the inherited environment, never replaces it).
     const proc = Bun.spawn([server.command, ...server.args], {
       cwd,

@@ -7,6 +7,7 @@ import { parseInspectorArgs, parseToolArguments } from "../../lib/cli/inspector-
 import * as fmt from "../../lib/cli/inspector-format.ts";
 import { schemaType } from "../../lib/cli/schema-type.ts";
 import type { ServerState } from "../../lib/mcp/registry.ts";
+import type { HttpServerConfig, StdioServerConfig } from "../../lib/mcp/config.ts";
 
 describe("command line", () => {
   test("commands, operands and flags", () => {
@@ -75,10 +76,27 @@ const state = (over: Partial<ServerState>): ServerState => ({
 describe("rendering", () => {
   test("env values are masked; arguments with spaces quoted", () => {
     const s = state({});
-    expect(fmt.maskConfig(s.config).env).toEqual({ TOKEN: "***" });
+    expect((fmt.maskConfig(s.config) as StdioServerConfig).env).toEqual({ TOKEN: "***" });
     expect(fmt.commandLine(s.config)).toBe('bun server.ts "a b"');
     expect(JSON.stringify(fmt.detailsJson(s))).not.toContain("secret");
     expect(fmt.detailsText(s)).toContain("env:           TOKEN=***");
+  });
+
+  test("remote servers: header values masked, the URL as written, transport and URL in the list", () => {
+    const config: HttpServerConfig = {
+      type: "http",
+      name: "remote",
+      url: "https://mcp.example.com/mcp?k=s3cret",
+      headers: { Authorization: "Bearer s3cret" },
+      written: { url: "https://mcp.example.com/mcp?k=${KEY}", headers: { Authorization: "Bearer ${TOKEN}" } },
+    };
+    const s = state({ name: "remote", config, tools: [{ name: "a" }] });
+    expect(fmt.maskConfig(config)).toEqual({ type: "http", name: "remote", url: "https://mcp.example.com/mcp?k=${KEY}", headers: { Authorization: "***" } });
+    expect(JSON.stringify(fmt.detailsJson(s))).not.toContain("s3cret");
+    expect(fmt.detailsText(s)).not.toContain("s3cret");
+    expect(fmt.detailsText(s)).toContain("headers:       Authorization: ***");
+    expect(fmt.listTable([s])).toBe("remote  connected  http https://mcp.example.com/mcp?k=${KEY}  1 tool, 0 prompts, 0 resources");
+    expect(fmt.listJson([s])[0]).toMatchObject({ transport: "http", url: "https://mcp.example.com/mcp?k=${KEY}" });
   });
 
   test("list rows: counts, or the reason with the telling stderr lines", () => {

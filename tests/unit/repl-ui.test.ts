@@ -10,8 +10,9 @@ import { History, HISTORY_SIZE, historyPath } from "../../lib/cli/repl-history.t
 import { isAllowed, parseAnswer, permissionHook } from "../../lib/cli/repl-permission.ts";
 import { colorEnabled, createStyle, plainUnlessColor } from "../../lib/cli/ui-style.ts";
 import { StartupStatus, summaryLine } from "../../lib/cli/ui-status.ts";
-import { shortArgs, toolResultLine, toolStartLine } from "../../lib/cli/ui-tool-lines.ts";
-import { TurnView } from "../../lib/cli/ui-turn.ts";
+import { shortArgs, toolResultLine, toolResultPreview, toolStartLine } from "../../lib/cli/ui-tool-lines.ts";
+import { PlainLines, TurnView } from "../../lib/cli/ui-turn.ts";
+import { TurnStatus } from "../../lib/cli/ui-activity.ts";
 import type { Tool } from "../../lib/tools/tool.ts";
 import { tempDir } from "../support/run.ts";
 
@@ -145,22 +146,30 @@ describe("tool lines", () => {
 });
 
 describe("turn view", () => {
-  test("text streams to stdout; tool lines go to stderr below it, labelled when interleaved", () => {
-    const out: string[] = [];
-    const err: string[] = [];
-    const view = new TurnView({ write: (s) => out.push(s) }, { write: (s) => err.push(s) }, plain, "/w");
+  test("text prints in whole lines; tool lines below it, labelled when interleaved; progress in place", () => {
+    const printed: string[] = [];
+    const activity: string[][] = [];
+    const screen = { print: (s: string) => printed.push(s), setActivity: (l: string[]) => activity.push(l), columns: 120 };
+    const status = new TurnStatus(() => {}, plain);
+    const view = new TurnView(screen, plain, "/w", new PlainLines(), status);
     const read = { type: "tool_use" as const, id: "t1", name: "Read", input: { file_path: "/w/a.txt" } };
     const glob = { type: "tool_use" as const, id: "t2", name: "Glob", input: { pattern: "*" } };
     view.text("Let me ");
     view.text("look.");
+    expect(printed).toEqual([]);
     view.toolStart(read);
     view.toolProgress(read, "halfway");
-    view.toolEnd(read, { type: "tool_result", tool_use_id: "t1", content: "hello" });
+    view.toolProgress(read, "almost");
+    view.toolEnd(read, { type: "tool_result", tool_use_id: "t1", content: "hello\nworld" });
     view.toolStart(read);
     view.toolStart(glob);
     view.toolEnd(read, { type: "tool_result", tool_use_id: "t1", content: "gone", is_error: true });
-    expect(out.join("")).toBe("Let me look.\n");
-    expect(err.join("")).toBe(["● Read(a.txt)", "  ⋯  halfway", "  ⎿  hello", "● Read(a.txt)", "● Glob(*)", "  ⎿  Read: Error: gone", ""].join("\n"));
+    expect(printed.join("")).toBe(["Let me look.\n● Read(a.txt)", "  ⎿  hello\n     world", "● Read(a.txt)", "● Glob(*)", "  ⎿  Read: Error: gone"].join(""));
+    expect(activity.slice(0, 3)).toEqual([["  ⋯  halfway"], ["  ⋯  almost"], []]);
+  });
+
+  test("a long result shows its first lines and how many more", () => {
+    expect(toolResultPreview("a\nb\nc\nd\ne", false, plain)).toBe("  ⎿  a\n     b\n     c\n     … +2 lines");
   });
 });
 

@@ -3,7 +3,8 @@
  * stdio is imported eagerly (every local run needs it); other transports are to be imported
  * lazily inside their case, so a stdio-only run never loads their code.
  */
-import type { ServerConfig } from "../config.ts";
+import type { HttpAuthProvider } from "../auth/provider.ts";
+import type { HttpServerConfig, ServerConfig } from "../config.ts";
 import type { Transport } from "../transport.ts";
 import { StdioTransport } from "./stdio.ts";
 
@@ -17,6 +18,13 @@ export interface TransportContext {
   log?: (line: string) => void;
   verbose?: boolean;
   debug?: boolean;
+  /** The OAuth provider for a remote server, when one applies (basic/authorization); none → static headers only. */
+  authFor?: (config: HttpServerConfig) => HttpAuthProvider | undefined;
+}
+
+/** Transport notes name their server, like every other diagnostic line. */
+function prefixed(name: string, log: ((line: string) => void) | undefined): ((line: string) => void) | undefined {
+  return log && ((line) => log(`MCP server "${name}": ${line}`));
 }
 
 /**
@@ -28,9 +36,17 @@ export async function openTransport(config: ServerConfig, ctx: TransportContext)
   switch (config.type) {
     case "stdio":
       return StdioTransport.spawn(config, { cwd: ctx.cwd, onStderrLine: ctx.onStderrLine });
+    case "http": {
+      const { HttpTransport } = await import("./http.ts");
+      return new HttpTransport({ url: config.url, headers: config.headers, auth: ctx.authFor?.(config), log: prefixed(config.name, ctx.log) });
+    }
+    case "sse": {
+      const { LegacySseTransport } = await import("./legacy-sse.ts");
+      return new LegacySseTransport({ url: config.url, headers: config.headers, auth: ctx.authFor?.(config), log: prefixed(config.name, ctx.log) });
+    }
     default: {
-      const type: never = config.type; // a new ServerConfig member without a case fails the type check here
-      throw new Error(`transport not supported: ${JSON.stringify(type)}`);
+      const unknown: never = config; // a new ServerConfig member without a case fails the type check here
+      throw new Error(`transport not supported: ${JSON.stringify((unknown as ServerConfig).type)}`);
     }
   }
 }

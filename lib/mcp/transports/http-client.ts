@@ -1,0 +1,198 @@
+/**
+ * The HTTP requests both HTTP transports make (MCP 2025-11-25, basic/transports and
+ * basic/authorization): static headers, the `Authorization` an auth provider supplies, one retry
+ * after a challenge it answered, redirects followed by hand (307/308 keep method and body; another
+ * origin gets neither `Authorization` nor `Mcp-Session-Id`), proxies chosen from the environment,
+ * and Bun's own fetch idle timeout switched off: `MCP_TIMEOUT` and `MCP_TOOL_TIMEOUT` bound requests.
+ */
+import type { HttpAuthProvider } from "../auth/provider.ts";
+import { messageOf } from "../errors.ts";
+
+export interface HttpClientOptions {
+  /** Headers from the config entry, sent on every request to the server's own origin. */
+  headers?: Record<string, string>;
+  auth?: HttpAuthProvider;
+  /** Where HTTPS_PROXY, HTTP_PROXY and NO_PROXY are read; process.env when absent. */
+  env?: Record<string, string | undefined>;
+}
+
+export interface HttpRequest {
+  method: "GET" | "POST" | "DELETE";
+  /** Protocol headers (Accept, Content-Type, Mcp-Session-Id, MCP-Protocol-Version, Last-Event-ID). */
+  headers: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+}
+
+/** Redirects followed per request before giving up. */
+const MAX_REDIRECTS = 5;
+/** Characters of a response body quoted in an error line. */
+export const BODY_EXCERPT_CHARS = 300;
+/** Headers that never cross to another origin on a redirect. */
+const ORIGIN_BOUND = ["authorization", "mcp-session-id"];
+
+export class HttpClient {
+  private readonly staticHeaders: Record<string, string>;
+  private readonly staticAuth: boolean;
+
+  constructor(private readonly opts: HttpClientOptions = {}) {
+    this.staticHeaders = opts.headers ?? {};
+    this.staticAuth = Object.keys(this.staticHeaders).some((k) => k.toLowerCase() === "authorization");
+  }
+
+  /**
+   * Sends `req` to `url`, following redirects; on a 401 or 403 asks the auth provider once and, when
+   * it says so, sends the request again. Resolves with the final response (any status).
+   * @throws Error with a one-line reason: "cannot connect to http://…: ECONNREFUSED", "TLS: …",
+   *   "too many redirects", "HTTP 401 … needs authorization" (no provider, no static header).
+   */
+  async fetch(url: string, req: HttpRequest): Promise<Response> {
+    let response = await this.follow(url, req);
+    if ((response.status === 401 || response.status === 403) && this.opts.auth && !this.staticAuth) {
+      const again = await this.opts.auth.onChallenge(response, { url, method: req.method });
+      if (again) {
+        await discard(response);
+        response = await this.follow(url, req);
+      }
+    }
+    if (response.status === 401 && (this.staticAuth || !this.opts.auth)) {
+      const challenge = response.headers.get("www-authenticate");
+      await discard(response);
+      const why = this.staticAuth ? "the Authorization header in the config was refused" : "the server needs authorization";
+      throw new Error(`HTTP 401 Unauthorized from ${displayUrl(url)}: ${why}${challenge ? ` (WWW-Authenticate: ${challenge.slice(0, 200)})` : ""}`);
+    }
+    return response;
+  }
+
+  private async follow(url: string, req: HttpRequest): Promise<Response> {
+    const origin = new URL(url).origin;
+    let target = url;
+    let method = req.method;
+    let body = req.body;
+    for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+      const sameOrigin = new URL(target).origin === origin;
+      const headers: Record<string, string> = { ...this.staticHeaders, ...req.headers };
+      if (sameOrigin && !this.staticAuth && this.opts.auth) {
+        const authorization = await this.opts.auth.authorization();
+        if (authorization) headers.Authorization = authorization;
+      }
+      if (!sameOrigin) for (const key of Object.keys(headers)) if (ORIGIN_BOUND.includes(key.toLowerCase())) delete headers[key];
+      let response: Response;
+      try {
+        response = await fetch(target, {
+          method,
+          headers,
+          body,
+          signal: req.signal,
+          redirect: "manual",
+          // Bun's fetch has an idle timeout of its own (about 5 minutes) that would cut a long
+          // tools/call or a quiet GET stream; the session layer's timeouts are the only ones.
+          timeout: false,
+          proxy: proxyFor(target, this.opts.env ?? process.env),
+        });
+      } catch (error) {
+        throw new Error(describeFetchError(error, target));
+      }
+      const location = response.headers.get("location");
+      if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return response;
+      await discard(response);
+      target = new URL(location, target).href;
+      // 307 and 308 keep the method and the body (RFC 9110 §15.4); the others turn a POST into a GET.
+      if (response.status !== 307 && response.status !== 308 && method === "POST") {
+        method = "GET";
+        body = undefined;
+      }
+    }
+    throw new Error(`too many redirects (more than ${MAX_REDIRECTS}) from ${url}`);
+  }
+}
+
+/**
+ * The proxy for `url` from HTTPS_PROXY / HTTP_PROXY (either case), or false for a direct
+ * connection: always for loopback hosts, and for hosts NO_PROXY lists ("*", a host, ".suffix" or
+ * "suffix", optionally with ":port").
+ */
+export function proxyFor(url: string, env: Record<string, string | undefined>): string | false {
+  const u = new URL(url);
+  const host = u.hostname.replace(/^\[|\]$/g, "").toLowerCase();
+  if (host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\./.test(host)) return false;
+  const port = u.port || (u.protocol === "https:" ? "443" : "80");
+  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? "").split(/[,\s]+/).filter(Boolean);
+  for (const entry of noProxy) {
+    if (entry === "*") return false;
+    const [pattern, entryPort] = entry.toLowerCase().split(/:(?=\d+$)/) as [string, string | undefined];
+    if (entryPort && entryPort !== port) continue;
+    const bare = pattern.replace(/^\*?\./, "");
+    if (host === bare || host.endsWith(`.${bare}`)) return false;
+  }
+  const proxy = u.protocol === "https:" ? (env.HTTPS_PROXY ?? env.https_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
+  return proxy ? proxy : false;
+}
+
+/** One line for a fetch that failed before any response: refused, unresolvable host, TLS. */
+export function describeFetchError(error: unknown, url: string): string {
+  const code = String((error as { code?: unknown })?.code ?? "");
+  const origin = safeOrigin(url);
+  if (code === "ECONNREFUSED" || code === "ConnectionRefused") return `cannot connect to ${origin}: ECONNREFUSED`;
+  if (code === "ENOTFOUND") return `cannot connect to ${origin}: host not found (ENOTFOUND)`;
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/i.test(code)) return `TLS: ${messageOf(error)} (${code}) from ${origin}`;
+  if ((error as Error)?.name === "AbortError") return `request to ${origin} aborted`;
+  return `cannot connect to ${origin}: ${messageOf(error)}${code ? ` (${code})` : ""}`;
+}
+
+/**
+ * "HTTP 502 Bad Gateway from https://…/mcp (body: …)" with at most `BODY_EXCERPT_CHARS` of the body
+ * on one line. Reads (and so consumes) the body.
+ */
+export async function describeHttpError(response: Response, url: string): Promise<string> {
+  let text = "";
+  try {
+    text = await response.text();
+  } catch {
+    // A body that breaks off is not worth a second error.
+  }
+  const flat = text.replace(/\s+/g, " ").trim();
+  const excerpt = flat.length > BODY_EXCERPT_CHARS ? `${flat.slice(0, BODY_EXCERPT_CHARS)}…` : flat;
+  const statusText = response.statusText || STATUS_TEXT[response.status] || "";
+  return `HTTP ${response.status}${statusText ? ` ${statusText}` : ""} from ${url}${excerpt ? ` (body: ${excerpt})` : ""}`;
+}
+
+const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  406: "Not Acceptable",
+  500: "Internal Server Error",
+  502: "Bad Gateway",
+  503: "Service Unavailable",
+  504: "Gateway Timeout",
+};
+
+/** Releases a response's connection without reading what nobody needs. */
+export async function discard(response: Response): Promise<void> {
+  try {
+    await response.body?.cancel();
+  } catch {
+    // Already consumed or errored.
+  }
+}
+
+/** The URL with any userinfo and query removed: what a line may show. */
+export function displayUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.origin}${u.pathname}`;
+  } catch {
+    return url;
+  }
+}
+
+function safeOrigin(url: string): string {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return url;
+  }
+}

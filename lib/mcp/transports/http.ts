@@ -1,0 +1,72 @@
+/**
+ * A `type: "http"` server: Streamable HTTP first, and the legacy HTTP+SSE transport when the first
+ * POST (initialize) gets 400, 404 or 405 (MCP 2025-11-25, basic/transports#backwards-compatibility).
+ * When both fail, the error names both attempts, so the real problem is never masked.
+ */
+import { messageOf } from "../errors.ts";
+import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
+import type { HttpClientOptions } from "./http-client.ts";
+import { Inbox } from "./inbox.ts";
+import { LegacySseTransport } from "./legacy-sse.ts";
+import { LegacyFallbackHint, StreamableHttpTransport } from "./streamable-http.ts";
+
+export interface HttpTransportOptions extends HttpClientOptions {
+  url: string;
+  log?: (line: string) => void;
+}
+
+export class HttpTransport implements Transport {
+  readonly messages = new Inbox();
+  readonly closed: Promise<TransportClosed>;
+  private current: StreamableHttpTransport | LegacySseTransport;
+  private resolveClosed!: (closed: TransportClosed) => void;
+
+  constructor(private readonly opts: HttpTransportOptions) {
+    this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+    this.current = new StreamableHttpTransport({ ...opts, inbox: this.messages });
+    this.follow(this.current);
+  }
+
+  /** See `StreamableHttpTransport.send`; the first initialize may switch to the legacy transport. */
+  async send(message: string): Promise<void> {
+    const streamable = this.current;
+    try {
+      await streamable.send(message);
+    } catch (error) {
+      if (!(error instanceof LegacyFallbackHint) || !(streamable instanceof StreamableHttpTransport)) throw error;
+      this.opts.log?.(`Streamable HTTP refused initialize (${error.reason}); trying the legacy HTTP+SSE transport`);
+      const legacy = new LegacySseTransport({ ...this.opts, inbox: this.messages });
+      // Switched before the answer can arrive: the session layer sends its next messages at once.
+      this.current = legacy;
+      try {
+        await legacy.send(message);
+      } catch (legacyError) {
+        this.current = streamable;
+        await legacy.close();
+        throw new Error(`Streamable HTTP: ${error.reason}; legacy HTTP+SSE: ${messageOf(legacyError)}`);
+      }
+      this.follow(legacy);
+    }
+  }
+
+  /** Only Streamable HTTP sends `MCP-Protocol-Version`; the legacy transport predates it. */
+  setProtocolVersion(version: string): void {
+    if (this.current instanceof StreamableHttpTransport) this.current.setProtocolVersion(version);
+  }
+
+  diagnostics(): TransportDiagnostics {
+    return this.current.diagnostics();
+  }
+
+  async close(): Promise<void> {
+    await this.current.close();
+    this.resolveClosed({ reason: "was shut down", byUs: true });
+  }
+
+  /** The legacy transport ends when its stream does; that end is this transport's. */
+  private follow(transport: StreamableHttpTransport | LegacySseTransport): void {
+    void transport.closed.then((closed) => {
+      if (this.current === transport) this.resolveClosed(closed);
+    });
+  }
+}
