@@ -6,7 +6,7 @@
 import type { Tool } from "../tools/tool.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
-import type { McpRegistry } from "../mcp/registry.ts";
+import type { McpRegistry, RegistryOptions } from "../mcp/registry.ts";
 import { createModelClient, ModelError, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
@@ -38,6 +38,8 @@ export interface RuntimeOptions {
   modelOptional?: boolean;
   /** Called as each server has connected or failed. */
   onMcpServerSettled?(server: ServerSummary): void;
+  /** The OAuth provider of each remote server (lib/cli decides whether a login may run). */
+  authFor?: RegistryOptions["authFor"];
 }
 
 export interface ServerSummary {
@@ -90,6 +92,7 @@ export class AgentRuntime {
           // Read at each request: /model switches what servers' sampling uses too.
           sampling: opts.sampling ? samplingHandler(() => session?.model ?? model, opts.log) : undefined,
         },
+        authFor: opts.authFor,
         onServerSettled: opts.onMcpServerSettled && ((s) => opts.onMcpServerSettled!({ name: s.name, status: s.status, error: s.error })),
       });
       // Registered before start-up, so a signal while servers connect still shuts them down gracefully.

@@ -10,6 +10,7 @@ import { McpError } from "../mcp/errors.ts";
 import { mapPromptArguments } from "../agent/mcp/prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { UsageError } from "./args.ts";
+import { lazyAuthFor } from "./oauth-lazy.ts";
 import { commandUsage, INSPECTOR_USAGE, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
 import * as fmt from "./inspector-format.ts";
 import { writeStdout } from "./stdout.ts";
@@ -68,6 +69,8 @@ export async function runInspector(argv: string[]): Promise<number> {
       log: args.verbose || !["list", "get"].includes(args.command) ? plainUnlessColor(stderr, colorEnabled(process.stderr)) : () => {},
       verbose: args.verbose,
       debug: args.debug,
+      // A status listing never logs in; the commands that use a server may (a terminal or $BROWSER).
+      authFor: lazyAuthFor({ allowLogin: !["list", "get"].includes(args.command), debug: args.debug ? stderr : undefined }),
     });
     onShutdown(() => registry.shutdown());
     return await run(args, registry, toolArgs);

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { type OAuthConfig, parseOAuthConfig } from "./auth/config.ts";
 import { jsonErrorOffset, lineColumn } from "./json-position.ts";
 
 /** One stdio server to spawn (basic/transports#stdio). `env` is added to the inherited environment by the transport. */
@@ -27,6 +28,8 @@ export interface HttpServerConfig {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /** The entry's `oauth` block (basic/authorization): pre-registered client, callback port, scopes, grant. */
+  oauth?: OAuthConfig;
   /** `url` and `headers` as written, before `${VAR}` expansion: what to show a person (values may be secrets). */
   written?: { url: string; headers: Record<string, string> };
 }
@@ -162,7 +165,16 @@ function validateRemote(name: string, type: "http" | "sse", entry: Record<string
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return `"url" must be http:// or https:// (is ${parsed.protocol}); skipped`;
   const headers = Object.fromEntries(Object.entries(headersIn as Record<string, string>).map(([k, v]) => [k, expand(v)]));
-  const server: HttpServerConfig = { type, name, url, headers, written: { url: entry.url, headers: headersIn as Record<string, string> } };
+  const oauth = entry.oauth === undefined ? undefined : parseOAuthConfig(entry.oauth, expand);
+  if (typeof oauth === "string") return `${oauth}; skipped`;
+  const server: HttpServerConfig = {
+    type,
+    name,
+    url,
+    headers,
+    ...(oauth ? { oauth } : {}),
+    written: { url: entry.url, headers: headersIn as Record<string, string> },
+  };
   return { server, unset: [...unset] };
 }
 

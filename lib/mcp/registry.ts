@@ -4,6 +4,7 @@
  * and resources on request; one shutdown for all.
  */
 import type { Tool } from "../tools/tool.ts";
+import { AuthRequiredError } from "./auth/provider.ts";
 import { McpClient } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
 import { McpError, messageOf } from "./errors.ts";
@@ -21,7 +22,7 @@ import {
   type ReadResourceResult,
   type ServerCapabilities,
 } from "./protocol.ts";
-import { openTransport } from "./transports/factory.ts";
+import { type TransportContext, openTransport } from "./transports/factory.ts";
 import { type ToolRoute, adaptTools, callAsTool } from "../agent/mcp/tools.ts";
 
 export type { ToolRoute } from "../agent/mcp/tools.ts";
@@ -63,6 +64,8 @@ export interface RegistryOptions {
   onServerSettled?: (state: ServerState) => void;
   /** Told when a server announces a changed list; `refresh()` then re-lists it. */
   onListChanged?: (server: string, kind: ListKind) => void;
+  /** The OAuth provider of a remote server (basic/authorization); none: static headers only. */
+  authFor?: TransportContext["authFor"];
 }
 
 export interface ServerState {
@@ -71,6 +74,8 @@ export interface ServerState {
   status: "connected" | "failed";
   /** Why it failed, e.g. "exited with code 1 before the handshake". */
   error?: string;
+  /** It failed because it needs a login this run cannot do (`mcp login <name>`, or /mcp). */
+  needsAuth?: boolean;
   config: ServerConfig;
   protocolVersion?: string;
   capabilities?: ServerCapabilities;
@@ -235,6 +240,7 @@ export class McpRegistry {
         log: verbose ? log : undefined,
         verbose,
         debug,
+        authFor: this.opts.authFor,
       });
       const transport = await opening;
       client = new McpClient(name, transport, {
@@ -262,6 +268,16 @@ export class McpRegistry {
       this.watch(client, state);
     } catch (error) {
       state.status = "failed";
+      const auth = authRequired(error);
+      if (auth) {
+        // One line, the same everywhere (`-p`, mcp list, /mcp): the login command to run.
+        state.needsAuth = true;
+        state.error = auth.message.replace(`MCP server "${name}" `, "");
+        await client?.close(this.opts.graceMs);
+        if (!this.shuttingDown) log(auth.message);
+        if (!this.shuttingDown) this.opts.onServerSettled?.(state);
+        return;
+      }
       // The line below names the server already; errors from the connection name it too.
       state.error = messageOf(error).replace(`MCP server "${name}": `, "");
       // Closed first: the stderr tail is complete only once the process is gone.
@@ -346,4 +362,10 @@ async function orNone<T>(listing: Promise<T[]>): Promise<T[]> {
     if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
     throw error;
   }
+}
+
+/** The AuthRequiredError behind `error` (transports and JSON-RPC wrap what they cannot send), if any. */
+function authRequired(error: unknown): AuthRequiredError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof AuthRequiredError) return e;
+  return undefined;
 }
