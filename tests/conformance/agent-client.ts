@@ -13,5 +13,10 @@ const url = process.argv[2]!;
 const dir = mkdtempSync(join(tmpdir(), "conformance-client-"));
 writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { conformance: entryFor(url, process.env.MCP_CONFORMANCE_CONTEXT) } }));
 const program = resolve(import.meta.dir, "../../your_program.sh");
-const proc = Bun.spawn([program, "mcp", "call", "conformance", "test-tool", "{}", "--debug"], { cwd: dir, stdout: "inherit", stderr: "inherit", stdin: "ignore" });
+const proc = Bun.spawn([program, "mcp", "call", "conformance", "test-tool", "{}", "--debug"], {
+  cwd: dir,
+  stdout: "inherit",
+  stderr: "inherit",
+  stdin: "ignore",
+});
 process.exit(await proc.exited);
