@@ -18,6 +18,7 @@ import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
 import { UsageMeter } from "./usage.ts";
+import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -30,6 +31,8 @@ export interface RuntimeOptions {
   sampling: boolean;
   /** Prompt-caching breakpoints (false: --no-cache or DISABLE_PROMPT_CACHING). */
   cache: boolean;
+  /** `ENABLE_TOOL_SEARCH` as set (tool-search.ts reads it). */
+  toolSearch?: string;
   verbose: boolean;
   debug: boolean;
   /** One diagnostic line to stderr. */
@@ -59,6 +62,8 @@ export class AgentRuntime {
   private given: Routes | undefined;
   /** Fixed at start-up: a date that changed mid-session would change the cached prefix. */
   private readonly startedAt = new Date();
+  /** Deferred MCP tools and the ones found so far (tool-search.ts). */
+  readonly toolSearch: ToolSearch;
 
   private constructor(
     readonly opts: RuntimeOptions,
@@ -68,7 +73,9 @@ export class AgentRuntime {
     readonly configured: ServerConfig[],
     /** Usage and cost of every model call of the run: turns, compaction and servers' sampling. */
     readonly meter: UsageMeter,
-  ) {}
+  ) {
+    this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
+  }
 
   /**
    * Creates the model client (failing fast on a missing key), then starts every configured MCP
@@ -211,6 +218,11 @@ export class AgentRuntime {
   /** Every configured MCP server as a snapshot (status, lists, instructions), in configuration order. */
   mcpServers(): ServerSnapshot[] {
     return this.registry?.snapshot() ?? [];
+  }
+
+  /** What the next request carries from `tools` for the current model: all in full, or tool search's choice. */
+  offer(tools: Tool[]): ToolOffer {
+    return this.toolSearch.offer(tools, this.current.model);
   }
 
   /** Re-lists tools of servers that sent list_changed; run before every model call. */

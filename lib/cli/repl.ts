@@ -159,6 +159,7 @@ class TurnRunner {
         model: runtime.model,
         system: runtime.systemPrompt(),
         tools: () => runtime.tools(),
+        offer: (tools) => runtime.offer(tools),
         beforeModelCall: async () => {
           await runtime.refresh();
           conversation.noteRoutes(runtime.routes());

@@ -28,6 +28,7 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     appendSystemPrompt: args.appendSystemPrompt,
     sampling: args.sampling,
     cache: args.cache && !truthy(process.env.DISABLE_PROMPT_CACHING),
+    toolSearch: process.env.ENABLE_TOOL_SEARCH,
     verbose: args.verbose,
     debug: args.debug,
     // Neither -p nor the interactive start-up logs in: a server that needs it says so (/mcp offers the login).
