@@ -23,6 +23,7 @@ import {
 import type { RequestOptions } from "./jsonrpc.ts";
 import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./env.ts";
 import { type TransportContext, openTransport } from "./transports/factory.ts";
+import type { SdkHost } from "./transports/sdk.ts";
 import { errorMessage } from "../shared/values.ts";
 import { Restarter } from "./restarts.ts";
 import { toolAllowed, unmatchedFilters } from "./server-options.ts";
@@ -53,6 +54,8 @@ export interface RegistryOptions {
   onListChanged?: (server: string, kind: ListKind) => void;
   /** The OAuth provider of a remote server (basic/authorization); none: static headers only. */
   authFor?: TransportContext["authFor"];
+  /** The host program's control channel, for `sdk` servers (stream-json input). */
+  sdkHost?: SdkHost;
 }
 
 /**
@@ -326,6 +329,7 @@ export class McpRegistry {
         verbose,
         debug,
         authFor: this.opts.authFor,
+        sdkHost: this.opts.sdkHost,
       });
       const transport = await opening;
       client = new McpClient(name, transport, {

@@ -299,7 +299,7 @@ describe("the oauth block of a remote server", () => {
       }),
     );
     const { servers: s, warnings } = loadMcpConfig({ cwd, env: { ID: "app", SECRET: "s3cret" } });
-    expect(s.map((x) => [x.name, x.type !== "stdio" && x.oauth])).toEqual([
+    expect(s.map((x) => [x.name, (x.type === "http" || x.type === "sse") && x.oauth])).toEqual([
       ["good", { grantType: "authorization_code", clientId: "app", clientSecret: "s3cret", callbackPort: 8976, scopes: ["read"] }],
     ]);
     expect(warnings).toEqual(['.mcp.json: server "bad": "oauth.callbackPort" must be a port number (1-65535); skipped']);
