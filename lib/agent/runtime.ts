@@ -47,6 +47,8 @@ export interface RuntimeOptions {
   modelOptional?: boolean;
   /** Called as each server has connected or failed. */
   onMcpServerSettled?(server: ServerSummary): void;
+  /** The OAuth provider of each remote server (lib/cli decides whether a login may run). */
+  authFor?: RegistryOptions["authFor"];
   /** Servers the host program announced (stream-json `initialize`): they replace configured ones of the same name. */
   extraServers?: ServerConfig[];
   /** The host program's control channel, for `sdk` servers. */
@@ -154,6 +156,7 @@ export class AgentRuntime {
           pending.delete(s.name);
           opts.onMcpServerSettled?.({ name: s.name, status: s.status, error: s.error });
         },
+        authFor: opts.authFor,
       });
       mcpTools = new McpToolset(registry, { warn: opts.log });
       // Registered before start-up, so a signal while servers connect still shuts them down gracefully.
