@@ -1,6 +1,6 @@
 /**
  * MCP in the interactive session: servers connect in the background while the prompt is already
- * usable. A line in the live area names the ones still connecting, the summary line
+ * usable. A line in the live area names the ones still connecting (`Connecting MCP servers: a, b…`), the summary line
  * (`MCP: 2 connected, 1 failed (/mcp for details)`) is printed when the last one settles, and
  * `/mcp` shows each server's status, transport, counts and last error.
  */
@@ -18,6 +18,7 @@ export interface ServerScreen {
 export class ServerProgress {
   private screen: ServerScreen | undefined;
   private readonly settled: ServerSummary[] = [];
+  private summarized = false;
 
   constructor(
     private readonly style: Style,
@@ -41,14 +42,15 @@ export class ServerProgress {
     const waiting = [...runtime.connecting];
     if (!waiting.length) {
       this.screen.setNotice(undefined);
-      const summary = summaryLine(this.settled, this.style);
+      // Once, over every configured server (those not started count as not connected).
+      const summary = this.summarized ? "" : summaryLine(runtime.servers(), this.style);
+      this.summarized = true;
       if (summary) this.screen.print(summary);
-      this.settled.length = 0;
       return;
     }
     const connected = this.settled.filter((s) => s.status === "connected").length;
     const done = connected ? ` (${connected} connected)` : "";
-    this.screen.setNotice(this.style.dim(`MCP: connecting ${waiting.join(", ")}…${done}`));
+    this.screen.setNotice(this.style.dim(`Connecting MCP servers: ${waiting.join(", ")}…${done}`));
   }
 }
 

@@ -24,7 +24,7 @@ describe.skipIf(!TMUX)("MCP in the session", () => {
         setup: (dir) => writeMcpConfig(dir, { fx: fixtureServer(), slow: fixtureServer("--init-delay", "10000") }),
       });
       // The prompt is usable while "slow" is still in its handshake.
-      await term.waitFor((s) => s.includes("MCP: connecting slow…") && s.trimEnd().endsWith(">"));
+      await term.waitFor((s) => s.includes("Connecting MCP servers: slow…") && s.trimEnd().endsWith(">"));
       await submit(term, "/mcp");
       const screen = await term.waitFor("slow: connecting… · stdio");
       expect(screen).toMatch(/fx: connected · stdio · \d+ tools/);

@@ -298,7 +298,7 @@ describe.skipIf(!TMUX)("interactive session", () => {
       const { term } = await launchAgent([], {
         setup: (dir) => writeMcpConfig(dir, { slow: fixtureServer("--init-delay", "8000", "--grandchild", "--pid-file", pidFile) }),
       });
-      await term.waitFor((s) => s.includes("MCP: connecting slow…") && s.trimEnd().endsWith(">"));
+      await term.waitFor((s) => s.includes("Connecting MCP servers: slow…") && s.trimEnd().endsWith(">"));
       const pids = () => (existsSync(pidFile) ? readFileSync(pidFile, "utf8").trim().split("\n").filter(Boolean).map(Number) : []);
       await waitUntil(() => pids().length === 2); // the server and its grandchild
       expect(pids().every(isAlive)).toBe(true);
