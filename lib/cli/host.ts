@@ -137,13 +137,17 @@ export async function runHost(args: CliArgs): Promise<number> {
   let code = 0;
   try {
     await firstLine;
-    const init = (initialize?.request ?? {}) as { sdkMcpServers?: unknown; systemPrompt?: unknown; appendSystemPrompt?: unknown };
+    const init = (initialize?.request ?? {}) as { sdkMcpServers?: unknown; systemPrompt?: unknown; appendSystemPrompt?: unknown; mcpServers?: unknown };
+    // mcpServersDelivery "initialize": the program's servers come here instead of --mcp-config.
+    const delivered = init.mcpServers && typeof init.mcpServers === "object" ? [JSON.stringify({ mcpServers: init.mcpServers })] : [];
     const sdkServers: ServerConfig[] = Array.isArray(init.sdkMcpServers)
       ? init.sdkMcpServers.filter((n): n is string => typeof n === "string").map((name) => ({ type: "sdk", name }))
       : [];
     const systemPrompt = Array.isArray(init.systemPrompt) ? init.systemPrompt.join("\n") : typeof init.systemPrompt === "string" ? init.systemPrompt : "";
+    const options = runtimeOptions(args, cwd, { log: stderr }, session.savedModel);
     const runtime = await AgentRuntime.start({
-      ...runtimeOptions(args, cwd, { log: stderr }, session.savedModel),
+      ...options,
+      mcpConfig: [...options.mcpConfig, ...delivered],
       // The SDK sends [""] when the program set no system prompt: ours stays then.
       ...(systemPrompt.trim() ? { systemPrompt } : {}),
       ...(typeof init.appendSystemPrompt === "string" && init.appendSystemPrompt ? { appendSystemPrompt: init.appendSystemPrompt } : {}),
@@ -155,10 +159,11 @@ export async function runHost(args: CliArgs): Promise<number> {
     state = {
       runtime,
       args,
-      mode: args.permissionMode ?? (args.permissionPromptStdio ? "default" : undefined),
+      mode: args.skipPermissions ? "bypassPermissions" : (args.permissionMode ?? (args.permissionPromptStdio ? "default" : undefined)),
       current: undefined,
     };
-    if (initialize) channel.respond(initialize.request_id, { response: initializeResponse(state) });
+    if (initialize)
+      channel.respond(initialize.request_id, { response: { ...initializeResponse(state), ...(delivered.length ? { mcp_servers_applied: true } : {}) } });
     for (const line of early.splice(0)) void handleControl(line, state, channel);
     for (;;) {
       const line = await turns.next();

@@ -157,9 +157,9 @@ describe.skipIf(SKIP)("the Agent SDK runs our executable", () => {
     TEST_TIMEOUT_MS,
   );
 
-  test(
-    "mcpServers: a stdio server and a createSdkMcpServer tool, both called by the model",
-    async () => {
+  test.each(["argv", "initialize"] as const)(
+    "mcpServers (delivered by %s): a stdio server and a createSdkMcpServer tool, both called by the model",
+    async (delivery) => {
       const calls: unknown[] = [];
       const inproc = createSdkMcpServer({
         name: "inproc",
@@ -175,7 +175,7 @@ describe.skipIf(SKIP)("the Agent SDK runs our executable", () => {
       const messages = await collect(
         query({
           prompt: "use both",
-          options: options(tempDir(), { mcpServers: { inproc, fx: fixtureServer() as any }, mcpServersDelivery: "argv" } as Options),
+          options: options(tempDir(), { mcpServers: { inproc, fx: fixtureServer() as any }, mcpServersDelivery: delivery } as Options),
         }),
       );
       const init = messages.find((m) => m.type === "system" && m.subtype === "init") as any;
