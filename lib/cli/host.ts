@@ -101,6 +101,12 @@ export async function runHost(args: CliArgs): Promise<number> {
   let started!: () => void;
   const firstLine = new Promise<void>((resolve) => (started = resolve));
 
+  // Every control request gets its response before the run ends, even one still working at EOF.
+  const answering = new Set<Promise<void>>();
+  const answer = (line: ControlLine) => {
+    const work = handleControl(line, state, channel).finally(() => answering.delete(work));
+    answering.add(work);
+  };
   const dispatch = (message: any) => {
     switch (message?.type) {
       case "control_response":
@@ -114,7 +120,7 @@ export async function runHost(args: CliArgs): Promise<number> {
           return started();
         }
         // An sdk server's messages must flow while servers start: they are part of the start.
-        if (state || line.request.subtype === "mcp_message") return void handleControl(line, state, channel);
+        if (state || line.request.subtype === "mcp_message") return answer(line);
         return void early.push(line);
       }
       case "user":
@@ -164,7 +170,7 @@ export async function runHost(args: CliArgs): Promise<number> {
     };
     if (initialize)
       channel.respond(initialize.request_id, { response: { ...initializeResponse(state), ...(delivered.length ? { mcp_servers_applied: true } : {}) } });
-    for (const line of early.splice(0)) void handleControl(line, state, channel);
+    for (const line of early.splice(0)) answer(line);
     for (;;) {
       const line = await turns.next();
       if (!line || shutdownSignal.aborted) break;
@@ -174,6 +180,7 @@ export async function runHost(args: CliArgs): Promise<number> {
     code = 1;
     if (!shutdownSignal.aborted) stderr(`error: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
+    await Promise.all(answering);
     await pending;
     await shutdown();
   }

@@ -66,7 +66,8 @@ describe.skipIf(!TMUX)("interactive saved sessions", () => {
       expect(await term.waitForExit()).toBe(0);
 
       term = await launch(dir, config, ["-c"]);
-      await term.waitFor("Resumed session");
+      const screen = await term.waitFor("Resumed session");
+      expect(screen).toContain("> my name is Ada\nHello, Ada.\n");
       await term.waitFor(atPrompt);
       await ask(term, "who am I?", "You are Ada.");
       expect(server!.requests[1]!.body.messages.map((m: any) => m.content[0].text)).toEqual(["my name is Ada", "Hello, Ada.", "who am I?"]);
