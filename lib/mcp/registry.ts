@@ -389,6 +389,7 @@ export class McpRegistry {
    */
   private async list(client: McpClient, state: ServerState, kinds: ListKind[], strict: boolean): Promise<void> {
     const opts = { timeoutMs: this.startupTimeoutFor(state.name) };
+    let toolsFailed = false;
     const listers = { tools: () => client.listTools(opts), prompts: () => client.listPrompts(opts), resources: () => client.listResources(opts) };
     await Promise.all(
       kinds.map(async (kind) => {
@@ -398,7 +399,12 @@ export class McpRegistry {
           const listed = await orNone<unknown>(listers[kind]());
           (state[kind] as readonly unknown[]) = Object.freeze(kind === "tools" ? this.filterTools(state, listed as McpTool[]) : listed);
         } catch (error) {
-          if (strict && kind === "tools") throw error;
+          if (strict && kind === "tools") {
+            toolsFailed = true;
+            throw error;
+          }
+          // The server is being closed for its failed tools/list: the other lists' ends say nothing new.
+          if (toolsFailed) return;
           this.opts.log(`MCP server "${state.name}": ${kind}/list failed: ${messageOf(error)}`);
         }
       }),
