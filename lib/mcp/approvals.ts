@@ -92,22 +92,19 @@ export async function recordApprovals(paths: ApprovalPaths, answers: { name: str
   if (!answers.length) return;
   // Loaded only when there is something to write: a plain run reads these files, never writes them.
   const { editJsonFile } = await import("./config-write.ts");
-  editJsonFile(
-    paths.localSettings,
-    (doc) => {
-      let enabled = names(valueAt(doc, ["enabledMcpjsonServers"]));
-      let disabled = names(valueAt(doc, ["disabledMcpjsonServers"]));
-      for (const { name, approved } of answers) {
-        enabled = enabled.filter((n) => n !== name);
-        disabled = disabled.filter((n) => n !== name);
-        (approved ? enabled : disabled).push(name);
-      }
-      return [
-        { path: ["enabledMcpjsonServers"], value: enabled },
-        { path: ["disabledMcpjsonServers"], value: disabled },
-      ];
-    },
-  );
+  editJsonFile(paths.localSettings, (doc) => {
+    let enabled = names(valueAt(doc, ["enabledMcpjsonServers"]));
+    let disabled = names(valueAt(doc, ["disabledMcpjsonServers"]));
+    for (const { name, approved } of answers) {
+      enabled = enabled.filter((n) => n !== name);
+      disabled = disabled.filter((n) => n !== name);
+      (approved ? enabled : disabled).push(name);
+    }
+    return [
+      { path: ["enabledMcpjsonServers"], value: enabled },
+      { path: ["disabledMcpjsonServers"], value: disabled },
+    ];
+  });
   editJsonFile(
     paths.fingerprints,
     () => answers.map(({ name, approved, entry }) => ({ path: [paths.project, name], value: approved ? fingerprint(entry) : undefined })),
