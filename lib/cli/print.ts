@@ -16,11 +16,17 @@ import { OutputWriter } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "./print-commands.ts";
 import { openRunSession, SessionError } from "./session-flags.ts";
 import type { OpenedSession } from "../agent/session-open.ts";
+import { needsPermission, type PermissionMode } from "../agent/permissions.ts";
+import type { PermissionDecision } from "../agent/loop.ts";
+import type { Tool } from "../tools/tool.ts";
+import { isAllowed } from "./repl-permission.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 import { runtimeOptions } from "./runtime-options.ts";
+import { toolBugReport } from "./tool-bugs.ts";
 import { StartupStatus } from "./ui-status.ts";
 import { colorEnabled, createStyle } from "./ui-style.ts";
+import { errorMessage } from "../shared/values.ts";
 
 const stderr = (line: string) => process.stderr.write(line + "\n");
 
@@ -97,6 +103,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
     writer.sessionId = conversation.sessionId;
     mark = conversation.mark();
     conversation.append({ role: "user", content: parsed.content });
+    const bugs = toolBugReport(stderr, args.debug);
     const result = await runLoop(conversation, {
       model: s.model,
       system: s.systemPrompt(),
@@ -106,6 +113,8 @@ export async function runPrint(args: CliArgs): Promise<number> {
         await s.refresh();
         conversation.noteRoutes(s.routes());
       },
+      // --permission-mode with nobody to ask: what needs permission is refused (without it, everything runs).
+      canUseTool: args.permissionMode && permissionDenier(args.permissionMode, args.allowedTools, s),
       cwd,
       toolState: new ToolState(cwd),
       maxTurns: args.maxTurns,
@@ -118,8 +127,11 @@ export async function runPrint(args: CliArgs): Promise<number> {
         onToolResults: (m) => writer.user(m),
         // Progress is for a person watching a terminal; scripts and pipes never see it.
         onToolProgress: process.stderr.isTTY ? (call, message) => stderr(`${call.name}: ${message}`) : undefined,
+        onToolBug: bugs.onToolBug,
       },
     });
+    const crashed = bugs.summary();
+    if (crashed) stderr(crashed);
     finish({ subtype: "success", result: result.text });
   } catch (err) {
     code = 1;
@@ -136,7 +148,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
     } else {
       // Unexpected (a malformed reply, a bug): still one line, and still a result object for scripts.
       stderr(fatalLine(err));
-      finish({ subtype: "error_during_execution", result: err instanceof Error ? err.message : String(err) });
+      finish({ subtype: "error_during_execution", result: errorMessage(err) });
     }
   } finally {
     // The answer goes out first: a server slow to exit must not hold it back.
@@ -144,4 +156,12 @@ export async function runPrint(args: CliArgs): Promise<number> {
     await shutdown();
   }
   return code;
+}
+
+/** The loop's permission hook for -p with --permission-mode: allowed tools run, others that need permission are refused. */
+function permissionDenier(mode: PermissionMode, allowed: string[], runtime: AgentRuntime) {
+  return async (tool: Tool): Promise<PermissionDecision> =>
+    !needsPermission(tool, mode) || isAllowed(tool.name, allowed, (n, r) => runtime.matchesRule(n, r))
+      ? true
+      : { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
 }
