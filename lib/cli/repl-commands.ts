@@ -35,7 +35,7 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
   switch (name) {
     case "mcp":
       if (/^reconnect\b/.test(args)) return reconnect(args.slice("reconnect".length).trim(), runtime);
-      return printBuiltin(name, runtime, true);
+      return mcpStatus(runtime);
     case "exit":
       return "exit";
     case "clear":
@@ -54,8 +54,6 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
       }
       return `model set to ${args}\n`;
     }
-    case "mcp":
-      return mcpStatus(runtime);
     default:
       return printBuiltin(name, runtime, true);
   }
