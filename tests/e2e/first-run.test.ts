@@ -5,7 +5,7 @@
  * (tracked and new, not ignored), so node_modules and dist are not in it.
  */
 import { afterEach, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { reply, startModelServer, text, type ModelServer } from "../support/model-server.ts";
 import { ROOT, baseEnv, tempDir } from "../support/run.ts";
@@ -43,4 +43,6 @@ test("the first run announces the install on stderr, once, before it starts; std
   const again = Bun.spawn([join(clone, "your_program.sh"), "-p", "hi"], { cwd: tempDir(), env, stdout: "pipe", stderr: "pipe" });
   const [, stderr2] = await Promise.all([new Response(again.stdout).text(), new Response(again.stderr).text(), again.exited]);
   expect(stderr2).not.toContain("first run");
+  // Hundreds of MB: removed here, inside this test's time, rather than by the run's final clean-up.
+  rmSync(clone, { recursive: true, force: true });
 }, 120_000);
