@@ -207,10 +207,14 @@ class TurnRunner {
           allowed: this.allowed,
           skipAll: this.args.skipPermissions,
           signal: controller.signal,
-          ask: (question, body) => {
+          ask: async (question, body) => {
             view.endLine();
             status.set("Waiting for your answer…");
-            return term.ask(style.yellow(question), body);
+            try {
+              return await term.ask(style.yellow(question), body);
+            } finally {
+              view.resumeStatus();
+            }
           },
           preview: (tool, input) => permissionPreview(tool.name, input, { cwd, style, mcpRoute: (name) => runtime.route(name) }),
           onInterrupt: interrupt,

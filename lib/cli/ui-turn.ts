@@ -49,6 +49,8 @@ export class TurnView {
   /** The call that printed the last line on screen (its next line then needs no label). */
   private lastCall: string | undefined;
   private running = new Map<string, string>();
+  /** What the status line says about the tools while no question is pending. */
+  private busy = "Thinking…";
 
   constructor(
     private readonly screen: TurnScreen,
@@ -82,7 +84,7 @@ export class TurnView {
     this.line(label);
     this.lastCall = call.id;
     this.running.set(call.id, "");
-    this.status.set(`Running ${call.name}…`);
+    this.setBusy(`Running ${call.name}…`);
   };
 
   /** A progress report of a running call (MCP notifications/progress): one line, updated in place. */
@@ -98,8 +100,18 @@ export class TurnView {
     const label = this.lastCall === call.id ? undefined : call.name;
     const maxChars = Math.max(20, Math.min(MAX_PREVIEW_CHARS, this.screen.columns - 12 - (label?.length ?? 0)));
     this.line(toolResultPreview(result.content, result.is_error === true, this.style, { label, maxChars }));
-    this.status.set(this.running.size ? `Running ${[...this.running.keys()].length} tools…` : "Thinking…");
+    this.setBusy(this.running.size ? `Running ${this.running.size} tools…` : "Thinking…");
   };
+
+  /** Back to what the tools are doing, once a question (a permission prompt) has been answered. */
+  readonly resumeStatus = (): void => {
+    this.status.set(this.busy);
+  };
+
+  private setBusy(text: string): void {
+    this.busy = text;
+    this.status.set(text);
+  }
 
   /** A model call finished (the loop's onAssistant hook). */
   readonly callDone = (outputTokens: number | undefined): void => {
