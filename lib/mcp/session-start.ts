@@ -1,12 +1,65 @@
 /**
- * Listing one server's tools, prompts and resources into its registry record (MCP 2025-11-25,
- * server/tools, server/prompts, server/resources): only what it declared, `-32601` as "none",
- * the entry's tool filters applied.
+ * Starting one server's session for the registry (MCP 2025-11-25, basic/lifecycle, server/tools,
+ * server/prompts, server/resources): the transport its entry names, the client over it, the
+ * handshake, then its lists into its record: only what it declared, `-32601` as "none", the
+ * entry's tool filters applied.
  */
-import type { McpClient } from "./client.ts";
+import { McpClient } from "./client.ts";
+import type { ServerConfig } from "./config.ts";
+import type { ClientFeatures } from "./features.ts";
+import type { RegistryOptions } from "./registry-types.ts";
+import { openTransport } from "./transports/factory.ts";
 import { McpError } from "./errors.ts";
 import { ErrorCode, type ListKind, type McpTool } from "./protocol.ts";
 import type { ServerState } from "./registry-types.ts";
+
+/** A list request after a good `initialize` failed: reported as a failed handshake, not a failed start. */
+export class HandshakeError extends Error {}
+
+/**
+ * The transport for `config` (a stdio server is spawned before the first wait) and a client over
+ * it, wired to the registry's callbacks; not yet connected.
+ * @throws Error when the transport cannot start ("command not found: foo").
+ */
+export async function openSession(config: ServerConfig, opts: RegistryOptions, features: ClientFeatures): Promise<McpClient> {
+  const { log, verbose, debug, onStderrLine, onTrace, onListChanged } = opts;
+  const name = config.name;
+  const transport = await openTransport(config, {
+    cwd: opts.cwd,
+    onStderrLine: onStderrLine && ((line) => onStderrLine(name, line)),
+    log: verbose ? log : undefined,
+    verbose,
+    debug,
+    sdkHost: opts.sdkHost,
+  });
+  return new McpClient(name, transport, {
+    features,
+    log: verbose ? log : undefined,
+    warn: log,
+    trace: onTrace && ((dir, message) => onTrace(name, dir, message)),
+    onListChanged: onListChanged && ((kind) => onListChanged(name, kind)),
+  });
+}
+
+/**
+ * `initialize` (what it established goes into `state`), then every list the server declared.
+ * @throws the connect error, or HandshakeError when a list failed after a good `initialize`.
+ */
+export async function handshake(client: McpClient, state: ServerState, opts: ListOptions): Promise<void> {
+  const init = await client.connect({ timeoutMs: opts.timeoutMs });
+  Object.assign(state, init);
+  const kinds: ListKind[] = ["tools", "prompts", "resources"];
+  try {
+    await listInto(
+      client,
+      state,
+      kinds.filter((k) => init.capabilities[k]),
+      opts,
+    );
+  } catch (error) {
+    throw new HandshakeError(`failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.message}` : errorMessage(error)}`);
+  }
+}
 import { toolAllowed, unmatchedFilters } from "./server-options.ts";
 import { errorMessage } from "../shared/values.ts";
 
