@@ -12,7 +12,7 @@ import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./env.ts";
 import { errorMessage } from "../shared/values.ts";
 import { REPROBE_INTERVAL_MS, type RegistryOptions, type ServerSnapshot, type ServerState } from "./registry-types.ts";
 import { Restarter } from "./restarts.ts";
-import { HandshakeError, handshake, listInto, openSession, orNone } from "./session-start.ts";
+import { authRequired, HandshakeError, handshake, listInto, openSession, orNone } from "./session-start.ts";
 
 export type { FailurePhase, RegistryOptions, ServerSnapshot } from "./registry-types.ts";
 
@@ -253,8 +253,11 @@ export class McpRegistry {
       this.watch(client, state);
     } catch (error) {
       state.status = "failed";
+      const auth = authRequired(error);
       // The line below names the server already; errors from the connection name it too.
-      state.error = errorMessage(error).replace(`MCP server "${name}": `, "");
+      state.error = auth ? auth.message.replace(`MCP server "${name}" `, "") : errorMessage(error).replace(`MCP server "${name}": `, "");
+      // A login this run cannot do (`-p`, no terminal): reported as such, with the command to run.
+      if (auth) state.needsAuth = true;
       // Closed first: the stderr tail is complete only once the process is gone.
       await client?.close(this.opts.graceMs);
       state.stderr = client?.diagnostics().stderrTail ?? [];

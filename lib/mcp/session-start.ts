@@ -4,6 +4,7 @@
  * handshake, then its lists into its record: only what it declared, `-32601` as "none", the
  * entry's tool filters applied.
  */
+import { AuthRequiredError } from "./auth/provider.ts";
 import { McpClient } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
 import type { ClientFeatures } from "./features.ts";
@@ -15,6 +16,12 @@ import type { ServerState } from "./registry-types.ts";
 
 /** A list request after a good `initialize` failed: reported as a failed handshake, not a failed start. */
 export class HandshakeError extends Error {}
+
+/** The AuthRequiredError behind `error` (transports and JSON-RPC wrap what they cannot send), if any. */
+export function authRequired(error: unknown): AuthRequiredError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof AuthRequiredError) return e;
+  return undefined;
+}
 
 /**
  * The transport for `config` (a stdio server is spawned before the first wait) and a client over
@@ -30,6 +37,7 @@ export async function openSession(config: ServerConfig, opts: RegistryOptions, f
     log: verbose ? log : undefined,
     verbose,
     debug,
+    authFor: opts.authFor,
     sdkHost: opts.sdkHost,
   });
   return new McpClient(name, transport, {
