@@ -65,7 +65,9 @@ export async function handshake(client: McpClient, state: ServerState, opts: Lis
       opts,
     );
   } catch (error) {
-    throw new HandshakeError(`failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.message}` : errorMessage(error)}`);
+    throw new HandshakeError(
+      `failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.code} ${error.rpcMessage}` : errorMessage(error)}`,
+    );
   }
 }
 import { toolAllowed, unmatchedFilters } from "./server-options.ts";
@@ -88,6 +90,7 @@ export interface ListOptions {
  */
 export async function listInto(client: McpClient, state: ServerState, kinds: ListKind[], opts: ListOptions): Promise<void> {
   const request = { timeoutMs: opts.timeoutMs };
+  let toolsFailed = false;
   const listers = { tools: () => client.listTools(request), prompts: () => client.listPrompts(request), resources: () => client.listResources(request) };
   await Promise.all(
     kinds.map(async (kind) => {
@@ -97,7 +100,12 @@ export async function listInto(client: McpClient, state: ServerState, kinds: Lis
         const listed = await orNone<unknown>(listers[kind]());
         (state[kind] as readonly unknown[]) = Object.freeze(kind === "tools" ? filterTools(state, listed as McpTool[], opts) : listed);
       } catch (error) {
-        if (opts.strict && kind === "tools") throw error;
+        if (opts.strict && kind === "tools") {
+          toolsFailed = true;
+          throw error;
+        }
+        // The server is being closed for its failed tools/list: the other lists' ends say nothing new.
+        if (toolsFailed) return;
         opts.log(`MCP server "${state.name}": ${kind}/list failed: ${errorMessage(error)}`);
       }
     }),
