@@ -124,6 +124,7 @@ export async function runHostTurn(
       },
       canUseTool,
       cwd: runtime.opts.cwd,
+      toolState: state.tools,
       maxTurns: args.maxTurns,
       signal: AbortSignal.any([controller.signal, shutdownSignal]),
       hooks: {

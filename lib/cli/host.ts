@@ -16,6 +16,7 @@ import { handleControl, initializeResponse, type HostState } from "./host-contro
 import { runHostTurn, type UserLine } from "./host-turn.ts";
 import type { ServerConfig } from "../mcp/config.ts";
 import { errorMessage } from "../shared/values.ts";
+import { ToolState } from "../tools/tool-state.ts";
 
 const stderr = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -168,6 +169,7 @@ export async function runHost(args: CliArgs): Promise<number> {
       args,
       mode: args.skipPermissions ? "bypassPermissions" : (args.permissionMode ?? (args.permissionPromptStdio ? "default" : undefined)),
       current: undefined,
+      tools: new ToolState(runtime.opts.cwd),
     };
     if (initialize)
       channel.respond(initialize.request_id, { response: { ...initializeResponse(state), ...(delivered.length ? { mcp_servers_applied: true } : {}) } });
