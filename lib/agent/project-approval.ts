@@ -9,6 +9,7 @@ import { adoptApprovals, type ApprovalPaths, approvalStatus, recordApprovals } f
 import type { ServerConfig } from "../mcp/config.ts";
 import { readScope, scopePaths } from "../mcp/scopes.ts";
 import { userConfigDir } from "./config-dir.ts";
+import { readMcpEnv } from "../mcp/env.ts";
 
 /** Our state file (fingerprints of approved entries) in the user's config folder. */
 export const APPROVALS_FILE = "agent-mcp-approvals.json";
@@ -28,7 +29,7 @@ export function approvalPaths(cwd: string, env: Record<string, string | undefine
 
 /** True when `MCP_REQUIRE_APPROVAL` asks print mode to start only approved project servers. */
 export function approvalRequired(env: Record<string, string | undefined> = process.env): boolean {
-  return ["1", "true", "yes"].includes((env.MCP_REQUIRE_APPROVAL ?? "").toLowerCase());
+  return readMcpEnv(env).requireApproval;
 }
 
 /** The project servers among `servers` with their entries as written in `.mcp.json`. */

@@ -13,6 +13,7 @@ import type { CliArgs } from "./args.ts";
 import type { ToolState } from "../tools/tool-state.ts";
 import type { HostChannel } from "./host-channel.ts";
 import { PRINT_BUILTINS } from "./print-commands.ts";
+import { errorMessage } from "../shared/values.ts";
 
 /** What the control requests act on, once the runtime is up. */
 export interface HostState {
@@ -77,7 +78,7 @@ export async function handleControl(
   try {
     channel.respond(line.request_id, { response: await answer(request, state, channel) });
   } catch (err) {
-    channel.respond(line.request_id, { error: `${request.subtype}: ${err instanceof Error ? err.message : String(err)}` });
+    channel.respond(line.request_id, { error: `${request.subtype}: ${errorMessage(err)}` });
   }
 }
 

@@ -17,6 +17,7 @@ import { slashCommands, TurnInterrupted, type HostState } from "./host-control.t
 import { assistantEvent, initEvent, resultEvent, streamEvent, userEvent, type TurnOutcome } from "./host-events.ts";
 import type { UsageTotals } from "../agent/usage.ts";
 import { shutdownSignal } from "../agent/lifecycle.ts";
+import { errorMessage } from "../shared/values.ts";
 
 /** A `user` line of stdin (the SDK's `SDKUserMessage`). */
 export interface UserLine {
@@ -145,7 +146,7 @@ export async function runHostTurn(
       finish("error_max_turns", err.message);
     } else {
       if (err instanceof ModelError && (err.status === 400 || err.status === 413)) conversation.rollback(mark);
-      const message = err instanceof Error ? err.message : String(err);
+      const message = errorMessage(err);
       if (!(err instanceof ModelError || err instanceof InputError || err instanceof TurnInterrupted)) stderr(`error: ${message}`);
       finish("error_during_execution", message);
     }

@@ -15,6 +15,7 @@ import { HostChannel } from "./host-channel.ts";
 import { handleControl, initializeResponse, type HostState } from "./host-control.ts";
 import { runHostTurn, type UserLine } from "./host-turn.ts";
 import type { ServerConfig } from "../mcp/config.ts";
+import { errorMessage } from "../shared/values.ts";
 import { ToolState } from "../tools/tool-state.ts";
 
 const stderr = (line: string) => process.stderr.write(`${line}\n`);
@@ -180,7 +181,7 @@ export async function runHost(args: CliArgs): Promise<number> {
     }
   } catch (err) {
     code = 1;
-    if (!shutdownSignal.aborted) stderr(`error: ${err instanceof Error ? err.message : String(err)}`);
+    if (!shutdownSignal.aborted) stderr(`error: ${errorMessage(err)}`);
   } finally {
     await Promise.all(answering);
     await pending;

@@ -7,6 +7,7 @@
 import { parseArgs } from "node:util";
 import type { Scope } from "../mcp/scopes.ts";
 import { describeParseError, UsageError } from "./args.ts";
+import { isObject } from "../shared/values.ts";
 
 export const MANAGE_COMMANDS = ["add", "add-json", "remove"] as const;
 export type ManageCommandName = (typeof MANAGE_COMMANDS)[number];
@@ -180,5 +181,5 @@ function parseJsonEntry(text: string, fail: (m: string) => never): Record<string
 }
 
 function isStringMap(v: unknown): boolean {
-  return typeof v === "object" && v !== null && !Array.isArray(v) && Object.values(v).every((x) => typeof x === "string");
+  return isObject(v) && Object.values(v).every((x) => typeof x === "string");
 }

@@ -12,6 +12,7 @@ import { userConfigDir } from "../agent/config-dir.ts";
 import { UsageError } from "./args.ts";
 import { type ManageArgs, type ManageCommandName, parseManageArgs } from "./mcp-manage-args.ts";
 import { writeStdout } from "./stdout.ts";
+import { readMcpEnv } from "../mcp/env.ts";
 
 const stderr = (line: string) => process.stderr.write(line + "\n");
 
@@ -61,7 +62,7 @@ export async function runManage(command: ManageCommandName, argv: string[]): Pro
  * @throws UsageError when neither is possible or the input is empty.
  */
 async function clientSecret(command: string): Promise<string> {
-  const fromEnv = process.env.MCP_CLIENT_SECRET;
+  const fromEnv = readMcpEnv().clientSecret;
   if (fromEnv) return fromEnv;
   if (!process.stdin.isTTY) throw new UsageError(`mcp ${command}: --client-secret needs MCP_CLIENT_SECRET, or a terminal to type it on`);
   const { readHidden } = await import("./hidden-input.ts");

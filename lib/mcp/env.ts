@@ -1,7 +1,8 @@
 /**
- * The MCP environment variables, Claude Code's names, read here and nowhere else: `MCP_TIMEOUT`
- * (server start-up, ms), `MCP_TOOL_TIMEOUT` (one tool call, ms), `MAX_MCP_OUTPUT_TOKENS` (one
- * tool result, tokens). An unset or unusable value gives the default.
+ * The MCP environment variables, read here and nowhere else: Claude Code's `MCP_TIMEOUT` (server
+ * start-up, ms), `MCP_TOOL_TIMEOUT` (one tool call, ms) and `MAX_MCP_OUTPUT_TOKENS` (one tool
+ * result, tokens), and our `MCP_REQUIRE_APPROVAL` and `MCP_CLIENT_SECRET`. An unset or unusable
+ * value gives the default.
  */
 
 /** Default for MCP_TIMEOUT: handshake and each list request at start-up, in ms. */
@@ -15,6 +16,10 @@ export interface McpEnv {
   startupTimeoutMs: number;
   toolTimeoutMs: number;
   maxOutputTokens: number;
+  /** `MCP_REQUIRE_APPROVAL` (1, true, yes): print mode starts only approved project servers. */
+  requireApproval: boolean;
+  /** `MCP_CLIENT_SECRET`: the OAuth client secret for `mcp add --client-secret`, never a command-line word. */
+  clientSecret?: string;
 }
 
 export function readMcpEnv(env: Record<string, string | undefined> = process.env): McpEnv {
@@ -26,6 +31,8 @@ export function readMcpEnv(env: Record<string, string | undefined> = process.env
     startupTimeoutMs: positive("MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT_MS),
     toolTimeoutMs: positive("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS),
     maxOutputTokens: positive("MAX_MCP_OUTPUT_TOKENS", DEFAULT_MAX_OUTPUT_TOKENS, true),
+    requireApproval: ["1", "true", "yes"].includes((env.MCP_REQUIRE_APPROVAL ?? "").toLowerCase()),
+    clientSecret: env.MCP_CLIENT_SECRET || undefined,
   };
 }
 

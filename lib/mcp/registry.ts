@@ -3,19 +3,16 @@
  * tools, prompts and resources on request; one shutdown for all. Knows nothing of the agent:
  * lib/agent/mcp turns what it lists into the agent's tools, commands and attachments.
  */
-import { AuthRequiredError } from "./auth/provider.ts";
-import { McpClient } from "./client.ts";
+import type { McpClient } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
-import { McpError } from "./errors.ts";
 import { type ClientFeatures, workingDirectoryRoots } from "./features.ts";
 import type { CallToolResult, GetPromptResult, ListKind, McpPrompt, McpResource, ReadResourceResult } from "./protocol.ts";
 import type { RequestOptions } from "./jsonrpc.ts";
 import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./env.ts";
-import { openTransport } from "./transports/factory.ts";
 import { errorMessage } from "../shared/values.ts";
 import { REPROBE_INTERVAL_MS, type RegistryOptions, type ServerSnapshot, type ServerState } from "./registry-types.ts";
 import { Restarter } from "./restarts.ts";
-import { listInto, orNone } from "./server-lists.ts";
+import { authRequired, HandshakeError, handshake, listInto, openSession, orNone } from "./session-start.ts";
 
 export type { FailurePhase, RegistryOptions, ServerSnapshot } from "./registry-types.ts";
 
@@ -239,47 +236,16 @@ export class McpRegistry {
   }
 
   private async startOne(state: ServerState): Promise<void> {
-    const { log, verbose, debug, onStderrLine, onTrace } = this.opts;
     const name = state.name;
     let client: McpClient | undefined;
     try {
       // A stdio server is spawned synchronously here, before the first wait.
-      const opening = openTransport(state.config, {
-        cwd: this.opts.cwd,
-        onStderrLine: onStderrLine && ((line) => onStderrLine(name, line)),
-        log: verbose ? log : undefined,
-        verbose,
-        debug,
-        authFor: this.opts.authFor,
-        sdkHost: this.opts.sdkHost,
-      });
-      const transport = await opening;
-      client = new McpClient(name, transport, {
-        features: this.features,
-        log: verbose ? log : undefined,
-        warn: log,
-        trace: onTrace && ((dir, message) => onTrace(name, dir, message)),
-        onListChanged: this.opts.onListChanged && ((kind) => this.opts.onListChanged!(name, kind)),
-      });
+      client = await openSession(state.config, this.opts, this.features);
       this.spawned.add(client);
       state.pid = client.diagnostics().pid;
       if (this.shuttingDown) throw new Error("shut down during start-up");
       state.probedAt = Date.now();
-      const init = await client.connect({ timeoutMs: this.startupTimeoutFor(name) });
-      Object.assign(state, init);
-      const kinds: ListKind[] = ["tools", "prompts", "resources"];
-      try {
-        await this.list(
-          client,
-          state,
-          kinds.filter((k) => init.capabilities[k]),
-          true,
-        );
-      } catch (error) {
-        throw new HandshakeError(
-          `failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.code} ${error.rpcMessage}` : errorMessage(error)}`,
-        );
-      }
+      await handshake(client, state, { strict: true, timeoutMs: this.startupTimeoutFor(name), log: this.opts.log, warned: this.warned });
       if (this.shuttingDown) throw new Error("shut down during start-up");
       state.status = "connected";
       this.changes++;
@@ -331,13 +297,4 @@ export class McpRegistry {
     if (!state) throw new Error(`no MCP server named "${server}"`);
     throw new Error(`MCP server "${server}" is not connected${state.error ? ` (${state.error})` : ""}`);
   }
-}
-
-/** A list request after a good `initialize` failed: reported as a failed handshake, not a failed start. */
-class HandshakeError extends Error {}
-
-/** The AuthRequiredError behind `error` (transports and JSON-RPC wrap what they cannot send), if any. */
-function authRequired(error: unknown): AuthRequiredError | undefined {
-  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof AuthRequiredError) return e;
-  return undefined;
 }

@@ -13,4 +13,5 @@ process.env.CLAUDE_CONFIG_DIR = testConfigDir();
 process.env.HOME = tempDir("agent-test-home-");
 
 afterEach(killPeers);
-afterAll(removeTempDirs);
+// Hundreds of folders (some with installed packages) take a while to remove on a loaded machine: more than a test's 30 s.
+afterAll(removeTempDirs, { timeout: 180_000 });

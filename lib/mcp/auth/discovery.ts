@@ -8,6 +8,7 @@
  */
 import type { AuthorizationServer } from "oauth4webapi";
 import { canonicalResource, requireSecureEndpoint, resourceCovers } from "./urls.ts";
+import { isObject } from "../../shared/values.ts";
 
 export interface ProtectedResourceMetadata {
   resource: string;
@@ -44,7 +45,7 @@ async function getJson(fetcher: Fetch, url: string): Promise<{ status: number; b
   }
   try {
     const body = (await res.json()) as unknown;
-    if (typeof body === "object" && body !== null && !Array.isArray(body)) return { status: res.status, body: body as Record<string, unknown> };
+    if (isObject(body)) return { status: res.status, body: body as Record<string, unknown> };
   } catch {}
   return { status: -1 };
 }

@@ -7,6 +7,7 @@
  * requests from the host. The channel itself belongs to the host mode; this file only needs its shape.
  */
 import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
+import { errorMessage } from "../../shared/values.ts";
 
 /** The host's control channel as an sdk transport uses it. */
 export interface SdkHost {
@@ -87,7 +88,7 @@ export class SdkTransport implements Transport {
         if (response !== undefined) this.push(response);
       },
       (err: unknown) => {
-        const text = err instanceof Error ? err.message : String(err);
+        const text = errorMessage(err);
         this.push({ jsonrpc: "2.0", id: parsed.id, error: { code: -32603, message: `the host program failed: ${text}` } });
       },
     );

@@ -102,12 +102,18 @@ export class StdioTransport implements Transport {
   /** Writes the message and a newline. Rejects when the server is gone or being shut down. */
   async send(message: string): Promise<void> {
     if (this.closing || this.exit) throw new Error(`MCP server "${this.config.name}" is not running`);
-    // A dead reader surfaces as an EPIPE rejection here; the exit is reported by `closed`.
-    const written: unknown = this.proc.stdin.write(`${message}\n`);
-    if (written instanceof Promise) written.catch(() => {});
-    // FileSink buffers; flush now so a request is not held back waiting for more writes.
-    const flushed: unknown = this.proc.stdin.flush();
-    if (flushed instanceof Promise) flushed.catch(() => {});
+    try {
+      // A dead reader surfaces as an EPIPE rejection here; the exit is reported by `closed`.
+      const written: unknown = this.proc.stdin.write(`${message}\n`);
+      if (written instanceof Promise) written.catch(() => {});
+      // FileSink buffers; flush now so a request is not held back waiting for more writes.
+      const flushed: unknown = this.proc.stdin.flush();
+      if (flushed instanceof Promise) flushed.catch(() => {});
+    } catch (error) {
+      // EPIPE at once: the process is going. Its exit, once known, is the reason worth reporting.
+      await settlesWithin(this.closed, EXIT_CODE_WAIT_MS);
+      throw error;
+    }
   }
 
   /** The stderr tail (at most 20 lines / 8 KB, complete once `close()` has resolved), the pid and the command. */
