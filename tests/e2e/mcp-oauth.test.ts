@@ -60,7 +60,7 @@ function oauthProject(script: Parameters<typeof project>[1], extra: Record<strin
     store,
     tokens: () => JSON.parse(readFileSync(store, "utf8")).servers[fixture.url].tokens,
     login: (...args: string[]) => runAgent(["mcp", "login", "fx", ...args], { cwd: p.dir, env: { ...env, BROWSER } }),
-    run: (prompt: string, opts: { env?: Record<string, string> } = {}) => p.run(prompt, { env: { ...env, ...opts.env } }),
+    run: (prompt: string, opts: { env?: Record<string, string>; args?: string[] } = {}) => p.run(prompt, { args: opts.args, env: { ...env, ...opts.env } }),
     inspect: (...args: string[]) => runAgent(["mcp", ...args], { cwd: p.dir, env: { ...env, BROWSER } }),
   };
 }
@@ -90,10 +90,13 @@ describe.skipIf(skip)("OAuth with a real authorization server", () => {
     expect(toolResult(p.model.requests[1]!).content).toBe("first");
 
     // The server forgets the token: the 401 is answered by a refresh, and the rotated refresh token is kept.
+    // Under --debug the steps show, never a token.
     await oidc.expireAccessToken(first.access_token);
-    const two = await p.run("go");
-    expect([two.code, two.stdout, two.stderr]).toEqual([0, "two\n", ""]);
+    const two = await p.run("go", { args: ["--debug"] });
+    expect([two.code, two.stdout]).toEqual([0, "two\n"]);
+    expect(two.stderr).toContain("oauth fx: token refreshed");
     const second = p.tokens();
+    for (const secret of [first.access_token, first.refresh_token, second.access_token, second.refresh_token]) expect(two.stderr).not.toContain(secret);
     expect(second.access_token).not.toBe(first.access_token);
     expect(second.refresh_token).not.toBe(first.refresh_token);
 
