@@ -73,6 +73,8 @@ export interface ServerSummary {
   /** "disabled": not started (`"disabled": true`, or a project server not approved); `error` says which. */
   status: "connected" | "failed" | "disabled";
   error?: string;
+  /** Failed for want of a login this run could not do (`mcp login`, or the /mcp login). */
+  needsAuth?: boolean;
 }
 
 export class AgentRuntime {
@@ -258,7 +260,7 @@ export class AgentRuntime {
   }
 
   servers(): ServerSummary[] {
-    return this.mcpServers().map((s) => ({ name: s.name, status: s.status, error: s.error }));
+    return this.mcpServers().map((s) => ({ name: s.name, status: s.status, error: s.error, ...(s.needsAuth ? { needsAuth: true } : {}) }));
   }
 
   /** Every configured MCP server as a snapshot (status, lists, instructions), in configuration order. */

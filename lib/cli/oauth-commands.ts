@@ -76,3 +76,25 @@ export async function logout(server: RemoteServer, wiring: OAuthWiring): Promise
     ? `Logged out of MCP server "${server.name}" (its tokens and client registration are forgotten)`
     : `MCP server "${server.name}" had no saved login`;
 }
+
+/**
+ * The interactive `/mcp` login: logs in to the remote server `name` of this run (the browser part
+ * as `mcp login` does it), then reconnects it, so its tools are there for the next turn.
+ * Resolves with the line to show.
+ * @throws Error for an unknown or local server, or the step of the login that failed.
+ */
+export async function loginAndReconnect(
+  runtime: { configured: readonly { name: string; type: string }[]; registry?: { reconnect(name: string): Promise<{ status: string; error?: string }> } },
+  name: string,
+  opts: { debug?: (line: string) => void; stderr?: (line: string) => void } = {},
+): Promise<string> {
+  const config = runtime.configured.find((s) => s.name === name);
+  if (!config) throw new Error(`no MCP server named "${name}"`);
+  if (config.type !== "http" && config.type !== "sse")
+    throw new Error(`MCP server "${name}" is a local server: it gets credentials from its environment, not a login`);
+  const wiring = oauthWiring({ allowLogin: true, ...opts });
+  if (!wiring.interaction) throw new Error(`no terminal and no $BROWSER: cannot log in to "${name}" here`);
+  const line = await login(config as unknown as RemoteServer, wiring);
+  const state = await runtime.registry?.reconnect(name);
+  return state && state.status !== "connected" ? `${line}, but it did not connect: ${state.error}` : line;
+}

@@ -32,7 +32,10 @@ export function printBuiltin(name: string, runtime: AgentRuntime, interactive = 
 export function serverTable(runtime: AgentRuntime): string {
   const servers = runtime.servers();
   if (!servers.length) return "No MCP servers configured (.mcp.json or --mcp-config).";
-  return servers.map((s) => `${s.name}: ${s.status}${s.error ? ` (${s.error})` : ""}`).join("\n");
+  // `linear: needs authentication (run ./your_program.sh mcp login linear)`
+  return servers
+    .map((s) => (s.needsAuth ? `${s.name}: ${s.error?.replace(/: run /, " (run ")})` : `${s.name}: ${s.status}${s.error ? ` (${s.error})` : ""}`))
+    .join("\n");
 }
 
 /** The key bindings of the interactive prompt, as /help lists them. */

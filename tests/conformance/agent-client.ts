@@ -4,7 +4,7 @@
  * initializes, lists tools and calls one), logging in through `$BROWSER` when asked.
  * Usage: agent-client.ts <server-url>; its exit code is the program's.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { entryFor } from "./context.ts";
@@ -19,4 +19,6 @@ const proc = Bun.spawn([program, "mcp", "call", "conformance", "test-tool", "{}"
   stderr: "inherit",
   stdin: "ignore",
 });
-process.exit(await proc.exited);
+const code = await proc.exited;
+rmSync(dir, { recursive: true, force: true });
+process.exit(code);

@@ -10,6 +10,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test
 import { existsSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type HttpFixture, startHttpFixture } from "../../fixtures/servers/http-server.ts";
+import { loginAndReconnect } from "../../lib/cli/oauth-commands.ts";
+import { lazyAuthFor } from "../../lib/cli/oauth-lazy.ts";
+import type { HttpServerConfig } from "../../lib/mcp/config.ts";
+import { McpRegistry } from "../../lib/mcp/registry.ts";
 import { lines, project, stopProjects, toolNames, toolResult } from "../support/mcp.ts";
 import { reply, text, toolUse } from "../support/model-server.ts";
 import { bearerCheck, type OidcServer, resourceMetadata, startOidc } from "../support/oidc.ts";
@@ -60,7 +64,7 @@ function oauthProject(script: Parameters<typeof project>[1], extra: Record<strin
     store,
     tokens: () => JSON.parse(readFileSync(store, "utf8")).servers[fixture.url].tokens,
     login: (...args: string[]) => runAgent(["mcp", "login", "fx", ...args], { cwd: p.dir, env: { ...env, BROWSER } }),
-    run: (prompt: string, opts: { env?: Record<string, string> } = {}) => p.run(prompt, { env: { ...env, ...opts.env } }),
+    run: (prompt: string, opts: { env?: Record<string, string>; args?: string[] } = {}) => p.run(prompt, { args: opts.args, env: { ...env, ...opts.env } }),
     inspect: (...args: string[]) => runAgent(["mcp", ...args], { cwd: p.dir, env: { ...env, BROWSER } }),
   };
 }
@@ -90,10 +94,13 @@ describe.skipIf(skip)("OAuth with a real authorization server", () => {
     expect(toolResult(p.model.requests[1]!).content).toBe("first");
 
     // The server forgets the token: the 401 is answered by a refresh, and the rotated refresh token is kept.
+    // Under --debug the steps show, never a token.
     await oidc.expireAccessToken(first.access_token);
-    const two = await p.run("go");
-    expect([two.code, two.stdout, two.stderr]).toEqual([0, "two\n", ""]);
+    const two = await p.run("go", { args: ["--debug"] });
+    expect([two.code, two.stdout]).toEqual([0, "two\n"]);
+    expect(two.stderr).toContain("oauth fx: token refreshed");
     const second = p.tokens();
+    for (const secret of [first.access_token, first.refresh_token, second.access_token, second.refresh_token]) expect(two.stderr).not.toContain(secret);
     expect(second.access_token).not.toBe(first.access_token);
     expect(second.refresh_token).not.toBe(first.refresh_token);
 
@@ -142,5 +149,33 @@ describe.skipIf(skip)("OAuth with a real authorization server", () => {
     expect(r.code).toBe(0);
     expect(r.stdout).toContain("stepped up");
     expect(p.tokens().scope.split(" ")).toEqual(expect.arrayContaining(["mcp:read", "mcp:write"]));
+  }, 60_000);
+
+  test("the interactive /mcp login: a server that needs authentication logs in and reconnects, its tools then listed", async () => {
+    const saved = { BROWSER: process.env.BROWSER, CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR };
+    process.env.CLAUDE_CONFIG_DIR = tempDir("agent-oauth-config-");
+    process.env.BROWSER = BROWSER;
+    const config: HttpServerConfig = { type: "http", name: "fx", url: fixture.url, headers: {} };
+    const failures: string[] = [];
+    const registry = await McpRegistry.start([config], {
+      cwd: tempDir(),
+      log: () => {},
+      authFor: lazyAuthFor({ allowLogin: false }),
+      onServerFailed: (s) => failures.push(String(s.error)),
+    });
+    try {
+      expect(registry.server("fx")).toMatchObject({ status: "failed", needsAuth: true });
+      expect(failures).toEqual(["needs authentication: run ./your_program.sh mcp login fx"]);
+      const line = await loginAndReconnect({ configured: [config], registry }, "fx", { stderr: () => {} });
+      expect(line).toBe('Logged in to MCP server "fx"');
+      const now = registry.server("fx")!;
+      expect(now.status).toBe("connected");
+      expect(now.needsAuth).toBeUndefined();
+      expect(now.tools.map((t) => t.name)).toContain("echo");
+    } finally {
+      await registry.shutdown();
+      Object.assign(process.env, saved);
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+    }
   }, 60_000);
 });

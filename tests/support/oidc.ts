@@ -71,7 +71,12 @@ export async function startOidc(opts: OidcOptions): Promise<OidcServer> {
     async expireAccessToken(token: string) {
       await (await provider.AccessToken.find(token))?.destroy();
     },
-    close: () => new Promise<void>((r) => http.close(() => r())),
+    // Idle keep-alive connections (our own fetches) would hold close() until they time out.
+    close: () =>
+      new Promise<void>((r) => {
+        http.close(() => r());
+        http.closeAllConnections();
+      }),
   };
 }
 
