@@ -24,9 +24,9 @@ describe("scopes", () => {
   test("the user file is $CLAUDE_CONFIG_DIR/.claude.json, else $HOME/.claude.json", () => {
     expect(userConfigFile({ CLAUDE_CONFIG_DIR: "/cfg", HOME: "/h" })).toBe("/cfg/.claude.json");
     expect(userConfigFile({ CLAUDE_CONFIG_DIR: "", HOME: "/h" })).toBe("/h/.claude.json");
-    const paths = scopePaths("/work/p", { HOME: "/h" });
-    expect(scopeLabel("local", paths, { HOME: "/h" })).toBe("~/.claude.json [project /work/p]");
-    expect(scopeLabel("project", paths, { HOME: "/h" })).toBe("/work/p/.mcp.json");
+    const paths = scopePaths("/srv/proj", { HOME: "/h" });
+    expect(scopeLabel("local", paths, { HOME: "/h" })).toBe("~/.claude.json [project /srv/proj]");
+    expect(scopeLabel("project", paths, { HOME: "/h" })).toBe("/srv/proj/.mcp.json");
   });
 
   test("local wins over project, project over user; the winner names what it shadows", () => {
