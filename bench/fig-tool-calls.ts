@@ -66,8 +66,10 @@ export async function toolCallsFigure(ctx: BenchContext): Promise<FigureResult> 
     const log = (line: string) => ctx.log(`  [registry] ${line}`);
     registry = await registryModule.McpRegistry.start([{ name: "bench", ...server }], { cwd, log });
     const r = registry;
-    const echo: Tool | undefined = r.tools().find((t) => r.route(t.name)?.tool === "echo");
-    if (!echo) throw new Error(`the fixture server's echo tool is not in the registry (${r.servers[0]?.error ?? "no error given"})`);
+    const { McpToolset } = await import("../lib/agent/mcp/tools.ts");
+    const toolset = new McpToolset(r, { warn: log });
+    const echo: Tool | undefined = toolset.tools().find((t) => toolset.route(t.name)?.tool === "echo");
+    if (!echo) throw new Error(`the fixture server's echo tool is not in the registry (${r.snapshot()[0]?.error ?? "no error given"})`);
     const toolCtx: ToolContext = { cwd, signal: new AbortController().signal };
     const check = await echo.run({ text: "hi" }, toolCtx);
     if (check.isError || JSON.stringify(check.content).indexOf("hi") === -1) throw new Error(`echo via registry answered ${JSON.stringify(check)}`);

@@ -11,7 +11,7 @@ export interface McpInput {
   serverNames(): string[];
   isConnected(server: string): boolean;
   /** The server's prompts: the start-up list, or asked now when it declared none (MCP server/prompts). */
-  listPrompts(server: string): Promise<McpPromptInfo[]>;
+  listPrompts(server: string): Promise<readonly McpPromptInfo[]>;
   /** `prompts/get`. @throws on a JSON-RPC error */
   getPrompt(server: string, name: string, args: Record<string, string>): Promise<{ messages?: unknown[] }>;
   /** `resources/read`. @throws on a JSON-RPC error */

@@ -6,7 +6,9 @@
 import type { Tool } from "../tools/tool.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
-import type { McpRegistry } from "../mcp/registry.ts";
+import type { McpRegistry, RegistryOptions, ServerSnapshot } from "../mcp/registry.ts";
+import type { McpToolset } from "./mcp/tools.ts";
+import { serverRuleName, toolRuleName } from "../mcp/names.ts";
 import { createModelClient, ModelError, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
@@ -32,6 +34,8 @@ export interface RuntimeOptions {
   debug: boolean;
   /** One diagnostic line to stderr. */
   log(line: string): void;
+  /** How MCP servers' failures, stderr (--verbose) and traffic (--debug) reach a person; worded by the CLI. */
+  mcpEvents: Pick<RegistryOptions, "onServerFailed" | "onStderrLine" | "onTrace">;
   /** Called just before `count` MCP servers start (the interactive start-up status line). */
   onMcpStart?(count: number): void;
   /** No key is not an error yet: only a model call would fail (print mode's built-in commands). */
@@ -58,6 +62,7 @@ export class AgentRuntime {
     readonly opts: RuntimeOptions,
     private current: ModelClient,
     readonly registry: McpRegistry | undefined,
+    private readonly mcpTools: McpToolset | undefined,
     readonly configured: ServerConfig[],
     /** Usage and cost of every model call of the run: turns, compaction and servers' sampling. */
     readonly meter: UsageMeter,
@@ -76,13 +81,19 @@ export class AgentRuntime {
     const { servers, warnings } = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
     for (const w of warnings) opts.log(w);
     let registry: McpRegistry | undefined;
+    let mcpTools: McpToolset | undefined;
     if (servers.length) {
       opts.onMcpStart?.(servers.length);
-      const [{ McpRegistry, timeoutsFromEnv }, { workingDirectoryRoots }] = await Promise.all([import("../mcp/registry.ts"), import("../mcp/features.ts")]);
+      const [{ McpRegistry, timeoutsFromEnv }, { workingDirectoryRoots }, { McpToolset }] = await Promise.all([
+        import("../mcp/registry.ts"),
+        import("../mcp/features.ts"),
+        import("./mcp/tools.ts"),
+      ]);
       registry = McpRegistry.open({
         cwd: opts.cwd,
         ...timeoutsFromEnv(),
         log: opts.log,
+        ...opts.mcpEvents,
         verbose: opts.verbose,
         debug: opts.debug,
         features: {
@@ -92,6 +103,7 @@ export class AgentRuntime {
         },
         onServerSettled: opts.onMcpServerSettled && ((s) => opts.onMcpServerSettled!({ name: s.name, status: s.status, error: s.error })),
       });
+      mcpTools = new McpToolset(registry, { warn: opts.log });
       // Registered before start-up, so a signal while servers connect still shuts them down gracefully.
       const opened = registry;
       onShutdown(() => opened.shutdown());
@@ -102,7 +114,7 @@ export class AgentRuntime {
     } else {
       model.preload();
     }
-    session = new AgentRuntime(opts, model, registry, servers, meter);
+    session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter);
     session.warnUnknownDisallowed();
     return session;
   }
@@ -127,7 +139,7 @@ export class AgentRuntime {
 
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
-    const pinned = pinToolNames([...builtinTools(), ...(this.registry?.tools() ?? [])], (name) => this.registry?.route(name), this.pins);
+    const pinned = pinToolNames([...builtinTools(), ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
     const all = pinned.tools;
     const denied = this.opts.disallowedTools;
@@ -144,8 +156,8 @@ export class AgentRuntime {
     if (rule === toolName) return true;
     const route = this.route(toolName);
     if (!route) return false;
-    const server = `mcp__${route.server}`;
-    return rule === server || rule === `${server}__*` || rule === `${server}__${route.tool}`;
+    const server = serverRuleName(route.server);
+    return rule === server || rule === `${server}__*` || rule === toolRuleName(route.server, route.tool);
   }
 
   /** Keeps the API names a resumed conversation used for its MCP tools (see tool-pins.ts). */
@@ -168,8 +180,8 @@ export class AgentRuntime {
   /** A misspelt --disallowedTools entry would silently leave the tool on: say so. */
   private warnUnknownDisallowed(): void {
     if (!this.opts.disallowedTools.length) return;
-    const names = [...builtinTools(), ...(this.registry?.tools() ?? [])].map((t) => t.name);
-    const servers = this.configured.map((s) => `mcp__${s.name}`);
+    const names = [...builtinTools(), ...(this.mcpTools?.tools() ?? [])].map((t) => t.name);
+    const servers = this.configured.map((s) => serverRuleName(s.name));
     for (const rule of this.opts.disallowedTools) {
       if (!names.some((n) => this.matchesRule(n, rule)) && !servers.includes(rule)) {
         this.opts.log(`--disallowedTools: no tool or MCP server named "${rule}"`);
@@ -183,14 +195,19 @@ export class AgentRuntime {
       override: this.opts.systemPrompt,
       append: this.opts.appendSystemPrompt,
       date: this.startedAt,
-      serverInstructions: (this.registry?.servers ?? [])
+      serverInstructions: this.mcpServers()
         .filter((s) => s.status === "connected" && s.instructions)
         .map((s) => ({ name: s.name, instructions: s.instructions! })),
     });
   }
 
   servers(): ServerSummary[] {
-    return (this.registry?.servers ?? []).map((s) => ({ name: s.name, status: s.status, error: s.error }));
+    return this.mcpServers().map((s) => ({ name: s.name, status: s.status, error: s.error }));
+  }
+
+  /** Every configured MCP server as a snapshot (status, lists, instructions), in configuration order. */
+  mcpServers(): ServerSnapshot[] {
+    return this.registry?.snapshot() ?? [];
   }
 
   /** Re-lists tools of servers that sent list_changed; run before every model call. */
@@ -203,12 +220,12 @@ export class AgentRuntime {
     const registry = this.registry;
     if (!registry) return undefined;
     return {
-      serverNames: () => registry.servers.map((s) => s.name),
+      serverNames: () => registry.snapshot().map((s) => s.name),
       isConnected: (name) => registry.isConnected(name),
       listPrompts: (name) =>
         registry.prompts(name).catch((err: unknown) => {
           throw new InputError(`MCP server "${name}": prompts/list failed: ${err instanceof Error ? err.message : String(err)}`);
-        }) as Promise<McpPromptInfo[]>,
+        }) as Promise<readonly McpPromptInfo[]>,
       getPrompt: (server, name, args) => registry.getPrompt(server, name, args) as Promise<{ messages?: unknown[] }>,
       readResource: (server, uri) => registry.readResource(server, uri) as Promise<{ contents?: unknown[] }>,
     };

@@ -7,7 +7,8 @@
 import type { ServerConfig } from "../mcp/config.ts";
 import { base64Bytes } from "../files/image.ts";
 import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
-import { stderrSuffix, type ServerState } from "../mcp/registry.ts";
+import type { ServerSnapshot } from "../mcp/registry.ts";
+import { stderrSuffix } from "./mcp-lines.ts";
 import { textOfBlob } from "../agent/mcp/text-blob.ts";
 import { schemaType } from "./schema-type.ts";
 
@@ -38,14 +39,14 @@ function remoteLabel(config: ServerConfig): string {
 }
 
 /** Why a server failed, with its telling stderr lines: the same words as the start-up failure line. */
-export function failureReason(state: ServerState): string {
+export function failureReason(state: ServerSnapshot): string {
   return `${state.error ?? "unknown error"}${stderrSuffix(state.stderr.filter((l) => l.trim()))}`;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
 /** `mcp list`: one row per server: name, status, then counts or the failure reason. */
-export function listTable(states: ServerState[]): string {
+export function listTable(states: ServerSnapshot[]): string {
   const width = Math.max(...states.map((s) => s.name.length));
   return states
     .map((s) => {
@@ -59,7 +60,7 @@ export function listTable(states: ServerState[]): string {
 }
 
 /** `mcp list --json`: name, status, error and counts per server. */
-export function listJson(states: ServerState[]): object[] {
+export function listJson(states: ServerSnapshot[]): object[] {
   return states.map((s) => ({
     name: s.name,
     status: s.status,
@@ -72,7 +73,7 @@ export function listJson(states: ServerState[]): object[] {
 }
 
 /** `mcp get --json`: configuration (env masked), status, and what the server declared. */
-export function detailsJson(s: ServerState): object {
+export function detailsJson(s: ServerSnapshot): object {
   return {
     name: s.name,
     status: s.status,
@@ -86,7 +87,7 @@ export function detailsJson(s: ServerState): object {
 }
 
 /** `mcp get`: the same as detailsJson, as labelled lines. */
-export function detailsText(s: ServerState): string {
+export function detailsText(s: ServerSnapshot): string {
   const lines = [s.name, `  status:        ${s.status === "connected" ? "connected" : `failed: ${s.error ?? "unknown error"}`}`];
   if (s.config.type === "stdio") {
     lines.push(`  command:       ${commandLine(s.config)}`);
@@ -129,7 +130,7 @@ function capabilityList(caps: Record<string, unknown>): string {
 }
 
 /** `mcp tools`: name, first description line, then the arguments from inputSchema, each with its type (schemaType). */
-export function toolsText(tools: McpTool[]): string {
+export function toolsText(tools: readonly McpTool[]): string {
   if (!tools.length) return "No tools.";
   return tools
     .map((t) => {
@@ -144,7 +145,7 @@ export function toolsText(tools: McpTool[]): string {
 }
 
 /** `mcp prompts`: name with its arguments as `<required> [optional]`, and its description. */
-export function promptsText(prompts: McpPrompt[]): string {
+export function promptsText(prompts: readonly McpPrompt[]): string {
   if (!prompts.length) return "No prompts.";
   return prompts
     .map((p) => {
@@ -155,7 +156,7 @@ export function promptsText(prompts: McpPrompt[]): string {
 }
 
 /** `mcp resources`: uri, name, mime type and description. */
-export function resourcesText(resources: McpResource[]): string {
+export function resourcesText(resources: readonly McpResource[]): string {
   if (!resources.length) return "No resources.";
   return resources
     .map((r) => [r.uri, r.name, r.mimeType ? `(${r.mimeType})` : "", r.description ? firstLine(r.description) : ""].filter(Boolean).join("  "))

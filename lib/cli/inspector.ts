@@ -5,13 +5,14 @@
  * stderr, and shuts the servers down as a normal run does.
  */
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
-import { McpRegistry, timeoutsFromEnv, type ServerState } from "../mcp/registry.ts";
+import { McpRegistry, timeoutsFromEnv, type ServerSnapshot } from "../mcp/registry.ts";
 import { McpError } from "../mcp/errors.ts";
 import { mapPromptArguments } from "../agent/mcp/prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { UsageError } from "./args.ts";
 import { commandUsage, INSPECTOR_USAGE, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
 import * as fmt from "./inspector-format.ts";
+import { mcpReporter } from "./mcp-lines.ts";
 import { writeStdout } from "./stdout.ts";
 import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 
@@ -60,11 +61,13 @@ export async function runInspector(argv: string[]): Promise<number> {
       await writeStdout(args.json ? "[]\n" : none + "\n");
       return warnings.length ? 1 : 0;
     }
+    // `list` and `get` report failures themselves; the other commands need the registry's line.
+    const log = args.verbose || !["list", "get"].includes(args.command) ? plainUnlessColor(stderr, colorEnabled(process.stderr)) : () => {};
     const registry = await McpRegistry.start(selected, {
       cwd,
       ...timeoutsFromEnv(),
-      // `list` and `get` report failures themselves; the other commands need the registry's line.
-      log: args.verbose || !["list", "get"].includes(args.command) ? plainUnlessColor(stderr, colorEnabled(process.stderr)) : () => {},
+      log,
+      ...mcpReporter(log, args),
       verbose: args.verbose,
       debug: args.debug,
     });
@@ -101,7 +104,7 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
     writeStdout(args.json ? JSON.stringify(raw, null, 2) + "\n" : text.endsWith("\n") || text === "" ? text : text + "\n");
   // Servers may announce more tools right after the handshake (list_changed): report the lists as they now are.
   await registry.refresh();
-  const states = registry.servers;
+  const states = registry.snapshot();
   // Failure reasons quote servers' stderr, which may carry their colour codes.
   const plain = (text: string) => (colorEnabled(process.stdout) ? text : Bun.stripANSI(text));
   if (args.command === "list") {
@@ -156,7 +159,7 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
 }
 
 /** The named prompt from the start-up list, or asked now when the server declared none. @throws CommandError */
-async function findPrompt(registry: McpRegistry, state: ServerState, name: string) {
+async function findPrompt(registry: McpRegistry, state: ServerSnapshot, name: string) {
   const prompts = await request(() => registry.prompts(state.name));
   const prompt = prompts.find((p) => p.name === name);
   if (!prompt) throw new CommandError(`server "${state.name}" has no prompt "${name}" (prompts: ${names(prompts)})`);
@@ -173,6 +176,6 @@ async function request<T>(send: () => Promise<T>): Promise<T> {
   }
 }
 
-function names(items: { name: string }[]): string {
+function names(items: readonly { name: string }[]): string {
   return items.length ? items.map((i) => i.name).join(", ") : "none";
 }

@@ -3,6 +3,7 @@
  */
 import type { AgentRuntime } from "../agent/runtime.ts";
 import { listCustomCommands } from "../agent/commands.ts";
+import { promptCommands } from "../mcp/names.ts";
 
 /** Built-in command names print mode answers itself, without the slash. */
 export const PRINT_BUILTINS: ReadonlySet<string> = new Set(["help", "mcp", "tools"]);
@@ -53,12 +54,12 @@ export function helpText(runtime: AgentRuntime, interactive: boolean): string {
     lines.push("Custom commands:");
     for (const c of custom) lines.push(`  /${c.name}  ${c.description} (${c.scope})`);
   }
-  const prompts = (runtime.registry?.servers ?? []).flatMap((s) =>
-    s.status === "connected" ? (s.prompts as { name: string; description?: string }[]).map((p) => ({ server: s.name, ...p })) : [],
-  );
+  const prompts = runtime
+    .mcpServers()
+    .flatMap((s) => (s.status === "connected" ? [...promptCommands(s.name, s.prompts)].map(([command, p]) => ({ command, description: p.description })) : []));
   if (prompts.length) {
     lines.push("MCP prompts:");
-    for (const p of prompts) lines.push(`  /mcp__${p.server}__${p.name}  ${p.description ?? ""}`.trimEnd());
+    for (const p of prompts) lines.push(`  /${p.command}  ${p.description ?? ""}`.trimEnd());
   }
   return lines.join("\n");
 }

@@ -8,6 +8,7 @@ import type { OpenedSession } from "../agent/session-open.ts";
 import { ToolState } from "../tools/tool-state.ts";
 import { ModelError } from "../agent/model.ts";
 import { listCustomCommands } from "../agent/commands.ts";
+import { promptCommands, resourceMention } from "../mcp/names.ts";
 import { printBuiltin } from "./print-commands.ts";
 import { describeUsage } from "../agent/usage.ts";
 
@@ -54,11 +55,11 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
 
 /** Every slash command name without the slash: built-in, custom, and connected servers' MCP prompts. */
 export function commandNames(runtime: AgentRuntime): string[] {
-  const prompts = (runtime.registry?.servers ?? []).flatMap((s) => (s.status === "connected" ? s.prompts.map((p) => `mcp__${s.name}__${p.name}`) : []));
+  const prompts = runtime.mcpServers().flatMap((s) => (s.status === "connected" ? [...promptCommands(s.name, s.prompts).keys()] : []));
   return [...REPL_BUILTINS, ...listCustomCommands(runtime.opts.cwd).map((c) => c.name), ...prompts];
 }
 
 /** Connected servers' resources as `server:uri`, for `@` completion. */
 export function resourceMentions(runtime: AgentRuntime): string[] {
-  return (runtime.registry?.servers ?? []).flatMap((s) => (s.status === "connected" ? s.resources.map((r) => `${s.name}:${r.uri}`) : []));
+  return runtime.mcpServers().flatMap((s) => (s.status === "connected" ? s.resources.map((r) => resourceMention(s.name, r.uri)) : []));
 }

@@ -4,6 +4,7 @@
 import type { RuntimeOptions } from "../agent/runtime.ts";
 import { DEFAULT_MODEL } from "../agent/model.ts";
 import type { CliArgs } from "./args.ts";
+import { mcpReporter } from "./mcp-lines.ts";
 import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 
 type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled">;
@@ -14,6 +15,7 @@ type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled
  * with servers' ANSI codes stripped from logged lines unless stderr takes colour.
  */
 export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks, savedModel?: string): RuntimeOptions {
+  const log = plainUnlessColor(callbacks.log, colorEnabled(process.stderr));
   return {
     cwd,
     // A resumed conversation goes on with its own model unless --model says otherwise.
@@ -28,7 +30,8 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     verbose: args.verbose,
     debug: args.debug,
     ...callbacks,
-    log: plainUnlessColor(callbacks.log, colorEnabled(process.stderr)),
+    log,
+    mcpEvents: mcpReporter(log, args),
   };
 }
 

@@ -1,11 +1,11 @@
 /**
- * Names for MCP tools and prompts as the model and the user see them: `mcp__<server>__<tool>`.
+ * Every MCP name the model or the user sees, built here and nowhere else: tools
+ * `mcp__<server>__<tool>`, prompt commands `/mcp__<server>__<prompt>`, resource mentions
+ * `@<server>:<uri>`, and the --allowedTools rules that name servers and tools.
  * MCP tool names may hold `.`, spaces and up to 128 characters; the Messages API accepts only
  * `^[a-zA-Z0-9_-]{1,64}$`, unique per request. So names are sanitised, capped and de-duplicated,
  * and mapping a name back goes through the namer's table, never through splitting on `__`.
  */
-import { createHash } from "node:crypto";
-
 /** Messages API limit on tool names (characters). */
 export const MAX_TOOL_NAME_LENGTH = 64;
 const HASH_CHARS = 8;
@@ -32,7 +32,8 @@ export class ToolNamer {
     if (known !== undefined) return known;
     let base = `mcp__${sanitize(server)}__${sanitize(tool)}`;
     if (base.length > MAX_TOOL_NAME_LENGTH) {
-      const hash = createHash("sha256").update(key).digest("hex").slice(0, HASH_CHARS);
+      // Bun's hasher, not node:crypto: this file is on the start-up path and imports nothing.
+      const hash = new Bun.CryptoHasher("sha256").update(key).digest("hex").slice(0, HASH_CHARS);
       base = `${base.slice(0, MAX_TOOL_NAME_LENGTH - HASH_CHARS - 1)}_${hash}`;
     }
     let name = base;
@@ -51,11 +52,54 @@ export class ToolNamer {
   }
 }
 
+/** Characters a command word cannot hold: the input parser ends a command name at whitespace or `/`. */
+const UNTYPEABLE = /[\s/\p{Cc}]/gu;
+
 /**
- * The slash command for an MCP prompt: `mcp__<server>__<prompt>`, whitespace replaced by `_`.
- * Commands never reach the Messages API, so other characters (`.`, `:`) are kept as the user
- * would type them.
+ * The slash command (without the slash) for an MCP prompt: `mcp__<server>__<prompt>`, every
+ * whitespace, `/` or control character replaced by `_` so it can be typed as one word. Commands
+ * never reach the Messages API, so other characters (`.`, `:`) stay as the user would type them.
+ * Not unique on its own (`a/b` and `a_b`): route through `promptCommands`, never by splitting.
  */
 export function promptCommandName(server: string, prompt: string): string {
-  return `mcp__${server}__${prompt}`.replace(/\s/g, "_");
+  return `${promptCommandPrefix(server)}${prompt.replace(UNTYPEABLE, "_")}`;
+}
+
+/** `mcp__<server>__`, typeable: what every command of the server's prompts starts with. */
+export function promptCommandPrefix(server: string): string {
+  return `mcp__${server.replace(UNTYPEABLE, "_")}__`;
+}
+
+/**
+ * One server's prompts by command name, in list order; the table is the only way back to a prompt.
+ * A prompt whose name is typeable as it is keeps it; one that had to be rewritten and would then
+ * repeat another's command gets `_2`, `_3`…, so every prompt stays reachable.
+ */
+export function promptCommands<P extends { name: string }>(server: string, prompts: readonly P[]): Map<string, P> {
+  const names = prompts.map((p) => promptCommandName(server, p.name));
+  const taken = new Set(names.filter((name, i) => name === promptCommandPrefix(server) + prompts[i]!.name));
+  const table = new Map<string, P>();
+  prompts.forEach((prompt, i) => {
+    const base = names[i]!;
+    let name = base;
+    const rewritten = base !== promptCommandPrefix(server) + prompt.name;
+    for (let n = 2; table.has(name) || (rewritten && taken.has(name)); n++) name = `${base}_${n}`;
+    table.set(name, prompt);
+  });
+  return table;
+}
+
+/** `@<server>:<uri>` without the `@`: how a resource is mentioned (MCP server/resources). */
+export function resourceMention(server: string, uri: string): string {
+  return `${server}:${uri}`;
+}
+
+/** `mcp__<server>`: the --allowedTools/--disallowedTools rule naming a whole server, as the config wrote it. */
+export function serverRuleName(server: string): string {
+  return `mcp__${server}`;
+}
+
+/** `mcp__<server>__<tool>`: the rule naming one tool, with the names as the config and the server wrote them. */
+export function toolRuleName(server: string, tool: string): string {
+  return `mcp__${server}__${tool}`;
 }

@@ -1,14 +1,12 @@
 /**
- * All MCP sessions of a run: started concurrently, each with a status; their tools exposed as
- * ordinary `Tool`s (named by `ToolNamer`, routed by a table, never by splitting names); prompts
- * and resources on request; one shutdown for all.
+ * All MCP sessions of a run: started concurrently, each with a status; read through snapshots;
+ * tools, prompts and resources on request; one shutdown for all. Knows nothing of the agent:
+ * lib/agent/mcp turns what it lists into the agent's tools, commands and attachments.
  */
-import type { Tool } from "../tools/tool.ts";
 import { McpClient } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
 import { McpError, messageOf } from "./errors.ts";
 import { type ClientFeatures, workingDirectoryRoots } from "./features.ts";
-import { ToolNamer } from "./names.ts";
 import {
   ErrorCode,
   type CallToolResult,
@@ -21,10 +19,8 @@ import {
   type ReadResourceResult,
   type ServerCapabilities,
 } from "./protocol.ts";
+import type { RequestOptions } from "./jsonrpc.ts";
 import { openTransport } from "./transports/factory.ts";
-import { type ToolRoute, adaptTools, callAsTool } from "../agent/mcp/tools.ts";
-
-export type { ToolRoute } from "../agent/mcp/tools.ts";
 
 /** Default for MCP_TIMEOUT: handshake and each list request at start-up, in ms. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -57,15 +53,22 @@ export interface RegistryOptions {
   debug?: boolean;
   /** Shutdown grace before SIGTERM, in ms (see `StdioTransport.close`). */
   graceMs?: number;
-  /** Limit for a tool result's text, in characters; content.ts's default when absent. */
-  maxOutputChars?: number;
   /** Told as each server finishes starting, connected or failed (a live start-up status). */
-  onServerSettled?: (state: ServerState) => void;
+  onServerSettled?: (server: ServerSnapshot) => void;
+  /** Told when a server failed to start or, once connected, ended; the snapshot has the reason and stderr tail. */
+  onServerFailed?: (server: ServerSnapshot, phase: "start" | "exit") => void;
+  /** Every stderr line of a process server, as it arrives (asked for under --verbose). */
+  onStderrLine?: (server: string, line: string) => void;
+  /** Every JSON-RPC message in and out (asked for under --debug). */
+  onTrace?: (server: string, direction: "send" | "receive", message: string) => void;
   /** Told when a server announces a changed list; `refresh()` then re-lists it. */
   onListChanged?: (server: string, kind: ListKind) => void;
 }
 
-export interface ServerState {
+/** One server as the rest of the program reads it: a frozen copy, never the registry's own state. */
+export type ServerSnapshot = Readonly<ServerState>;
+
+interface ServerState {
   name: string;
   /** "failed" when it could not start, or when it exited after starting. */
   status: "connected" | "failed";
@@ -76,25 +79,24 @@ export interface ServerState {
   capabilities?: ServerCapabilities;
   serverInfo?: Implementation;
   instructions?: string;
-  tools: McpTool[];
-  prompts: McpPrompt[];
-  resources: McpResource[];
+  tools: readonly McpTool[];
+  prompts: readonly McpPrompt[];
+  resources: readonly McpResource[];
   /** Last stderr lines, kept when the server failed. */
-  stderr: string[];
+  stderr: readonly string[];
   /** Process id of the server (leader of its process group), once spawned. */
   pid?: number;
 }
 
 export class McpRegistry {
   /** One entry per configured server, in configuration order. */
-  readonly servers: ServerState[] = [];
+  private readonly servers: ServerState[] = [];
   /** Connected sessions by server name. */
   private readonly clients = new Map<string, McpClient>();
   /** Every session spawned, connected or still starting: what shutdown closes. */
   private readonly spawned = new Set<McpClient>();
-  private readonly namer = new ToolNamer();
-  private readonly warned = new Set<string>();
-  private toolCache: Tool[] | undefined;
+  /** Bumped whenever a list or a status changes, so readers can cache what they built from snapshots. */
+  private changes = 0;
   private shuttingDown: Promise<void> | undefined;
   private readonly reports = new Set<Promise<void>>();
   private readonly startupTimeoutMs: number;
@@ -138,32 +140,25 @@ export class McpRegistry {
     await Promise.all(starting);
   }
 
+  /** Every configured server, in configuration order, as frozen snapshots. */
+  snapshot(): ServerSnapshot[] {
+    return this.servers.map((s) => Object.freeze({ ...s }));
+  }
+
+  /** One server's snapshot, or undefined when none has that name. */
+  server(name: string): ServerSnapshot | undefined {
+    const state = this.servers.find((s) => s.name === name);
+    return state && Object.freeze({ ...state });
+  }
+
+  /** Grows whenever a status or a list changed: a reader caches what it built until this moves. */
+  get version(): number {
+    return this.changes;
+  }
+
   /** True when the named server finished its handshake and is still running. */
   isConnected(name: string): boolean {
     return this.clients.get(name)?.connected ?? false;
-  }
-
-  /**
-   * The MCP tools as `Tool`s (see `adaptTools`), rebuilt only after `refresh` changed a list.
-   * Tools of a server that died stay listed and answer that it is not connected.
-   */
-  tools(): Tool[] {
-    this.toolCache ??= adaptTools(
-      this.servers,
-      this.namer,
-      (route, input, ctx) =>
-        callAsTool(this.clients.get(route.server), route, input, ctx, {
-          timeoutMs: this.toolTimeoutMs,
-          maxOutputChars: this.opts.maxOutputChars,
-        }),
-      (line) => this.warnOnce(line),
-    );
-    return this.toolCache;
-  }
-
-  /** The server and MCP tool behind an API tool name given out by `tools()` (the namer's table). */
-  route(toolName: string): ToolRoute | undefined {
-    return this.namer.lookup(toolName);
   }
 
   /**
@@ -178,14 +173,14 @@ export class McpRegistry {
     }
     if (work.length === 0) return;
     await Promise.all(work);
-    this.toolCache = undefined;
+    this.changes++;
   }
 
   /**
    * The server's prompts as a user asking for them expects: the start-up list when it declared
    * `prompts` (kept fresh by list_changed), else asked now through `listPrompts`. Rejects like `getPrompt`.
    */
-  async prompts(server: string): Promise<McpPrompt[]> {
+  async prompts(server: string): Promise<readonly McpPrompt[]> {
     const state = this.servers.find((s) => s.name === server);
     if (state?.status === "connected" && state.capabilities?.prompts) return state.prompts;
     return this.listPrompts(server);
@@ -211,9 +206,13 @@ export class McpRegistry {
     return this.client(server).readResource(uri, { timeoutMs: this.toolTimeoutMs });
   }
 
-  /** `tools/call` returning the raw result (for the inspector). Rejects like `getPrompt`. */
-  async callTool(server: string, tool: string, args: Record<string, unknown>): Promise<CallToolResult> {
-    return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutMs });
+  /**
+   * `tools/call` with the server's own tool name, returning the raw result (`isError` included),
+   * bounded by MCP_TOOL_TIMEOUT unless `opts` says otherwise. Rejects like `getPrompt`, and with
+   * RequestTimeoutError, RequestCancelledError or ConnectionClosedError (errors.ts).
+   */
+  async callTool(server: string, tool: string, args: Record<string, unknown>, opts: RequestOptions = {}): Promise<CallToolResult> {
+    return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutMs, ...opts });
   }
 
   /** Shuts every server down concurrently (see `StdioTransport.close`). Idempotent; never throws. */
@@ -224,14 +223,14 @@ export class McpRegistry {
   }
 
   private async startOne(state: ServerState): Promise<void> {
-    const { log, verbose, debug } = this.opts;
+    const { log, verbose, debug, onStderrLine, onTrace } = this.opts;
     const name = state.name;
     let client: McpClient | undefined;
     try {
       // A stdio server is spawned synchronously here, before the first wait.
       const opening = openTransport(state.config, {
         cwd: this.opts.cwd,
-        onStderrLine: verbose ? (line) => log(`[${name}] ${line}`) : undefined,
+        onStderrLine: onStderrLine && ((line) => onStderrLine(name, line)),
         log: verbose ? log : undefined,
         verbose,
         debug,
@@ -241,7 +240,7 @@ export class McpRegistry {
         features: this.features,
         log: verbose ? log : undefined,
         warn: log,
-        trace: debug ? (dir, message) => log(`[${name}] ${dir === "send" ? "→" : "←"} ${message.slice(0, 2000)}`) : undefined,
+        trace: onTrace && ((dir, message) => onTrace(name, dir, message)),
         onListChanged: this.opts.onListChanged && ((kind) => this.opts.onListChanged!(name, kind)),
       });
       this.spawned.add(client);
@@ -258,6 +257,7 @@ export class McpRegistry {
       );
       if (this.shuttingDown) throw new Error("shut down during start-up");
       state.status = "connected";
+      this.changes++;
       this.clients.set(name, client);
       this.watch(client, state);
     } catch (error) {
@@ -268,10 +268,10 @@ export class McpRegistry {
       await client?.close(this.opts.graceMs);
       state.stderr = client?.diagnostics().stderrTail ?? [];
       // A start cut short by our own shutdown (a signal) is not the server's failure.
-      if (!this.shuttingDown) log(`MCP server "${name}" failed to start: ${state.error}${stderrSuffix(state.stderr)}`);
+      if (!this.shuttingDown) this.opts.onServerFailed?.(Object.freeze({ ...state }), "start");
     }
     // A start cut short by our shutdown is not a server's outcome to count.
-    if (!this.shuttingDown) this.opts.onServerSettled?.(state);
+    if (!this.shuttingDown) this.opts.onServerSettled?.(Object.freeze({ ...state }));
   }
 
   /**
@@ -287,7 +287,7 @@ export class McpRegistry {
         client.dirty.delete(kind);
         if (!state.capabilities?.[kind]) return;
         try {
-          (state[kind] as unknown[]) = await orNone<unknown>(listers[kind]());
+          (state[kind] as readonly unknown[]) = Object.freeze(await orNone<unknown>(listers[kind]()));
         } catch (error) {
           if (strict && kind === "tools") throw error;
           this.opts.log(`MCP server "${state.name}": ${kind}/list failed: ${messageOf(error)}`);
@@ -301,11 +301,12 @@ export class McpRegistry {
     void client.closed.then(() => {
       if (this.shuttingDown) return; // closed by our own shutdown: nothing to report
       state.status = "failed";
+      this.changes++;
       const report = (async () => {
         state.error = await client.endReason();
         await client.close(this.opts.graceMs);
         state.stderr = client.diagnostics().stderrTail ?? [];
-        this.opts.log(`MCP server "${state.name}" ${state.error}${stderrSuffix(state.stderr)}`);
+        this.opts.onServerFailed?.(Object.freeze({ ...state }), "exit");
       })();
       this.reports.add(report);
     });
@@ -318,24 +319,6 @@ export class McpRegistry {
     if (!state) throw new Error(`no MCP server named "${server}"`);
     throw new Error(`MCP server "${server}" is not connected${state.error ? ` (${state.error})` : ""}`);
   }
-
-  private warnOnce(line: string): void {
-    if (this.warned.has(line)) return;
-    this.warned.add(line);
-    this.opts.log(line);
-  }
-}
-
-/**
- * " (stderr: …)" for a one-line report, "" when silent: the last three lines, led by the last line
- * that names an error when the tail does not (runtimes print a stack and a version after it).
- */
-export function stderrSuffix(lines: string[]): string {
-  const tail = lines.slice(-3);
-  const named = lines.findLast((l) => /\b(error|ERR!|fatal|exception|cannot|not found)\b/i.test(l));
-  if (named !== undefined && !tail.includes(named)) tail.splice(0, tail.length - 2, named);
-  const text = tail.join(" | ");
-  return text ? ` (stderr: ${text.length > 500 ? `${text.slice(0, 500)}…` : text})` : "";
 }
 
 /** -32601 from an optional list means "none" (basic/lifecycle#capability-negotiation). */

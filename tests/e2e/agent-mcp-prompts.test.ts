@@ -68,6 +68,25 @@ describe("prompts/get and the user message", () => {
   });
 });
 
+describe("prompt names a command word cannot hold", () => {
+  test("`weekly report`, `a/b` and `a_b` are listed by /help as typed, and each typed name reaches its own prompt", async () => {
+    const { p, gets } = withFixture("--weird-prompt-names");
+    const help = await p.run("/help");
+    expect(help.code).toBe(0);
+    for (const command of ["/mcp__fx__weekly_report", "/mcp__fx__a_b_2", "/mcp__fx__a_b "]) expect(help.stdout).toContain(command);
+    expect(help.stdout).not.toContain("/mcp__fx__weekly report");
+    expect((await p.run("/mcp__fx__weekly_report Platform")).code).toBe(0);
+    expect((await p.run("/mcp__fx__a_b_2")).code).toBe(0);
+    expect((await p.run("/mcp__fx__a_b")).code).toBe(0);
+    expect(gets().map((m) => m.params)).toEqual([
+      { name: "weekly report", arguments: { team: "Platform" } },
+      { name: "a/b", arguments: {} },
+      { name: "a_b", arguments: {} },
+    ]);
+    expect(p.model.requests.map((r) => userBlocks(r)[0].text)).toEqual(["Weekly report for Platform", "This is prompt a/b", "This is prompt a_b"]);
+  });
+});
+
 describe("errors before any model call", () => {
   test("a missing required argument: one usage line, exit 1, no prompts/get sent, no model call", async () => {
     const { p, logFile, gets } = withFixture();

@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { workingDirectoryRoots } from "../../lib/mcp/features.ts";
 import { McpRegistry } from "../../lib/mcp/registry.ts";
+import { McpToolset } from "../../lib/agent/mcp/tools.ts";
+import { mcpReporter } from "../../lib/cli/mcp-lines.ts";
 import { BUN, ROOT, isAlive, tempDir } from "../support/run.ts";
 
 const PACKAGE = join(ROOT, "node_modules/@modelcontextprotocol/server-everything");
@@ -24,6 +26,7 @@ beforeAll(async () => {
   registry = await McpRegistry.start([{ type: "stdio", name: "everything", command: RUNTIME, args: [BIN, "stdio"], env: {} }], {
     cwd,
     log: (l) => lines.push(l),
+    ...mcpReporter((l) => lines.push(l), {}),
     startupTimeoutMs: 20_000,
     graceMs: 200,
     features: {
@@ -36,24 +39,28 @@ beforeAll(async () => {
   });
 });
 afterAll(() => registry.shutdown());
+let toolset: McpToolset;
+beforeAll(() => {
+  toolset = new McpToolset(registry, { warn: (l) => lines.push(l) });
+});
 
 const run = (name: string, input: Record<string, unknown> = {}) => {
-  const tool = registry.tools().find((t) => t.name === name);
+  const tool = toolset.tools().find((t) => t.name === name);
   if (!tool) throw new Error(`no tool ${name}`);
   return tool.run(input, { cwd, signal: new AbortController().signal });
 };
 
 describe("server-everything", () => {
   test("connects, declares its features and lists tools, prompts and resources", () => {
-    const [state] = registry.servers;
+    const [state] = registry.snapshot();
     expect(lines.filter((l) => l.includes("failed"))).toEqual([]);
     expect(state!.status).toBe("connected");
     expect(state!.instructions).toBeString();
-    const names = registry.tools().map((t) => t.name);
+    const names = toolset.tools().map((t) => t.name);
     expect(names).toEqual(expect.arrayContaining(["mcp__everything__echo", "mcp__everything__get-sum"]));
     // Offered only to clients that declared roots and sampling in initialize.
     expect(names).toEqual(expect.arrayContaining(["mcp__everything__get-roots-list", "mcp__everything__trigger-sampling-request"]));
-    for (const t of registry.tools()) expect(t.inputSchema.type).toBe("object");
+    for (const t of toolset.tools()) expect(t.inputSchema.type).toBe("object");
     expect(state!.prompts.map((p) => p.name)).toContain("simple-prompt");
     expect(state!.resources.length).toBeGreaterThan(0);
   });
@@ -75,13 +82,13 @@ describe("server-everything", () => {
   test("prompts/get and resources/read", async () => {
     const prompt = await registry.getPrompt("everything", "simple-prompt", {});
     expect(prompt.messages.length).toBeGreaterThan(0);
-    const uri = registry.servers[0]!.resources[0]!.uri;
+    const uri = registry.snapshot()[0]!.resources[0]!.uri;
     const read = await registry.readResource("everything", uri);
     expect(read.contents[0]?.uri).toBe(uri);
   });
 
   test("shutdown leaves its process dead", async () => {
-    const pid = registry.servers[0]!.pid!;
+    const pid = registry.snapshot()[0]!.pid!;
     expect(isAlive(pid)).toBe(true);
     await registry.shutdown();
     // Our own child, reaped by Bun: gone once shutdown resolves.

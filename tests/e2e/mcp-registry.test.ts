@@ -7,6 +7,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ServerConfig } from "../../lib/mcp/config.ts";
 import { McpRegistry, type RegistryOptions } from "../../lib/mcp/registry.ts";
+import { McpToolset } from "../../lib/agent/mcp/tools.ts";
+import { mcpReporter } from "../../lib/cli/mcp-lines.ts";
 import type { ToolContext } from "../../lib/tools/tool.ts";
 import { BUN, FIXTURE_SERVER, isAlive, tempDir } from "../support/run.ts";
 import { gone } from "../support/mcp.ts";
@@ -20,14 +22,15 @@ const fixture = (name: string, ...flags: string[]): ServerConfig => ({ type: "st
 
 async function start(servers: ServerConfig[], opts: Partial<RegistryOptions> = {}) {
   const lines: string[] = [];
-  const registry = await McpRegistry.start(servers, { cwd: tempDir(), log: (l) => lines.push(l), graceMs: 100, ...opts });
+  const log = opts.log ?? ((l: string) => void lines.push(l));
+  const registry = await McpRegistry.start(servers, { cwd: tempDir(), log, ...mcpReporter(log, { verbose: opts.verbose }), graceMs: 100, ...opts });
   registries.push(registry);
-  return { registry, lines };
+  return { registry, lines, toolset: new McpToolset(registry, { warn: log }) };
 }
 
 const ctx = (): ToolContext => ({ cwd: tempDir(), signal: new AbortController().signal });
 
-function tool(registry: McpRegistry, name: string) {
+function tool(registry: McpToolset, name: string) {
   const found = registry.tools().find((t) => t.name === name);
   if (!found)
     throw new Error(
@@ -58,7 +61,7 @@ describe("start", () => {
       env: {},
     };
     const { registry } = await start([waiter, fixture("second", "--pid-file", marker)], { startupTimeoutMs: 10_000 });
-    expect(registry.servers.map((s) => [s.name, s.status])).toEqual([
+    expect(registry.snapshot().map((s) => [s.name, s.status])).toEqual([
       ["waiter", "connected"],
       ["second", "connected"],
     ]);
@@ -73,7 +76,7 @@ describe("start", () => {
       fixture("refuses", "--init-error", "--pid-file", pidFile, "--stderr-lines", "2"),
       fixture("old", "--protocol-version", "1999-01-01"),
     ]);
-    expect(registry.servers.map((s) => [s.name, s.status])).toEqual([
+    expect(registry.snapshot().map((s) => [s.name, s.status])).toEqual([
       ["ok", "connected"],
       ["early", "failed"],
       ["missing", "failed"],
@@ -95,7 +98,7 @@ describe("start", () => {
     const logFile = join(tempDir(), "stdin.log");
     const { registry } = await start([fixture("bare", "--no-prompts", "--no-resources", "--log-file", logFile), fixture("full")]);
     expect(received(logFile).map((m) => m.method)).toEqual(["initialize", "notifications/initialized", "tools/list"]);
-    const [bare, full] = registry.servers;
+    const [bare, full] = registry.snapshot();
     expect([bare!.prompts, bare!.resources]).toEqual([[], []]);
     expect(full!.prompts.map((p) => p.name)).toContain("greet");
     expect(full!.resources.map((r) => r.uri)).toContain("fixture://hello");
@@ -106,61 +109,61 @@ describe("start", () => {
 
 describe("tools", () => {
   test("MCP tools become Tools: API names, object schemas, results through content conversion", async () => {
-    const { registry } = await start([fixture("fx")]);
-    const echo = tool(registry, "mcp__fx__echo");
+    const { toolset } = await start([fixture("fx")]);
+    const echo = tool(toolset, "mcp__fx__echo");
     expect(echo.inputSchema.type).toBe("object");
     expect(echo.description.length).toBeGreaterThan(0);
-    expect(registry.route("mcp__fx__echo")).toEqual({ server: "fx", tool: "echo" });
+    expect(toolset.route("mcp__fx__echo")).toEqual({ server: "fx", tool: "echo" });
     expect(await echo.run({ text: "hi" }, ctx())).toEqual({ content: "hi" });
-    expect(await tool(registry, "mcp__fx__fail").run({}, ctx())).toMatchObject({ isError: true });
-    const rpc = await tool(registry, "mcp__fx__rpc_error").run({}, ctx());
+    expect(await tool(toolset, "mcp__fx__fail").run({}, ctx())).toMatchObject({ isError: true });
+    const rpc = await tool(toolset, "mcp__fx__rpc_error").run({}, ctx());
     expect(rpc.isError).toBe(true);
     expect(rpc.content).toContain("fixture rpc error");
   });
 
   test("odd names are made API-valid and routed back by table; an unusable schema is left out with a warning", async () => {
-    const { registry, lines } = await start([fixture("my.server", "--weird-names", "--bad-schemas")]);
-    const names = registry.tools().map((t) => t.name);
+    const { registry, lines, toolset } = await start([fixture("my.server", "--weird-names", "--bad-schemas")]);
+    const names = toolset.tools().map((t) => t.name);
     for (const name of names) expect(name).toMatch(/^[a-zA-Z0-9_-]{1,64}$/);
     expect(new Set(names).size).toBe(names.length);
-    const dotted = names.find((n) => registry.route(n)?.tool === "dotted.name")!;
-    expect(await tool(registry, dotted).run({}, ctx())).toBeDefined();
-    expect(registry.servers[0]!.tools.length - names.length).toBe(1);
+    const dotted = names.find((n) => toolset.route(n)?.tool === "dotted.name")!;
+    expect(await tool(toolset, dotted).run({}, ctx())).toBeDefined();
+    expect(registry.snapshot()[0]!.tools.length - names.length).toBe(1);
     expect(lines.filter((l) => l.includes("left out"))).toHaveLength(1);
-    registry.tools();
+    toolset.tools();
     expect(lines.filter((l) => l.includes("left out"))).toHaveLength(1);
   });
 
   test("a call over MCP_TOOL_TIMEOUT is an error result for the model, and is cancelled on the wire", async () => {
     const logFile = join(tempDir(), "stdin.log");
-    const { registry } = await start([fixture("fx", "--log-file", logFile)], { toolTimeoutMs: 100 });
-    const result = await tool(registry, "mcp__fx__slow").run({ ms: 60_000 }, ctx());
+    const { toolset } = await start([fixture("fx", "--log-file", logFile)], { toolTimeoutMs: 100 });
+    const result = await tool(toolset, "mcp__fx__slow").run({ ms: 60_000 }, ctx());
     expect(result).toEqual({
       isError: true,
       content: 'MCP tool slow on server "fx" timed out after 100 ms (MCP_TOOL_TIMEOUT); the call was cancelled',
     });
-    await tool(registry, "mcp__fx__echo").run({ text: "fence" }, ctx());
+    await tool(toolset, "mcp__fx__echo").run({ text: "fence" }, ctx());
     expect(received(logFile).filter((m) => m.method === "notifications/cancelled")).toHaveLength(1);
   });
 
   test("a server that dies mid-call: exited during the call, then not connected", async () => {
     let reported!: (line: string) => void;
     const disconnected = new Promise<string>((resolve) => (reported = resolve));
-    const { registry } = await start([fixture("fx")], { log: (l) => l.includes("exited") && reported(l) });
-    const crash = tool(registry, "mcp__fx__crash");
+    const { registry, toolset } = await start([fixture("fx")], { log: (l) => l.includes("exited") && reported(l) });
+    const crash = tool(toolset, "mcp__fx__crash");
     expect(await crash.run({}, ctx())).toEqual({ isError: true, content: 'MCP server "fx" exited during the call' });
-    expect(await tool(registry, "mcp__fx__echo").run({ text: "x" }, ctx())).toEqual({
+    expect(await tool(toolset, "mcp__fx__echo").run({ text: "x" }, ctx())).toEqual({
       isError: true,
       content: 'MCP server "fx" is not connected',
     });
-    expect(registry.servers[0]!.status).toBe("failed");
+    expect(registry.snapshot()[0]!.status).toBe("failed");
     expect(await disconnected).toBe('MCP server "fx" exited with code 1 (stderr: [fixture] crash tool called: exiting with code 1)');
-    expect(registry.servers[0]!.error).toBe("exited with code 1");
+    expect(registry.snapshot()[0]!.error).toBe("exited with code 1");
   });
 
   test("a call cut short by shutdown says so, rather than blaming the server", async () => {
-    const { registry } = await start([fixture("fx", "--never-answer-tools")]);
-    const pending = tool(registry, "mcp__fx__echo").run({ text: "x" }, ctx());
+    const { registry, toolset } = await start([fixture("fx", "--never-answer-tools")]);
+    const pending = tool(toolset, "mcp__fx__echo").run({ text: "x" }, ctx());
     await registry.shutdown();
     expect(await pending).toEqual({ isError: true, content: 'MCP server "fx" was shut down during the call' });
   });
@@ -169,14 +172,14 @@ describe("tools", () => {
     const logFile = join(tempDir(), "stdin.log");
     let announced!: () => void;
     const changed = new Promise<void>((resolve) => (announced = resolve));
-    const { registry } = await start([fixture("fx", "--list-changed", "--log-file", logFile)], { onListChanged: () => announced() });
+    const { registry, toolset } = await start([fixture("fx", "--list-changed", "--log-file", logFile)], { onListChanged: () => announced() });
     await changed;
     await registry.refresh();
-    expect(registry.tools().map((t) => t.name)).toContain("mcp__fx__late_tool");
+    expect(toolset.tools().map((t) => t.name)).toContain("mcp__fx__late_tool");
     const lists = () => received(logFile).filter((m) => m.method === "tools/list").length;
     const before = lists();
     await registry.refresh();
-    await tool(registry, "mcp__fx__echo").run({ text: "fence" }, ctx());
+    await tool(toolset, "mcp__fx__echo").run({ text: "fence" }, ctx());
     expect(lists()).toBe(before);
   });
 });

@@ -6,7 +6,7 @@ import { inspectorArgv, UsageError } from "../../lib/cli/args.ts";
 import { parseInspectorArgs, parseToolArguments } from "../../lib/cli/inspector-args.ts";
 import * as fmt from "../../lib/cli/inspector-format.ts";
 import { schemaType } from "../../lib/cli/schema-type.ts";
-import type { ServerState } from "../../lib/mcp/registry.ts";
+import type { ServerSnapshot } from "../../lib/mcp/registry.ts";
 import type { HttpServerConfig, StdioServerConfig } from "../../lib/mcp/config.ts";
 
 describe("command line", () => {
@@ -62,7 +62,7 @@ describe("routing `agent [flags] mcp …` to the inspector", () => {
   });
 });
 
-const state = (over: Partial<ServerState>): ServerState => ({
+const state = (over: Partial<ServerSnapshot>): ServerSnapshot => ({
   name: "fx",
   status: "connected",
   config: { type: "stdio", name: "fx", command: "bun", args: ["server.ts", "a b"], env: { TOKEN: "secret" } },

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { MAX_TOOL_NAME_LENGTH, promptCommandName, ToolNamer } from "../../lib/mcp/names.ts";
+import { MAX_TOOL_NAME_LENGTH, promptCommandName, promptCommands, resourceMention, serverRuleName, ToolNamer, toolRuleName } from "../../lib/mcp/names.ts";
 
 const API_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 
@@ -87,5 +87,32 @@ describe("promptCommandName", () => {
   test("keeps characters, replaces whitespace", () => {
     expect(promptCommandName("jira", "create")).toBe("mcp__jira__create");
     expect(promptCommandName("my.srv", "make issue\tnow")).toBe("mcp__my.srv__make_issue_now");
+  });
+
+  test("a slash or a control character becomes _ too, in the server's name as in the prompt's", () => {
+    expect(promptCommandName("fx", "a/b")).toBe("mcp__fx__a_b");
+    expect(promptCommandName("my server", "x\u0007y")).toBe("mcp__my_server__x_y");
+  });
+});
+
+describe("promptCommands", () => {
+  test("every prompt gets a command word; a typeable name keeps it, a rewritten one that collides gets _2", () => {
+    const prompts = [{ name: "a/b" }, { name: "weekly report" }, { name: "a_b" }, { name: "a b" }];
+    const table = promptCommands("fx", prompts);
+    expect([...table].map(([command, p]) => [command, p.name])).toEqual([
+      ["mcp__fx__a_b_2", "a/b"],
+      ["mcp__fx__weekly_report", "weekly report"],
+      ["mcp__fx__a_b", "a_b"],
+      ["mcp__fx__a_b_3", "a b"],
+    ]);
+    for (const command of table.keys()) expect(command).toMatch(/^[^\s/]+$/);
+  });
+});
+
+describe("other user-visible names", () => {
+  test("resource mentions and tool rules use the names as the config and the server wrote them", () => {
+    expect(resourceMention("fx", "fixture://hello")).toBe("fx:fixture://hello");
+    expect(serverRuleName("my.server")).toBe("mcp__my.server");
+    expect(toolRuleName("my.server", "dotted.name")).toBe("mcp__my.server__dotted.name");
   });
 });

@@ -7,6 +7,7 @@ import { promptMessagesToBlocks } from "./content.ts";
 import type { ContentBlock } from "../messages.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "../input-types.ts";
 import { shellWords } from "../shell-words.ts";
+import { promptCommandPrefix, promptCommands } from "../../mcp/names.ts";
 
 /** The usage line for a prompt: `usage: /mcp__jira__create <title> [priority]`. */
 export function promptUsage(command: string, prompt: McpPromptInfo): string {
@@ -27,23 +28,34 @@ export function mapPromptArguments(prompt: McpPromptInfo, words: string[]): { ar
 }
 
 /**
- * Expands `/mcp__<server>__<prompt>`; undefined when the name matches no connected server's prompt
- * pattern at all (the caller then reports an unknown command).
+ * Expands `/mcp__<server>__<prompt>`, found through the server's command table (names.ts), so a
+ * prompt named `weekly report` or `a/b` is reached by the name `/help` shows; undefined when the
+ * name matches no configured server's prefix at all (the caller then reports an unknown command).
  * The prompt's messages become the blocks of one user message, in order (see promptMessagesToBlocks).
  * @throws InputError for a missing required argument, a failed prompts/get, or a prompt with no
  * content at all (the Messages API refuses an empty user message).
  */
 export async function expandMcpPrompt(name: string, rawArgs: string, mcp: McpInput): Promise<ContentBlock[] | undefined> {
-  // Server names may contain "__": take the longest configured name that fits.
-  const server = mcp
+  // Server names may contain "__": the longest configured name that fits comes first.
+  const candidates = mcp
     .serverNames()
-    .filter((s) => name.startsWith(`mcp__${s}__`))
-    .sort((a, b) => b.length - a.length)[0];
-  if (!server) return undefined;
+    .filter((s) => name.startsWith(promptCommandPrefix(s)))
+    .sort((a, b) => b.length - a.length);
+  if (!candidates.length) return undefined;
+  let server = candidates[0]!;
+  let prompt: McpPromptInfo | undefined;
+  for (const candidate of candidates) {
+    if (!mcp.isConnected(candidate)) continue;
+    prompt = promptCommands(candidate, await mcp.listPrompts(candidate)).get(name);
+    server = candidate;
+    if (prompt) break;
+  }
   if (!mcp.isConnected(server)) throw new InputError(`/${name}: MCP server "${server}" is not connected`);
-  const promptName = name.slice(`mcp__${server}__`.length);
-  const prompt = (await mcp.listPrompts(server)).find((p) => p.name === promptName);
-  if (!prompt) throw new InputError(`unknown command: /${name} (server "${server}" has no prompt "${promptName}")`);
+  if (!prompt) {
+    const promptName = name.slice(promptCommandPrefix(server).length);
+    throw new InputError(`unknown command: /${name} (server "${server}" has no prompt "${promptName}")`);
+  }
+  const promptName = prompt.name;
   const { args, missing } = mapPromptArguments(prompt, shellWords(rawArgs));
   if (missing.length) throw new InputError(promptUsage(name, prompt));
   let result: { messages?: unknown[] };

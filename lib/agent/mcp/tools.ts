@@ -4,11 +4,11 @@
  * the model can read: a JSON-RPC error, a timeout (MCP_TOOL_TIMEOUT), a server that died.
  */
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
-import type { McpClient } from "../../mcp/client.ts";
 import { callToolResultToOutput, normalizeInputSchema } from "./content.ts";
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError, messageOf } from "../../mcp/errors.ts";
-import type { ToolNamer } from "../../mcp/names.ts";
+import { ToolNamer } from "../../mcp/names.ts";
 import type { McpTool, ProgressParams } from "../../mcp/protocol.ts";
+import type { McpRegistry } from "../../mcp/registry.ts";
 
 /** Where an API tool name leads: the server and the server's own tool name. */
 export interface ToolRoute {
@@ -16,11 +16,67 @@ export interface ToolRoute {
   tool: string;
 }
 
-export interface ToolCallOptions {
-  /** One call's timeout, in ms. */
-  timeoutMs: number;
-  /** Limit for the result's text, in characters; content.ts's default when absent. */
+export interface McpToolsetOptions {
+  /** Limit for a tool result's text, in characters; content.ts's default (MAX_MCP_OUTPUT_TOKENS) when absent. */
   maxOutputChars?: number;
+  /** A problem the user should see (a tool left out); each distinct line once. */
+  warn: (line: string) => void;
+}
+
+/**
+ * The registry's tools as `Tool`s, named by one `ToolNamer` for the run (so a name, once given,
+ * always routes to the same tool), rebuilt only when the registry's lists changed. Tools of a
+ * server that died stay listed and answer that it is not connected.
+ */
+export class McpToolset {
+  private readonly namer = new ToolNamer();
+  private readonly warned = new Set<string>();
+  private cache: { version: number; tools: Tool[] } | undefined;
+
+  constructor(
+    private readonly registry: McpRegistry,
+    private readonly opts: McpToolsetOptions,
+  ) {}
+
+  tools(): Tool[] {
+    const version = this.registry.version;
+    if (this.cache?.version !== version) {
+      const tools = adaptTools(
+        this.registry.snapshot(),
+        this.namer,
+        (route, input, ctx) => this.call(route, input, ctx),
+        (line) => this.warnOnce(line),
+      );
+      this.cache = { version, tools };
+    }
+    return this.cache.tools;
+  }
+
+  /** The server and MCP tool behind an API tool name given out by `tools()` (the namer's table). */
+  route(toolName: string): ToolRoute | undefined {
+    return this.namer.lookup(toolName);
+  }
+
+  /**
+   * `tools/call` as the model sees it: the result through `callToolResultToOutput`, or
+   * `{isError: true, content: <one line saying what went wrong>}`. Never throws.
+   */
+  private async call(route: ToolRoute, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
+    if (!this.registry.isConnected(route.server)) return { isError: true, content: `MCP server "${route.server}" is not connected` };
+    try {
+      const onProgress = ctx.onProgress && ((p: ProgressParams) => ctx.onProgress!(describeProgress(p)));
+      const result = await this.registry.callTool(route.server, route.tool, input, { signal: ctx.signal, onProgress });
+      return callToolResultToOutput(result, { maxChars: this.opts.maxOutputChars });
+    } catch (error) {
+      return { isError: true, content: describeCallError(error, route) };
+    }
+  }
+
+  private warnOnce(line: string): void {
+    if (this.warned.has(line)) return;
+    this.warned.add(line);
+    this.opts.warn(line);
+  }
 }
 
 /**
@@ -53,27 +109,6 @@ export function adaptTools(
     }
   }
   return tools;
-}
-
-/**
- * `tools/call` on `client` as the model sees it: the result through `callToolResultToOutput`,
- * or `{isError: true, content: <one line saying what went wrong>}`. Never throws.
- */
-export async function callAsTool(
-  client: McpClient | undefined,
-  route: ToolRoute,
-  input: Record<string, unknown>,
-  ctx: ToolContext,
-  opts: ToolCallOptions,
-): Promise<ToolOutput> {
-  if (!client?.connected) return { isError: true, content: `MCP server "${route.server}" is not connected` };
-  try {
-    const onProgress = ctx.onProgress && ((p: ProgressParams) => ctx.onProgress!(describeProgress(p)));
-    const result = await client.callTool(route.tool, input, { timeoutMs: opts.timeoutMs, signal: ctx.signal, onProgress });
-    return callToolResultToOutput(result, { maxChars: opts.maxOutputChars });
-  } catch (error) {
-    return { isError: true, content: describeCallError(error, route) };
-  }
 }
 
 /** `notifications/progress` as one short line: "3/10 (30%) message" (basic/utilities/progress). */

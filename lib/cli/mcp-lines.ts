@@ -1,0 +1,50 @@
+/**
+ * The lines a person reads about MCP servers on stderr: a failure (at start-up or mid-run), a
+ * server's stderr under --verbose, and the JSON-RPC trace under --debug. The registry reports
+ * events; only this file words them.
+ */
+import type { RegistryOptions, ServerSnapshot } from "../mcp/registry.ts";
+
+/** Longest traced message shown, in characters. */
+const TRACE_CHARS = 2000;
+
+/**
+ * `MCP server "x" failed to start: <reason> (stderr: …)` at start-up, `MCP server "x" <reason> (stderr: …)`
+ * when it ended mid-run (the reason then reads "exited with code 1").
+ */
+export function failureLine(server: ServerSnapshot, phase: "start" | "exit"): string {
+  const what = phase === "start" ? `failed to start: ${server.error}` : server.error;
+  return `MCP server "${server.name}" ${what}${stderrSuffix(server.stderr)}`;
+}
+
+/**
+ * " (stderr: …)" for a one-line report, "" when silent: the last three lines, led by the last line
+ * that names an error when the tail does not (runtimes print a stack and a version after it).
+ */
+export function stderrSuffix(lines: readonly string[]): string {
+  const tail = lines.slice(-3);
+  const named = lines.findLast((l) => /\b(error|ERR!|fatal|exception|cannot|not found)\b/i.test(l));
+  if (named !== undefined && !tail.includes(named)) tail.splice(0, tail.length - 2, named);
+  const text = tail.join(" | ");
+  return text ? ` (stderr: ${text.length > 500 ? `${text.slice(0, 500)}…` : text})` : "";
+}
+
+/** `[server] → {…}` (sent) or `[server] ← {…}` (received), cut at 2000 characters. */
+export function traceLine(server: string, direction: "send" | "receive", message: string): string {
+  return `[${server}] ${direction === "send" ? "→" : "←"} ${message.slice(0, TRACE_CHARS)}`;
+}
+
+/**
+ * The registry's reporting callbacks, writing through `log`: failures always, servers' stderr
+ * lines with `verbose`, every JSON-RPC message with `debug`.
+ */
+export function mcpReporter(
+  log: (line: string) => void,
+  { verbose = false, debug = false }: { verbose?: boolean; debug?: boolean },
+): Pick<RegistryOptions, "onServerFailed" | "onStderrLine" | "onTrace"> {
+  return {
+    onServerFailed: (server, phase) => log(failureLine(server, phase)),
+    onStderrLine: verbose ? (server, line) => log(`[${server}] ${line}`) : undefined,
+    onTrace: debug ? (server, direction, message) => log(traceLine(server, direction, message)) : undefined,
+  };
+}
