@@ -7,6 +7,7 @@ import type { ToolState } from "../tools/tool-state.ts";
 import type { Tool, ToolOutput } from "../tools/tool.ts";
 import { isToolUse, replyText, type AssistantReply, type MessageParam, type ToolResultContentBlock, type ToolUseBlock, type Usage } from "./messages.ts";
 import type { ModelClient } from "./model.ts";
+import { toApi, type ToolOffer } from "./tool-search.ts";
 import type { Conversation } from "./conversation.ts";
 
 /** Thrown when `--max-turns` model calls were made and the model still wanted tools. */
@@ -35,6 +36,11 @@ export interface LoopOptions {
   system: string;
   /** The current tools; asked before every model call, since MCP servers may change their lists. */
   tools(): Tool[];
+  /**
+   * What the request carries from those tools, and which tools a tool_use may name (tool search
+   * defers some definitions and adds its own tool). Without it, every tool goes out in full.
+   */
+  offer?(tools: Tool[]): ToolOffer;
   /** Runs before every model call (MCP list_changed refresh). */
   beforeModelCall?(): Promise<void>;
   /** Asked before a tool runs; false means the user refused it. */
@@ -66,12 +72,13 @@ export async function runLoop(conversation: Conversation, opts: LoopOptions): Pr
     if (signal.aborted) throw signal.reason ?? new Error("interrupted");
     if (opts.maxTurns !== undefined && turn > opts.maxTurns) throw new MaxTurnsError(opts.maxTurns);
     await opts.beforeModelCall?.();
-    const tools = opts.tools();
+    const current = opts.tools();
+    const { definitions, routable: tools } = opts.offer?.(current) ?? { definitions: current.map(toApi), routable: current };
     const reply = await opts.model.create(
       {
         system: opts.system,
         messages: conversation.messages,
-        tools: tools.map((t) => ({ name: t.name, description: t.description, input_schema: t.inputSchema })),
+        tools: definitions,
       },
       { onText: opts.hooks?.onText, signal },
     );

@@ -43,10 +43,16 @@ export interface ApiTool {
   input_schema: Record<string, unknown>;
 }
 
+/**
+ * A tool definition as a request carries it: a client tool (with `defer_loading` only under the
+ * opt-in server-side tool search), or a server tool named by its `type`.
+ */
+export type ApiToolDefinition = (ApiTool & { defer_loading?: boolean }) | { type: string; name: string };
+
 export interface ModelRequest {
   system: string;
   messages: MessageParam[];
-  tools: ApiTool[];
+  tools: ApiToolDefinition[];
   maxTokens?: number;
 }
 

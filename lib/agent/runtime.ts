@@ -18,6 +18,7 @@ import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
 import { UsageMeter } from "./usage.ts";
+import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -30,6 +31,8 @@ export interface RuntimeOptions {
   sampling: boolean;
   /** Prompt-caching breakpoints (false: --no-cache or DISABLE_PROMPT_CACHING). */
   cache: boolean;
+  /** `ENABLE_TOOL_SEARCH` as set (tool-search.ts reads it). */
+  toolSearch?: string;
   verbose: boolean;
   debug: boolean;
   /** One diagnostic line to stderr. */
@@ -42,11 +45,18 @@ export interface RuntimeOptions {
   modelOptional?: boolean;
   /** Called as each server has connected or failed. */
   onMcpServerSettled?(server: ServerSummary): void;
+  /**
+   * The project-scope (`.mcp.json`) servers about to start, enabled ones only; resolves with the
+   * names the user has not approved (they are listed as disabled, not started). Absent: the
+   * rule without a person (project-approval.ts): refused ones stay off, the others start.
+   */
+  approveProjectServers?(servers: ServerConfig[]): Promise<ReadonlySet<string>>;
 }
 
 export interface ServerSummary {
   name: string;
-  status: "connected" | "failed";
+  /** "disabled": not started (`"disabled": true`, or a project server not approved); `error` says which. */
+  status: "connected" | "failed" | "disabled";
   error?: string;
 }
 
@@ -57,6 +67,8 @@ export class AgentRuntime {
   private given: Routes | undefined;
   /** Fixed at start-up: a date that changed mid-session would change the cached prefix. */
   private readonly startedAt = new Date();
+  /** Deferred MCP tools and the ones found so far (tool-search.ts). */
+  readonly toolSearch: ToolSearch;
 
   private constructor(
     readonly opts: RuntimeOptions,
@@ -66,7 +78,9 @@ export class AgentRuntime {
     readonly configured: ServerConfig[],
     /** Usage and cost of every model call of the run: turns, compaction and servers' sampling. */
     readonly meter: UsageMeter,
-  ) {}
+  ) {
+    this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
+  }
 
   /**
    * Creates the model client (failing fast on a missing key), then starts every configured MCP
@@ -80,10 +94,18 @@ export class AgentRuntime {
     let session: AgentRuntime | undefined; // set once servers are up; sampling may come sooner
     const { servers, warnings } = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
     for (const w of warnings) opts.log(w);
+    // Asked before anything starts: a project's servers may not run before the user has said yes.
+    const project = servers.filter((s) => s.origin?.scope === "project" && !s.disabled);
+    let notApproved: ReadonlySet<string> = new Set<string>();
+    if (project.length) {
+      const { unapprovedWithoutAsking } = await import("./project-approval.ts");
+      notApproved = await (opts.approveProjectServers?.(project) ?? unapprovedWithoutAsking(project, opts.cwd));
+    }
     let registry: McpRegistry | undefined;
     let mcpTools: McpToolset | undefined;
     if (servers.length) {
-      opts.onMcpStart?.(servers.length);
+      const starting = servers.filter((s) => !s.disabled && !notApproved.has(s.name)).length;
+      if (starting) opts.onMcpStart?.(starting);
       const [{ McpRegistry, timeoutsFromEnv }, { workingDirectoryRoots }, { McpToolset }] = await Promise.all([
         import("../mcp/registry.ts"),
         import("../mcp/features.ts"),
@@ -108,7 +130,7 @@ export class AgentRuntime {
       const opened = registry;
       onShutdown(() => opened.shutdown());
       // Servers are spawned inside connect() before it first waits; the SDK loads while they handshake.
-      const connecting = registry.connect(servers);
+      const connecting = registry.connect(servers, notApproved);
       model.preload();
       await connecting;
     } else {
@@ -208,6 +230,11 @@ export class AgentRuntime {
   /** Every configured MCP server as a snapshot (status, lists, instructions), in configuration order. */
   mcpServers(): ServerSnapshot[] {
     return this.registry?.snapshot() ?? [];
+  }
+
+  /** What the next request carries from `tools` for the current model: all in full, or tool search's choice. */
+  offer(tools: Tool[]): ToolOffer {
+    return this.toolSearch.offer(tools, this.current.model);
   }
 
   /** Re-lists tools of servers that sent list_changed; run before every model call. */

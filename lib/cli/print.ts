@@ -101,6 +101,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
       model: s.model,
       system: s.systemPrompt(),
       tools: () => s.tools(),
+      offer: (tools) => s.offer(tools),
       beforeModelCall: async () => {
         await s.refresh();
         conversation.noteRoutes(s.routes());

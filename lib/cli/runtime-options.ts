@@ -7,7 +7,7 @@ import type { CliArgs } from "./args.ts";
 import { mcpReporter } from "./mcp-lines.ts";
 import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 
-type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled">;
+type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers">;
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default
@@ -27,6 +27,7 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     appendSystemPrompt: args.appendSystemPrompt,
     sampling: args.sampling,
     cache: args.cache && !truthy(process.env.DISABLE_PROMPT_CACHING),
+    toolSearch: process.env.ENABLE_TOOL_SEARCH,
     verbose: args.verbose,
     debug: args.debug,
     ...callbacks,
