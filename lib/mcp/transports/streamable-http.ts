@@ -7,14 +7,14 @@
  * resumed with GET `Last-Event-ID` after the server's `retry:`; the optional GET stream carries
  * server-initiated messages; DELETE ends the session at shutdown.
  */
-import { settlesWithin } from "../../shared/async.ts";
-import { messageOf } from "../errors.ts";
 import type { SseParser as Parser } from "../sse.ts";
 import { SseParser } from "../sse.ts";
 import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
 import { describeHttpError, discard, displayUrl, HttpClient, type HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
 import { continueParser, readReplyStream } from "./sse-reply.ts";
+import { settlesWithin } from "../../shared/async.ts";
+import { errorMessage } from "../../shared/values.ts";
 
 export interface StreamableHttpOptions extends HttpClientOptions {
   url: string;
@@ -163,7 +163,7 @@ export class StreamableHttpTransport implements Transport {
       try {
         answered = await readReplyStream(body, parser, { deliver, note: this.opts.log, requestId: out.id, signal: this.stop.signal });
       } catch (error) {
-        this.opts.log?.(`the reply stream of ${out.method} broke: ${messageOf(error)}`);
+        this.opts.log?.(`the reply stream of ${out.method} broke: ${errorMessage(error)}`);
       }
       if (answered || this.stop.signal.aborted) return;
       if (parser.lastEventId === "") throw new Error(`the reply stream of ${out.method} ended before its response, with no event id to resume from`);
@@ -243,7 +243,7 @@ export class StreamableHttpTransport implements Transport {
         this.markGetOpened?.();
       } catch (error) {
         this.markGetOpened?.();
-        if (!this.stop.signal.aborted) this.opts.log?.(`GET stream: ${messageOf(error)}`);
+        if (!this.stop.signal.aborted) this.opts.log?.(`GET stream: ${errorMessage(error)}`);
         failures++;
         await sleep(parser.retryMs ?? DEFAULT_RETRY_MS, this.stop.signal);
         continue;
@@ -259,7 +259,7 @@ export class StreamableHttpTransport implements Transport {
       try {
         await readReplyStream(response.body, parser, { deliver: (m) => this.messages.push(m), note: this.opts.log, signal: this.stop.signal });
       } catch (error) {
-        this.opts.log?.(`GET stream broke: ${messageOf(error)}`);
+        this.opts.log?.(`GET stream broke: ${errorMessage(error)}`);
       }
       if (this.stop.signal.aborted || this.sessionId !== session) return; // shut down, or a new session opened its own
       failures = parser.stats.events > before ? 0 : failures + 1;
