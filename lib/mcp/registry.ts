@@ -348,9 +348,7 @@ export class McpRegistry {
           true,
         );
       } catch (error) {
-        throw new HandshakeError(
-          `failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.code} ${error.message}` : errorMessage(error)}`,
-        );
+        throw new HandshakeError(`failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.message}` : errorMessage(error)}`);
       }
       if (this.shuttingDown) throw new Error("shut down during start-up");
       state.status = "connected";

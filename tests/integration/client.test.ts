@@ -131,7 +131,7 @@ describe("calls", () => {
     expect(await client.callTool("fail", {})).toMatchObject({ isError: true });
     const error = await client.callTool("rpc_error", {}).catch((e) => e);
     expect(error).toBeInstanceOf(McpError);
-    expect([error.code, error.message]).toEqual([-32000, "fixture rpc error"]);
+    expect([error.code, error.rpcMessage, error.message]).toEqual([-32000, "fixture rpc error", "MCP error -32000: fixture rpc error"]);
   });
 
   test("a call that times out is cancelled on the wire and the session stays usable", async () => {
@@ -210,7 +210,7 @@ describe("start-up failures produce the reason", () => {
   });
 
   test("answers initialize with an error", async () => {
-    expect(await reason(["--init-error"])).toMatch(/^initialize failed: .+ \(JSON-RPC error -?\d+\)$/);
+    expect(await reason(["--init-error"])).toBe("initialize failed: MCP error -32603: fixture init error (--init-error)");
   });
 
   test("prints only garbage: times out and says so", async () => {

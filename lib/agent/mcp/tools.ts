@@ -126,7 +126,7 @@ export function describeProgress(p: ProgressParams): string {
 }
 
 function describeCallError(error: unknown, { server, tool }: ToolRoute): string {
-  if (error instanceof McpError) return `MCP server "${server}" returned an error for ${tool}: ${error.message} (code ${error.code})`;
+  if (error instanceof McpError) return `MCP server "${server}" returned an error for ${tool}: ${error.message}`;
   if (error instanceof RequestTimeoutError) {
     return `MCP tool ${tool} on server "${server}" timed out after ${error.timeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled`;
   }
