@@ -12,7 +12,7 @@ import { StdioTransport } from "../../lib/mcp/transports/stdio.ts";
 import { ConnectionClosedError, McpError, RequestTimeoutError } from "../../lib/mcp/errors.ts";
 import { initializeRequest } from "../../lib/mcp/protocol.ts";
 import { BUN, FIXTURE_SERVER, isAlive, tempDir } from "../support/run.ts";
-import { gone } from "../support/mcp.ts";
+import { gone, received } from "../support/mcp.ts";
 
 /** Everything a test started, closed even when the test fails half-way. */
 const open: { close(graceMs?: number): Promise<void> }[] = [];
@@ -34,14 +34,6 @@ async function connected(flags: string[], opts: Options = {}): Promise<McpClient
   const client = spawn(flags, opts);
   await client.connect({ timeoutMs: 10_000 });
   return client;
-}
-
-/** Lines the fixture received on stdin (its --log-file), parsed. */
-function received(logFile: string): Record<string, any>[] {
-  return readFileSync(logFile, "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line));
 }
 
 describe("handshake", () => {

@@ -190,7 +190,7 @@ export class StdioTransport implements Transport {
 }
 
 /** "code 1" or "signal SIGKILL". */
-export function describeExit(exit: ExitInfo): string {
+function describeExit(exit: ExitInfo): string {
   return exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal ?? "unknown"}`;
 }
 
