@@ -46,7 +46,8 @@ export const HTTP_SCENARIOS = ["initialize", "tools_call", "sse-retry"];
 
 /** The client command for a scenario; the suite appends the server URL. */
 export function clientCommand(scenario: string): string {
-  if (scenario.startsWith("auth/")) return `${BUN} ${join(import.meta.dir, "auth-client.ts")}`;
+  if (scenario.startsWith("auth/"))
+    return `${BUN} ${join(import.meta.dir, process.env.CONFORMANCE_CLIENT === "provider" ? "auth-client.ts" : "agent-client.ts")}`;
   if (HTTP_SCENARIOS.includes(scenario)) return `${BUN} ${join(import.meta.dir, "http-client.ts")}`;
   throw new Error(`no client command for scenario ${scenario}`);
 }
