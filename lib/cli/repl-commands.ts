@@ -11,6 +11,7 @@ import { listCustomCommands } from "../agent/commands.ts";
 import { promptCommands, resourceMention } from "../mcp/names.ts";
 import { printBuiltin } from "./print-commands.ts";
 import { describeUsage } from "../agent/usage.ts";
+import { reconnect } from "./repl-reconnect.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
 export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model", "cost"]);
@@ -26,10 +27,14 @@ export interface ReplState {
 
 /**
  * Runs built-in `name` with `args`; returns the text to print (ending with a newline), or
- * "exit" for /exit. /model with an id switches the model for the following turns.
+ * "exit" for /exit. /model with an id switches the model for the following turns;
+ * `/mcp reconnect <server>` resolves once the server has started again.
  */
-export function runBuiltin(name: string, args: string, runtime: AgentRuntime, state: ReplState): string | "exit" {
+export function runBuiltin(name: string, args: string, runtime: AgentRuntime, state: ReplState): string | "exit" | Promise<string> {
   switch (name) {
+    case "mcp":
+      if (/^reconnect\b/.test(args)) return reconnect(args.slice("reconnect".length).trim(), runtime);
+      return printBuiltin(name, runtime, true);
     case "exit":
       return "exit";
     case "clear":

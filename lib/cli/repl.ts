@@ -166,7 +166,7 @@ class TurnRunner {
       const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput(), warn: view.line }), controller.signal);
       if (parsed.kind === "builtin") {
         status.stop();
-        const out = runBuiltin(parsed.name, parsed.args, runtime, state);
+        const out = await runBuiltin(parsed.name, parsed.args, runtime, state);
         if (out === "exit") return "exit";
         term.print(out);
         return undefined;
