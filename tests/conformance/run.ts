@@ -1,7 +1,7 @@
 /**
  * Runs client scenarios of the MCP conformance suite (`@modelcontextprotocol/conformance`, pinned)
  * against our client, several at once, and prints one line per scenario and the total.
- * `bun tests/conformance/run.ts [scenario…]` (all known client scenarios by default); exit 1 when
+ * `bun tests/conformance/run.ts [scenario…]` (the transport and auth client scenarios by default); exit 1 when
  * a scenario fails that the baseline (baseline.yml, the suite's `--expected-failures`) does not list.
  * Each scenario gets a fresh config folder (so no token leaks between them) and the `$BROWSER`
  * stand-in, which follows the suite's authorization redirect like a person approving at once.
@@ -41,10 +41,14 @@ export const AUTH_SCENARIOS = [
   "auth/cross-app-access-complete-flow",
 ];
 
+/** The transport scenarios (basic/transports, basic/lifecycle): driven through the real program's inspector. */
+export const HTTP_SCENARIOS = ["initialize", "tools_call", "sse-retry"];
+
 /** The client command for a scenario; the suite appends the server URL. */
 export function clientCommand(scenario: string): string {
   if (scenario.startsWith("auth/"))
     return `${BUN} ${join(import.meta.dir, process.env.CONFORMANCE_CLIENT === "provider" ? "auth-client.ts" : "agent-client.ts")}`;
+  if (HTTP_SCENARIOS.includes(scenario)) return `${BUN} ${join(import.meta.dir, "http-client.ts")}`;
   throw new Error(`no client command for scenario ${scenario}`);
 }
 
@@ -101,7 +105,7 @@ export async function runScenarios(scenarios: string[], parallel = 4): Promise<S
 
 if (import.meta.main) {
   const wanted = process.argv.slice(2);
-  const results = await runScenarios(wanted.length ? wanted : AUTH_SCENARIOS, Number(process.env.CONFORMANCE_PARALLEL) || 4);
+  const results = await runScenarios(wanted.length ? wanted : [...HTTP_SCENARIOS, ...AUTH_SCENARIOS], Number(process.env.CONFORMANCE_PARALLEL) || 4);
   for (const r of results) process.stdout.write(`${r.ok ? "✓" : "✗"} ${r.scenario}: ${r.summary}\n`);
   const passed = results.filter((r) => r.ok).length;
   process.stdout.write(`conformance: ${passed} of ${results.length} client scenarios passed\n`);

@@ -13,6 +13,7 @@ import type { Transport, TransportClosed, TransportDiagnostics } from "../transp
 import { describeHttpError, discard, displayUrl, HttpClient, type HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
 import { continueParser, readReplyStream } from "./sse-reply.ts";
+import { settlesWithin } from "../../shared/async.ts";
 import { errorMessage } from "../../shared/values.ts";
 
 export interface StreamableHttpOptions extends HttpClientOptions {
@@ -37,6 +38,8 @@ const MAX_RESUMES = 5;
 const DEFAULT_RETRY_MS = 1000;
 /** Consecutive failed GET-stream connections before we stop trying (the session goes on POST-only). */
 const MAX_GET_FAILURES = 3;
+/** Longest a request waits for the GET stream's answer after initialized (ms). */
+const GET_OPEN_WAIT_MS = 1000;
 /** Longest shutdown waits on DELETE (ms). */
 const DELETE_WAIT_MS = 1000;
 const ACCEPT_BOTH = "application/json, text/event-stream";
@@ -58,6 +61,11 @@ export class StreamableHttpTransport implements Transport {
   private resolveClosed!: (closed: TransportClosed) => void;
   private closing: Promise<void> | undefined;
   private getStream: Promise<void> | undefined;
+  /** Settles once `notifications/initialized` was accepted and the GET stream answered. */
+  private ready: Promise<void> | undefined;
+  /** Settles once the GET stream's request has been answered (or failed): requests wait for it, briefly. */
+  private getOpened: Promise<void> | undefined;
+  private markGetOpened: (() => void) | undefined;
 
   constructor(private readonly opts: StreamableHttpOptions) {
     this.url = opts.url;
@@ -75,8 +83,20 @@ export class StreamableHttpTransport implements Transport {
   async send(message: string): Promise<void> {
     const out = classify(message);
     if (out.kind === "request" && out.method === "initialize") this.initializeFrame = message;
+    if (out.kind === "notification" && out.method === "notifications/initialized") {
+      this.ready ??= this.initialized(message);
+      return this.ready;
+    }
+    // Separate POSTs can overtake each other: no request before the server has `initialized`.
+    if (out.kind === "request" && this.ready) await this.ready.catch(() => {});
     await this.post(message, out, true);
-    if (out.kind === "notification" && out.method === "notifications/initialized") this.getStream ??= this.runGetStream();
+  }
+
+  /** POSTs `notifications/initialized`, then opens the GET stream and waits (briefly) for its answer, so server-initiated messages have their stream before any request can cause one. */
+  private async initialized(message: string): Promise<void> {
+    await this.post(message, { kind: "notification", method: "notifications/initialized" }, true);
+    this.getStream ??= this.runGetStream();
+    if (this.getOpened) await settlesWithin(this.getOpened, GET_OPEN_WAIT_MS);
   }
 
   setProtocolVersion(version: string): void {
@@ -205,13 +225,24 @@ export class StreamableHttpTransport implements Transport {
    * `Last-Event-ID`); after repeated failures the session simply goes on POST-only.
    */
   private async runGetStream(): Promise<void> {
+    this.getOpened = new Promise((resolve) => (this.markGetOpened = resolve));
+    try {
+      await this.getStreamLoop();
+    } finally {
+      this.markGetOpened?.();
+    }
+  }
+
+  private async getStreamLoop(): Promise<void> {
     let parser = new SseParser();
     for (let failures = 0; failures < MAX_GET_FAILURES && !this.stop.signal.aborted; ) {
       const session = this.sessionId;
       let response: Response;
       try {
         response = await this.http.fetch(this.url, { method: "GET", headers: this.streamHeaders(parser.lastEventId), signal: this.stop.signal });
+        this.markGetOpened?.();
       } catch (error) {
+        this.markGetOpened?.();
         if (!this.stop.signal.aborted) this.opts.log?.(`GET stream: ${errorMessage(error)}`);
         failures++;
         await sleep(parser.retryMs ?? DEFAULT_RETRY_MS, this.stop.signal);
