@@ -19,6 +19,9 @@ import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
 import { UsageMeter } from "./usage.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
+import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
+import type { Conversation } from "./conversation.ts";
+import { messageOf } from "../mcp/errors.ts";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -31,6 +34,8 @@ export interface RuntimeOptions {
   sampling: boolean;
   /** Prompt-caching breakpoints (false: --no-cache or DISABLE_PROMPT_CACHING). */
   cache: boolean;
+  /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` as set (compact.ts reads it). */
+  autoCompactPercent?: string;
   /** `ENABLE_TOOL_SEARCH` as set (tool-search.ts reads it). */
   toolSearch?: string;
   verbose: boolean;
@@ -62,6 +67,7 @@ export class AgentRuntime {
   private readonly startedAt = new Date();
   /** Deferred MCP tools and the ones found so far (tool-search.ts). */
   readonly toolSearch: ToolSearch;
+  private readonly compactor: AutoCompactor;
 
   private constructor(
     readonly opts: RuntimeOptions,
@@ -73,6 +79,7 @@ export class AgentRuntime {
     readonly meter: UsageMeter,
   ) {
     this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
+    this.compactor = new AutoCompactor(autoCompactPercent(opts.autoCompactPercent, opts.log));
   }
 
   /**
@@ -220,6 +227,31 @@ export class AgentRuntime {
   /** What the next request carries from `tools` for the current model: all in full, or tool search's choice. */
   offer(tools: Tool[]): ToolOffer {
     return this.toolSearch.offer(tools, this.current.model);
+  }
+
+  /**
+   * `/compact [instructions]`: summarises `conversation` now with the current model, system
+   * prompt and tools (so the summary request reads the turns' cached prefix).
+   * @throws ModelError when the summary call fails; the conversation is then unchanged.
+   */
+  compactNow(conversation: Conversation, instructions: string, signal?: AbortSignal): Promise<CompactInfo | undefined> {
+    const { definitions } = this.offer(this.tools());
+    return compact(conversation, { model: this.current, system: this.systemPrompt(), tools: definitions, signal }, instructions, "manual");
+  }
+
+  /**
+   * Before a model call: compacts when the last reply's prompt passed the threshold (compact.ts).
+   * A failed summary is one log line, and the run goes on uncompacted.
+   */
+  async autoCompact(conversation: Conversation, request: Omit<CompactRequest, "model">): Promise<CompactInfo | undefined> {
+    if (this.compactor.due(conversation, this.current.model) === undefined) return undefined;
+    try {
+      return await compact(conversation, { model: this.current, ...request }, "", "auto");
+    } catch (err) {
+      if (request.signal?.aborted) throw err;
+      this.opts.log(`automatic compaction failed: ${messageOf(err)}`);
+      return undefined;
+    }
   }
 
   /** Re-lists tools of servers that sent list_changed; run before every model call. */

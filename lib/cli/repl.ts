@@ -23,6 +23,7 @@ import { createCompleter } from "./repl-complete.ts";
 import { permissionHook } from "./repl-permission.ts";
 import { openRunSession, SessionError } from "./session-flags.ts";
 import type { OpenedSession } from "../agent/session-open.ts";
+import { describeCompaction } from "../agent/compact.ts";
 import { commandNames, REPL_BUILTINS, resourceMentions, runBuiltin, type ReplState } from "./repl-commands.ts";
 
 /** The abort reason of a turn the user interrupted with Ctrl-C. */
@@ -149,7 +150,7 @@ class TurnRunner {
       const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput(), warn: view.line }), controller.signal);
       if (parsed.kind === "builtin") {
         status.stop();
-        const out = runBuiltin(parsed.name, parsed.args, runtime, state);
+        const out = await runBuiltin(parsed.name, parsed.args, runtime, state, controller.signal);
         if (out === "exit") return "exit";
         term.print(out);
         return undefined;
@@ -160,6 +161,7 @@ class TurnRunner {
         system: runtime.systemPrompt(),
         tools: () => runtime.tools(),
         offer: (tools) => runtime.offer(tools),
+        compact: (c, request) => runtime.autoCompact(c, request),
         beforeModelCall: async () => {
           await runtime.refresh();
           conversation.noteRoutes(runtime.routes());
@@ -188,6 +190,7 @@ class TurnRunner {
             partial = "";
             view.callDone(reply.usage?.output_tokens);
           },
+          onCompact: (info) => view.line(style.dim(describeCompaction(info))),
           onToolStart: view.toolStart,
           onToolProgress: view.toolProgress,
           onToolEnd: view.toolEnd,
