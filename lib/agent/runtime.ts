@@ -50,11 +50,18 @@ export interface RuntimeOptions {
   modelOptional?: boolean;
   /** Called as each server has connected or failed. */
   onMcpServerSettled?(server: ServerSummary): void;
+  /**
+   * The project-scope (`.mcp.json`) servers about to start, enabled ones only; resolves with the
+   * names the user has not approved (they are listed as disabled, not started). Absent: the
+   * rule without a person (project-approval.ts): refused ones stay off, the others start.
+   */
+  approveProjectServers?(servers: ServerConfig[]): Promise<ReadonlySet<string>>;
 }
 
 export interface ServerSummary {
   name: string;
-  status: "connected" | "failed";
+  /** "disabled": not started (`"disabled": true`, or a project server not approved); `error` says which. */
+  status: "connected" | "failed" | "disabled";
   error?: string;
 }
 
@@ -94,10 +101,18 @@ export class AgentRuntime {
     let session: AgentRuntime | undefined; // set once servers are up; sampling may come sooner
     const { servers, warnings } = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
     for (const w of warnings) opts.log(w);
+    // Asked before anything starts: a project's servers may not run before the user has said yes.
+    const project = servers.filter((s) => s.origin?.scope === "project" && !s.disabled);
+    let notApproved: ReadonlySet<string> = new Set<string>();
+    if (project.length) {
+      const { unapprovedWithoutAsking } = await import("./project-approval.ts");
+      notApproved = await (opts.approveProjectServers?.(project) ?? unapprovedWithoutAsking(project, opts.cwd));
+    }
     let registry: McpRegistry | undefined;
     let mcpTools: McpToolset | undefined;
     if (servers.length) {
-      opts.onMcpStart?.(servers.length);
+      const starting = servers.filter((s) => !s.disabled && !notApproved.has(s.name)).length;
+      if (starting) opts.onMcpStart?.(starting);
       const [{ McpRegistry, timeoutsFromEnv }, { workingDirectoryRoots }, { McpToolset }] = await Promise.all([
         import("../mcp/registry.ts"),
         import("../mcp/features.ts"),
@@ -122,7 +137,7 @@ export class AgentRuntime {
       const opened = registry;
       onShutdown(() => opened.shutdown());
       // Servers are spawned inside connect() before it first waits; the SDK loads while they handshake.
-      const connecting = registry.connect(servers);
+      const connecting = registry.connect(servers, notApproved);
       model.preload();
       await connecting;
     } else {

@@ -3,11 +3,17 @@
  */
 import { parseArgs } from "node:util";
 import { describeParseError, UsageError } from "./args.ts";
+import { MANAGE_COMMANDS, type ManageCommandName } from "./mcp-manage-args.ts";
 
 export const INSPECTOR_USAGE = `Usage: agent mcp <command> [options]
-Inspect the configured MCP servers (.mcp.json, --mcp-config) without a model or an API key.
+Manage MCP servers in the local (default), project (.mcp.json) or user scope, and inspect them
+(every scope, --mcp-config) without a model or an API key.
 
 Commands:
+  add [--scope local|project|user] [-e KEY=VALUE]… <name> -- <command> [args…]
+  add --transport http|sse [--scope …] [-H "Header: value"]… [--client-id ID] [--client-secret] [--callback-port N] <name> <url>
+  add-json [--scope …] <name> '<json>'   any entry as JSON
+  remove [--scope …] <name>          from the only scope that has it, or the one given
   list                               every server: status (the reason when it failed), counts
   get <server>                       configuration (env values masked), capabilities, serverInfo, instructions
   tools <server>                     the server's tools and their arguments
@@ -59,6 +65,17 @@ export function commandUsage(command: InspectorCommand): string {
 }
 
 /**
+ * `add`, `add-json` or `remove` with the words after it, when that is the command: those have
+ * their own options (mcp-manage-args.ts), and a server's own arguments after `--` must never be
+ * parsed as the inspector's.
+ */
+export function manageCommand(argv: string[]): { command: ManageCommandName; argv: string[] } | undefined {
+  const first = argv[0];
+  if (first === undefined || !(MANAGE_COMMANDS as readonly string[]).includes(first)) return undefined;
+  return { command: first as ManageCommandName, argv: argv.slice(1) };
+}
+
+/**
  * Parses the arguments after `mcp`. `--` ends the options (for prompt arguments that start with `-`).
  * @throws UsageError for an unknown command or flag, or a wrong number of arguments.
  */
@@ -91,8 +108,9 @@ export function parseInspectorArgs(argv: string[]): InspectorArgs {
     debug: Boolean(values.debug),
   };
   if (values.help) return { help: true, command: "list", operands: [], ...common };
-  if (name === undefined) throw new UsageError("missing command (list, get, tools, prompts, resources, call, prompt or read)");
-  if (!Object.hasOwn(ARITY, name)) throw new UsageError(`unknown command "${name}" (list, get, tools, prompts, resources, call, prompt or read)`);
+  if (name === undefined) throw new UsageError("missing command (add, add-json, remove, list, get, tools, prompts, resources, call, prompt or read)");
+  if (!Object.hasOwn(ARITY, name))
+    throw new UsageError(`unknown command "${name}" (add, add-json, remove, list, get, tools, prompts, resources, call, prompt or read)`);
   const command = name as InspectorCommand;
   const [min, max] = ARITY[command];
   if (operands.length < min || operands.length > max) throw new UsageError(commandUsage(command));

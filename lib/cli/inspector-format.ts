@@ -4,7 +4,7 @@
  * server/resources) and content blocks. Pure functions; input from servers is never trusted
  * to have the right shape, so nothing here throws on a malformed result.
  */
-import type { ServerConfig } from "../mcp/config.ts";
+import type { ServerConfig, ServerOrigin } from "../mcp/config.ts";
 import { base64Bytes } from "../files/image.ts";
 import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
 import type { ServerSnapshot } from "../mcp/registry.ts";
@@ -45,21 +45,56 @@ export function failureReason(state: ServerSnapshot): string {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** `mcp list`: one row per server: name, status, then counts or the failure reason. */
+/** `connected`, `failed`, or `disabled (not approved)` / `disabled (by its entry)`. */
+function statusText(s: ServerSnapshot): string {
+  return s.status === "disabled" ? `disabled (${s.error ?? "by its entry"})` : s.status;
+}
+
+/** `~/…` for a file under HOME, `./…` under the working directory; `--mcp-config` as is. */
+function shortPath(file: string): string {
+  const home = process.env.HOME;
+  const cwd = process.cwd();
+  if (file.startsWith(`${cwd}/`)) return file.slice(cwd.length + 1);
+  if (home && file.startsWith(`${home}/`)) return `~/${file.slice(home.length + 1)}`;
+  return file;
+}
+
+/** `local (~/.claude.json); shadows project (.mcp.json), user (~/.claude.json)`: where the winning entry is, and what it hides. */
+export function originText(origin: ServerOrigin): string {
+  const one = (o: { scope: string; file: string }) => `${o.scope} (${shortPath(o.file)})`;
+  return `${one(origin)}${origin.shadows?.length ? `; shadows ${origin.shadows.map(one).join(", ")}` : ""}`;
+}
+
+/**
+ * `mcp list`: one row per server: name, status, then counts or the failure reason (with the
+ * capabilities that did arrive when the handshake failed after initialize); under it, the
+ * scope and file its entry comes from and what that entry shadows.
+ */
 export function listTable(states: ServerSnapshot[]): string {
   const width = Math.max(...states.map((s) => s.name.length));
+  const statusWidth = Math.max(9, ...states.map((s) => statusText(s).length));
   return states
     .map((s) => {
+      const caps = s.capabilities ? `; capabilities: ${capabilityList(s.capabilities) || "(none)"}` : "";
       const detail =
         s.status === "connected"
           ? [plural(s.tools.length, "tool"), plural(s.prompts.length, "prompt"), plural(s.resources.length, "resource")].join(", ")
-          : failureReason(s);
-      return `${s.name.padEnd(width)}  ${s.status.padEnd(9)}  ${remoteLabel(s.config)}${detail}`;
+          : s.status === "failed"
+            ? failureReason(s) + caps
+            : "";
+      const row = `${s.name.padEnd(width)}  ${statusText(s).padEnd(statusWidth)}  ${remoteLabel(s.config)}${detail}`.trimEnd();
+      return s.config.origin ? `${row}\n${" ".repeat(width + 2)}${originText(s.config.origin)}` : row;
     })
     .join("\n");
 }
 
-/** `mcp list --json`: name, status, error and counts per server. */
+/** Scope, source file and shadowed entries, for the JSON outputs. */
+function originJson(s: ServerSnapshot): object {
+  const o = s.config.origin;
+  return o ? { scope: o.scope, source: o.file, ...(o.shadows?.length ? { shadows: o.shadows.map((x) => ({ scope: x.scope, source: x.file })) } : {}) } : {};
+}
+
+/** `mcp list --json`: name, status, error, counts, scope and source per server. */
 export function listJson(states: ServerSnapshot[]): object[] {
   return states.map((s) => ({
     name: s.name,
@@ -69,6 +104,7 @@ export function listJson(states: ServerSnapshot[]): object[] {
     tools: s.tools.length,
     prompts: s.prompts.length,
     resources: s.resources.length,
+    ...originJson(s),
   }));
 }
 
@@ -78,6 +114,7 @@ export function detailsJson(s: ServerSnapshot): object {
     name: s.name,
     status: s.status,
     ...(s.error ? { error: s.error, stderr: s.stderr } : {}),
+    ...originJson(s),
     config: maskConfig(s.config),
     protocolVersion: s.protocolVersion,
     serverInfo: s.serverInfo,
@@ -88,7 +125,9 @@ export function detailsJson(s: ServerSnapshot): object {
 
 /** `mcp get`: the same as detailsJson, as labelled lines. */
 export function detailsText(s: ServerSnapshot): string {
-  const lines = [s.name, `  status:        ${s.status === "connected" ? "connected" : `failed: ${s.error ?? "unknown error"}`}`];
+  const status = s.status === "failed" ? `failed: ${s.error ?? "unknown error"}` : statusText(s);
+  const lines = [s.name, `  status:        ${status}`];
+  if (s.config.origin) lines.push(`  scope:         ${originText(s.config.origin)}`);
   if (s.config.type === "stdio") {
     lines.push(`  command:       ${commandLine(s.config)}`);
     const env = Object.keys(s.config.env);
@@ -101,17 +140,31 @@ export function detailsText(s: ServerSnapshot): string {
     const headers = Object.keys(s.config.headers);
     if (headers.length) lines.push(`  headers:       ${headers.map((k) => `${k}: ***`).join(", ")}`);
   }
-  if (s.status === "failed") {
-    if (s.stderr.length) lines.push("  stderr:", ...s.stderr.map((l) => `    ${l}`));
-    return lines.join("\n");
-  }
+  const options = optionsText(s.config);
+  if (options) lines.push(`  options:       ${options}`);
+  if (s.status === "failed" && s.stderr.length) lines.push("  stderr:", ...s.stderr.map((l) => `    ${l}`));
+  // A server that failed after initialize still told us who it is and what it offers.
+  if (!s.capabilities) return lines.join("\n");
   const info = s.serverInfo;
   if (info) lines.push(`  server:        ${info.name} ${info.version}${info.title ? ` (${info.title})` : ""}`);
   if (s.protocolVersion) lines.push(`  protocol:      ${s.protocolVersion}`);
   lines.push(`  capabilities:  ${capabilityList(s.capabilities ?? {}) || "(none)"}`);
-  lines.push(`  provides:      ${plural(s.tools.length, "tool")}, ${plural(s.prompts.length, "prompt")}, ${plural(s.resources.length, "resource")}`);
+  if (s.status === "connected") {
+    lines.push(`  provides:      ${plural(s.tools.length, "tool")}, ${plural(s.prompts.length, "prompt")}, ${plural(s.resources.length, "resource")}`);
+  }
   if (s.instructions) lines.push("  instructions:", ...s.instructions.split("\n").map((l) => `    ${l}`.trimEnd()));
   return lines.join("\n");
+}
+
+/** `timeout 1500 ms, toolTimeout 250 ms, includeTools echo add, cwd /p/sub`: the per-server options set. */
+function optionsText(c: ServerConfig): string {
+  const parts: string[] = [];
+  if (c.timeoutMs !== undefined) parts.push(`timeout ${c.timeoutMs} ms`);
+  if (c.toolTimeoutMs !== undefined) parts.push(`toolTimeout ${c.toolTimeoutMs} ms`);
+  if (c.includeTools) parts.push(`includeTools ${c.includeTools.join(" ") || "(none)"}`);
+  if (c.excludeTools) parts.push(`excludeTools ${c.excludeTools.join(" ") || "(none)"}`);
+  if (c.type === "stdio" && c.cwd) parts.push(`cwd ${c.cwd}`);
+  return parts.join(", ");
 }
 
 /** `tools (listChanged), prompts, resources (subscribe, listChanged), logging`. */

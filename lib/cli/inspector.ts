@@ -10,7 +10,7 @@ import { McpError } from "../mcp/errors.ts";
 import { mapPromptArguments } from "../agent/mcp/prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { UsageError } from "./args.ts";
-import { commandUsage, INSPECTOR_USAGE, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
+import { commandUsage, INSPECTOR_USAGE, manageCommand, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
 import * as fmt from "./inspector-format.ts";
 import { mcpReporter } from "./mcp-lines.ts";
 import { writeStdout } from "./stdout.ts";
@@ -26,6 +26,8 @@ const stderr = (line: string) => process.stderr.write(line + "\n");
  * unknown, a request failed, or a tool result has isError; 2 usage error (usage on stderr).
  */
 export async function runInspector(argv: string[]): Promise<number> {
+  const manage = manageCommand(argv);
+  if (manage) return (await import("./mcp-manage.ts")).runManage(manage.command, manage.argv);
   let args: InspectorArgs;
   try {
     args = parseInspectorArgs(argv);
@@ -63,7 +65,7 @@ export async function runInspector(argv: string[]): Promise<number> {
     }
     // `list` and `get` report failures themselves; the other commands need the registry's line.
     const log = args.verbose || !["list", "get"].includes(args.command) ? plainUnlessColor(stderr, colorEnabled(process.stderr)) : () => {};
-    const registry = await McpRegistry.start(selected, {
+    const registry = McpRegistry.open({
       cwd,
       ...timeoutsFromEnv(),
       log,
@@ -72,6 +74,10 @@ export async function runInspector(argv: string[]): Promise<number> {
       debug: args.debug,
     });
     onShutdown(() => registry.shutdown());
+    // Never asks (scripts use it): project servers start unless the user refused them.
+    const project = selected.filter((s) => s.origin?.scope === "project");
+    const refused = project.length ? (await import("../agent/project-approval.ts")).unapprovedWithoutAsking(project, cwd, false) : new Set<string>();
+    await registry.connect(selected, refused);
     return await run(args, registry, toolArgs);
   } catch (err) {
     if (err instanceof CommandError) {
@@ -109,13 +115,14 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
   const plain = (text: string) => (colorEnabled(process.stdout) ? text : Bun.stripANSI(text));
   if (args.command === "list") {
     await out(plain(fmt.listTable(states)), fmt.listJson(states));
-    return states.every((s) => s.status === "connected") ? 0 : 1;
+    return states.every((s) => s.status !== "failed") ? 0 : 1;
   }
   const state = states[0]!;
   if (args.command === "get") {
     await out(plain(fmt.detailsText(state)), fmt.detailsJson(state));
-    return state.status === "connected" ? 0 : 1;
+    return state.status !== "failed" ? 0 : 1;
   }
+  if (state.status === "disabled") throw new CommandError(`MCP server "${state.name}" is disabled (${state.error})`);
   // The registry already printed why the server failed to start.
   if (state.status !== "connected") return 1;
   const [server, name = "", ...rest] = args.operands as [string, ...string[]];

@@ -3,16 +3,18 @@
  * server's stderr under --verbose, and the JSON-RPC trace under --debug. The registry reports
  * events; only this file words them.
  */
-import type { RegistryOptions, ServerSnapshot } from "../mcp/registry.ts";
+import type { FailurePhase, RegistryOptions, ServerSnapshot } from "../mcp/registry.ts";
 
 /** Longest traced message shown, in characters. */
 const TRACE_CHARS = 2000;
 
 /**
  * `MCP server "x" failed to start: <reason> (stderr: …)` at start-up, `MCP server "x" <reason> (stderr: …)`
- * when it ended mid-run (the reason then reads "exited with code 1").
+ * when it ended mid-run (the reason then reads "exited with code 1") or failed the handshake after
+ * initialize (the reason reads "failed the handshake: tools/list answered -32603 fetch failed").
  */
-export function failureLine(server: ServerSnapshot, phase: "start" | "exit"): string {
+export function failureLine(server: ServerSnapshot, phase: FailurePhase): string {
+  // A handshake failure's reason starts "failed the handshake: …" already.
   const what = phase === "start" ? `failed to start: ${server.error}` : server.error;
   return `MCP server "${server.name}" ${what}${stderrSuffix(server.stderr)}`;
 }

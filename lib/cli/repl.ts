@@ -6,6 +6,7 @@
  */
 import type { CliArgs } from "./args.ts";
 import { runtimeOptions } from "./runtime-options.ts";
+import { trustHook } from "./repl-trust.ts";
 import { AgentRuntime } from "../agent/runtime.ts";
 import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop } from "../agent/loop.ts";
@@ -60,7 +61,12 @@ export async function runRepl(args: CliArgs): Promise<number> {
       runtimeOptions(
         args,
         cwd,
-        { log: (line) => log(line), onMcpStart: (count) => status.start(count), onMcpServerSettled: status.settle },
+        {
+          log: (line) => log(line),
+          onMcpStart: (count) => status.start(count),
+          onMcpServerSettled: status.settle,
+          approveProjectServers: trustHook(cwd),
+        },
         session.savedModel,
       ),
     );

@@ -7,7 +7,7 @@ import type { CliArgs } from "./args.ts";
 import { mcpReporter } from "./mcp-lines.ts";
 import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 
-type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled">;
+type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers">;
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default

@@ -12,7 +12,7 @@ export interface StatusStream {
 
 /** Per-server outcome as the session reports it. */
 export interface ServerOutcome {
-  status: "connected" | "failed";
+  status: "connected" | "failed" | "disabled";
 }
 
 /** Erases the current terminal line: carriage return + EL (erase to end of line). */
@@ -22,9 +22,11 @@ const CLEAR_LINE = "\r\x1b[K";
 export function summaryLine(servers: ServerOutcome[], style: Style): string {
   if (!servers.length) return "";
   const connected = servers.filter((s) => s.status === "connected").length;
-  const failed = servers.length - connected;
+  const failed = servers.filter((s) => s.status === "failed").length;
+  const disabled = servers.filter((s) => s.status === "disabled").length;
   const parts = [style.green(`${connected} connected`)];
   if (failed) parts.push(style.red(`${failed} failed`) + style.dim(" (/mcp for details)"));
+  if (disabled) parts.push(style.dim(`${disabled} disabled`));
   return `MCP: ${parts.join(", ")}`;
 }
 

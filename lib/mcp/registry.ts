@@ -21,6 +21,8 @@ import {
 } from "./protocol.ts";
 import type { RequestOptions } from "./jsonrpc.ts";
 import { openTransport } from "./transports/factory.ts";
+import { Restarter } from "./restarts.ts";
+import { toolAllowed, unmatchedFilters } from "./server-options.ts";
 
 /** Default for MCP_TIMEOUT: handshake and each list request at start-up, in ms. */
 export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
@@ -56,7 +58,7 @@ export interface RegistryOptions {
   /** Told as each server finishes starting, connected or failed (a live start-up status). */
   onServerSettled?: (server: ServerSnapshot) => void;
   /** Told when a server failed to start or, once connected, ended; the snapshot has the reason and stderr tail. */
-  onServerFailed?: (server: ServerSnapshot, phase: "start" | "exit") => void;
+  onServerFailed?: (server: ServerSnapshot, phase: FailurePhase) => void;
   /** Every stderr line of a process server, as it arrives (asked for under --verbose). */
   onStderrLine?: (server: string, line: string) => void;
   /** Every JSON-RPC message in and out (asked for under --debug). */
@@ -65,14 +67,26 @@ export interface RegistryOptions {
   onListChanged?: (server: string, kind: ListKind) => void;
 }
 
+/**
+ * When a server failed: "start" (spawn, initialize), "handshake" (initialize worked, a list did
+ * not: capabilities and instructions are kept), "exit" (it ended after connecting).
+ */
+export type FailurePhase = "start" | "handshake" | "exit";
+
+/** How long a failed remote server is left alone before `refresh` probes it again, in ms. */
+export const REPROBE_INTERVAL_MS = 60_000;
+
 /** One server as the rest of the program reads it: a frozen copy, never the registry's own state. */
 export type ServerSnapshot = Readonly<ServerState>;
 
 interface ServerState {
   name: string;
-  /** "failed" when it could not start, or when it exited after starting. */
-  status: "connected" | "failed";
-  /** Why it failed, e.g. "exited with code 1 before the handshake". */
+  /**
+   * "failed" when it could not start, or when it exited after starting; "disabled" when it was
+   * not started: `"disabled": true` in its entry, or a project server the user did not approve.
+   */
+  status: "connected" | "failed" | "disabled";
+  /** Why it failed ("exited with code 1 before the handshake"), or is disabled ("not approved", "by its entry"). */
   error?: string;
   config: ServerConfig;
   protocolVersion?: string;
@@ -86,6 +100,8 @@ interface ServerState {
   stderr: readonly string[];
   /** Process id of the server (leader of its process group), once spawned. */
   pid?: number;
+  /** When it was last started (ms since the epoch): a failed remote server is probed again at most once a minute. */
+  probedAt?: number;
 }
 
 export class McpRegistry {
@@ -102,6 +118,20 @@ export class McpRegistry {
   private readonly startupTimeoutMs: number;
   private readonly toolTimeoutMs: number;
   private readonly features: ClientFeatures;
+  /** The report of a server's death, by server: a restart waits until the old process is gone. */
+  private readonly endings = new Map<string, Promise<void>>();
+  private readonly warned = new Set<string>();
+  private readonly restarter = new Restarter({
+    restart: (name) => this.restart(name),
+    log: (line) => this.opts.log(line),
+    giveUp: (name, reason) => {
+      const state = this.servers.find((s) => s.name === name)!;
+      this.clients.delete(name);
+      state.error = reason;
+      this.changes++;
+      this.opts.onServerFailed?.(Object.freeze({ ...state }), "exit");
+    },
+  });
 
   private constructor(private readonly opts: RegistryOptions) {
     this.startupTimeoutMs = opts.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
@@ -129,15 +159,53 @@ export class McpRegistry {
    * when declared (basic/lifecycle#capability-negotiation). Each server is spawned before this
    * returns its promise. Never throws for a server: a failure gets status "failed", one line
    * through `opts.log`, and its process is shut down. `configs` have unique names (config.ts).
+   * A config with `disabled`, or named in `notApproved`, is listed as "disabled" and not started.
    */
-  async connect(configs: ServerConfig[]): Promise<void> {
+  async connect(configs: ServerConfig[], notApproved: ReadonlySet<string> = new Set()): Promise<void> {
     const starting: Promise<void>[] = [];
     for (const config of configs) {
       const state: ServerState = { name: config.name, status: "failed", config, tools: [], prompts: [], resources: [], stderr: [] };
       this.servers.push(state);
+      if (config.disabled || notApproved.has(config.name)) {
+        Object.assign(state, { status: "disabled", error: config.disabled ? "by its entry" : "not approved" });
+        continue;
+      }
       starting.push(this.startOne(state));
     }
     await Promise.all(starting);
+  }
+
+  /**
+   * Closes the server's session, if any, and starts it again: handshake and lists afresh, so the
+   * model's next call sees its new tools (the interactive `/mcp reconnect`). Resolves with its new
+   * snapshot, connected or failed (a failure is reported as at start-up). A disabled server stays so.
+   * @throws Error for an unknown server name.
+   */
+  async reconnect(name: string): Promise<ServerSnapshot> {
+    const state = this.servers.find((s) => s.name === name);
+    if (!state) throw new Error(`no MCP server named "${name}"`);
+    if (state.status !== "disabled") await this.restarter.run(name);
+    return Object.freeze({ ...state });
+  }
+
+  /**
+   * Asked before a tool call to `server`. Undefined: call now. A promise resolving undefined: a
+   * restart is under way, call once it is done. A promise resolving a line: the stdio server was
+   * found dead; that line is the call's error result, and a restart has begun (at most 3 in 5
+   * minutes; then the server stays failed and the line says so).
+   */
+  revive(server: string): Promise<string | undefined> | undefined {
+    const pending = this.restarter.pending(server);
+    if (pending) return pending.then(() => undefined);
+    const state = this.servers.find((s) => s.name === server);
+    const client = this.clients.get(server);
+    if (!state || !client || client.connected || state.config.type !== "stdio" || this.shuttingDown) return undefined;
+    return (async () => {
+      // watch() saw the end first (its callback was registered first); its report says why.
+      await client.closed;
+      await this.endings.get(server);
+      return this.restarter.pending(server) ? undefined : this.restarter.foundDead(server, state.error ?? "exited");
+    })();
   }
 
   /** Every configured server, in configuration order, as frozen snapshots. */
@@ -167,7 +235,13 @@ export class McpRegistry {
    */
   async refresh(): Promise<void> {
     const work: Promise<void>[] = [];
+    const now = Date.now();
     for (const state of this.servers) {
+      // A remote server that failed may be back: probed again, at most once a minute.
+      if (state.status === "failed" && state.config.type !== "stdio" && now - (state.probedAt ?? 0) >= REPROBE_INTERVAL_MS && !this.shuttingDown) {
+        work.push(this.restarter.run(state.name));
+        continue;
+      }
       const client = this.clients.get(state.name);
       if (client?.connected && client.dirty.size > 0) work.push(this.list(client, state, [...client.dirty], false));
     }
@@ -188,31 +262,31 @@ export class McpRegistry {
 
   /** `prompts/list`, asked even when the server did not declare prompts; -32601 → []. Rejects like `getPrompt`. */
   async listPrompts(server: string): Promise<McpPrompt[]> {
-    return orNone(this.client(server).listPrompts({ timeoutMs: this.startupTimeoutMs }));
+    return orNone(this.client(server).listPrompts({ timeoutMs: this.startupTimeoutFor(server) }));
   }
 
   /** `resources/list`, asked even when not declared; -32601 → []. Rejects like `getPrompt`. */
   async listResources(server: string): Promise<McpResource[]> {
-    return orNone(this.client(server).listResources({ timeoutMs: this.startupTimeoutMs }));
+    return orNone(this.client(server).listResources({ timeoutMs: this.startupTimeoutFor(server) }));
   }
 
   /** `prompts/get`. Rejects with Error for an unknown or disconnected server, McpError from the server. */
   async getPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
-    return this.client(server).getPrompt(name, args, { timeoutMs: this.toolTimeoutMs });
+    return this.client(server).getPrompt(name, args, { timeoutMs: this.toolTimeoutFor(server) });
   }
 
   /** `resources/read`. Rejects like `getPrompt`. */
   async readResource(server: string, uri: string): Promise<ReadResourceResult> {
-    return this.client(server).readResource(uri, { timeoutMs: this.toolTimeoutMs });
+    return this.client(server).readResource(uri, { timeoutMs: this.toolTimeoutFor(server) });
   }
 
   /**
    * `tools/call` with the server's own tool name, returning the raw result (`isError` included),
-   * bounded by MCP_TOOL_TIMEOUT unless `opts` says otherwise. Rejects like `getPrompt`, and with
+   * bounded by the entry's `toolTimeout`, else MCP_TOOL_TIMEOUT, unless `opts` says otherwise. Rejects like `getPrompt`, and with
    * RequestTimeoutError, RequestCancelledError or ConnectionClosedError (errors.ts).
    */
   async callTool(server: string, tool: string, args: Record<string, unknown>, opts: RequestOptions = {}): Promise<CallToolResult> {
-    return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutMs, ...opts });
+    return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutFor(server), ...opts });
   }
 
   /** Shuts every server down concurrently (see `StdioTransport.close`). Idempotent; never throws. */
@@ -220,6 +294,33 @@ export class McpRegistry {
     // Servers still starting are closed too; reports of servers that died before shutdown began are finished, not cut off.
     this.shuttingDown ??= Promise.all([...[...this.spawned].map((c) => c.close(this.opts.graceMs)), ...this.reports]).then(() => {});
     return this.shuttingDown;
+  }
+
+  /** The entry's `timeout`, else MCP_TIMEOUT (ms). */
+  private startupTimeoutFor(server: string): number {
+    return this.servers.find((s) => s.name === server)?.config.timeoutMs ?? this.startupTimeoutMs;
+  }
+
+  /** The entry's `toolTimeout`, else MCP_TOOL_TIMEOUT (ms). */
+  private toolTimeoutFor(server: string): number {
+    return this.servers.find((s) => s.name === server)?.config.toolTimeoutMs ?? this.toolTimeoutMs;
+  }
+
+  /** The old session closed (its death report finished), the state emptied, and a fresh start. */
+  private async restart(name: string): Promise<void> {
+    const state = this.servers.find((s) => s.name === name)!;
+    const old = this.clients.get(name);
+    this.clients.delete(name); // first, so its closing is not reported as a death
+    if (old) {
+      await old.close(this.opts.graceMs);
+      this.spawned.delete(old);
+    }
+    await this.endings.get(name);
+    for (const key of ["error", "protocolVersion", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
+    Object.assign(state, { status: "failed", tools: [], prompts: [], resources: [], stderr: [] });
+    this.changes++;
+    await this.startOne(state);
+    this.changes++;
   }
 
   private async startOne(state: ServerState): Promise<void> {
@@ -246,15 +347,22 @@ export class McpRegistry {
       this.spawned.add(client);
       state.pid = client.diagnostics().pid;
       if (this.shuttingDown) throw new Error("shut down during start-up");
-      const init = await client.connect({ timeoutMs: this.startupTimeoutMs });
+      state.probedAt = Date.now();
+      const init = await client.connect({ timeoutMs: this.startupTimeoutFor(name) });
       Object.assign(state, init);
       const kinds: ListKind[] = ["tools", "prompts", "resources"];
-      await this.list(
-        client,
-        state,
-        kinds.filter((k) => init.capabilities[k]),
-        true,
-      );
+      try {
+        await this.list(
+          client,
+          state,
+          kinds.filter((k) => init.capabilities[k]),
+          true,
+        );
+      } catch (error) {
+        throw new HandshakeError(
+          `failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.code} ${error.message}` : messageOf(error)}`,
+        );
+      }
       if (this.shuttingDown) throw new Error("shut down during start-up");
       state.status = "connected";
       this.changes++;
@@ -268,7 +376,7 @@ export class McpRegistry {
       await client?.close(this.opts.graceMs);
       state.stderr = client?.diagnostics().stderrTail ?? [];
       // A start cut short by our own shutdown (a signal) is not the server's failure.
-      if (!this.shuttingDown) this.opts.onServerFailed?.(Object.freeze({ ...state }), "start");
+      if (!this.shuttingDown) this.opts.onServerFailed?.(Object.freeze({ ...state }), error instanceof HandshakeError ? "handshake" : "start");
     }
     // A start cut short by our shutdown is not a server's outcome to count.
     if (!this.shuttingDown) this.opts.onServerSettled?.(Object.freeze({ ...state }));
@@ -280,14 +388,15 @@ export class McpRegistry {
    * a failure is a warning and the old list stays.
    */
   private async list(client: McpClient, state: ServerState, kinds: ListKind[], strict: boolean): Promise<void> {
-    const opts = { timeoutMs: this.startupTimeoutMs };
+    const opts = { timeoutMs: this.startupTimeoutFor(state.name) };
     const listers = { tools: () => client.listTools(opts), prompts: () => client.listPrompts(opts), resources: () => client.listResources(opts) };
     await Promise.all(
       kinds.map(async (kind) => {
         client.dirty.delete(kind);
         if (!state.capabilities?.[kind]) return;
         try {
-          (state[kind] as readonly unknown[]) = Object.freeze(await orNone<unknown>(listers[kind]()));
+          const listed = await orNone<unknown>(listers[kind]());
+          (state[kind] as readonly unknown[]) = Object.freeze(kind === "tools" ? this.filterTools(state, listed as McpTool[]) : listed);
         } catch (error) {
           if (strict && kind === "tools") throw error;
           this.opts.log(`MCP server "${state.name}": ${kind}/list failed: ${messageOf(error)}`);
@@ -296,10 +405,24 @@ export class McpRegistry {
     );
   }
 
+  /** `includeTools`/`excludeTools` of the entry applied; a filter name that matches no tool is one warning. */
+  private filterTools(state: ServerState, tools: McpTool[]): McpTool[] {
+    for (const { key, names } of unmatchedFilters(
+      state.config,
+      tools.map((t) => t.name),
+    )) {
+      const line = `MCP server "${state.name}": ${key} names no tool of the server: ${names.join(", ")}`;
+      if (!this.warned.has(line)) this.opts.log(line);
+      this.warned.add(line);
+    }
+    return tools.filter((t) => toolAllowed(state.config, t.name));
+  }
+
   /** A server that dies mid-run becomes "failed", its group is shut down, and one line reports its exit and stderr. */
   private watch(client: McpClient, state: ServerState): void {
     void client.closed.then(() => {
-      if (this.shuttingDown) return; // closed by our own shutdown: nothing to report
+      // Closed by our own shutdown, or replaced by a reconnect: nothing to report.
+      if (this.shuttingDown || this.clients.get(state.name) !== client) return;
       state.status = "failed";
       this.changes++;
       const report = (async () => {
@@ -309,6 +432,7 @@ export class McpRegistry {
         this.opts.onServerFailed?.(Object.freeze({ ...state }), "exit");
       })();
       this.reports.add(report);
+      this.endings.set(state.name, report);
     });
   }
 
@@ -320,6 +444,9 @@ export class McpRegistry {
     throw new Error(`MCP server "${server}" is not connected${state.error ? ` (${state.error})` : ""}`);
   }
 }
+
+/** A list request after a good `initialize` failed: reported as a failed handshake, not a failed start. */
+class HandshakeError extends Error {}
 
 /** -32601 from an optional list means "none" (basic/lifecycle#capability-negotiation). */
 async function orNone<T>(listing: Promise<T[]>): Promise<T[]> {

@@ -41,11 +41,14 @@ describe("mcp inspector, fixture server", () => {
       expect(r.code).toBe(1);
       const lines = r.stdout.trimEnd().split("\n");
       expect(lines[0]).toMatch(/^fx\s+connected\s+14 tools, 3 prompts, 3 resources$/);
-      expect(lines[1]).toMatch(/^broken\s+failed\s+exited with code 1 before the handshake \(stderr: .*--exit-immediately/);
+      // Under each row, the scope and file its entry comes from.
+      expect(lines[1]).toBe("        project (.mcp.json)");
+      expect(lines[2]).toMatch(/^broken\s+failed\s+exited with code 1 before the handshake \(stderr: .*--exit-immediately/);
       const json = JSON.parse((await mcp(dir, "list", "--json")).stdout);
+      const source = join(dir, ".mcp.json");
       expect(json).toEqual([
-        { name: "fx", status: "connected", tools: 14, prompts: 3, resources: 3 },
-        { name: "broken", status: "failed", error: "exited with code 1 before the handshake", tools: 0, prompts: 0, resources: 0 },
+        { name: "fx", status: "connected", tools: 14, prompts: 3, resources: 3, scope: "project", source },
+        { name: "broken", status: "failed", error: "exited with code 1 before the handshake", tools: 0, prompts: 0, resources: 0, scope: "project", source },
       ]);
     },
     TEST_TIMEOUT_MS,

@@ -146,19 +146,29 @@ describe("tools", () => {
     expect(received(logFile).filter((m) => m.method === "notifications/cancelled")).toHaveLength(1);
   });
 
-  test("a server that dies mid-call: exited during the call, then not connected", async () => {
+  test("a server that dies mid-call: exited during the call; the next call finds it dead and restarts it", async () => {
+    const logged: string[] = [];
     let reported!: (line: string) => void;
     const disconnected = new Promise<string>((resolve) => (reported = resolve));
-    const { registry, toolset } = await start([fixture("fx")], { log: (l) => l.includes("exited") && reported(l) });
+    const { registry, toolset } = await start([fixture("fx")], {
+      log: (l) => {
+        logged.push(l);
+        if (l.includes("exited")) reported(l);
+      },
+    });
     const crash = tool(toolset, "mcp__fx__crash");
     expect(await crash.run({}, ctx())).toEqual({ isError: true, content: 'MCP server "fx" exited during the call' });
+    expect(await disconnected).toBe('MCP server "fx" exited with code 1 (stderr: [fixture] crash tool called: exiting with code 1)');
+    expect(registry.snapshot()[0]!.status).toBe("failed");
+    expect(registry.snapshot()[0]!.error).toBe("exited with code 1");
     expect(await tool(toolset, "mcp__fx__echo").run({ text: "x" }, ctx())).toEqual({
       isError: true,
-      content: 'MCP server "fx" is not connected',
+      content: 'MCP server "fx" had exited with code 1; it is being restarted: call the tool again',
     });
-    expect(registry.snapshot()[0]!.status).toBe("failed");
-    expect(await disconnected).toBe('MCP server "fx" exited with code 1 (stderr: [fixture] crash tool called: exiting with code 1)');
-    expect(registry.snapshot()[0]!.error).toBe("exited with code 1");
+    expect(logged.at(-1)).toBe('MCP server "fx" exited with code 1; restarting it (restart 1 of at most 3 in 5 minutes)');
+    // A call during the restart waits for it.
+    expect(await tool(toolset, "mcp__fx__echo").run({ text: "back" }, ctx())).toMatchObject({ content: "back" });
+    expect(registry.snapshot()[0]!.status).toBe("connected");
   });
 
   test("a call cut short by shutdown says so, rather than blaming the server", async () => {

@@ -4,7 +4,7 @@
  * `stopAgent` in afterEach ends it.
  */
 import { startModelServer, type ModelServer, type Step } from "./model-server.ts";
-import { PROGRAM, tempDir } from "./run.ts";
+import { approveAllProjectServers, PROGRAM, tempDir } from "./run.ts";
 import { TmuxSession } from "./tmux.ts";
 
 export interface Started {
@@ -51,6 +51,8 @@ export async function launchAgent(script: Step[], opts: StartOptions = {}): Prom
   const server = startModelServer(script);
   const dir = tempDir();
   setup?.(dir);
+  // The trust question before project servers start has tests of its own (trust.test.ts).
+  approveAllProjectServers(home);
   const term = await TmuxSession.start({
     command: [PROGRAM, ...args],
     cwd: dir,

@@ -2,7 +2,7 @@
  * Runs the real agent (`your_program.sh`, which uses the compiled executable when it is fresh)
  * in a given directory, with a scripted model, and collects its output.
  */
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -44,6 +44,16 @@ export function tempDir(prefix = "agent-test-"): string {
 /** Writes `.mcp.json` in `dir` with the given `mcpServers` map. */
 export function writeMcpConfig(dir: string, servers: Record<string, unknown>): void {
   writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: servers }, null, 2));
+}
+
+/**
+ * Approves every project's `.mcp.json` servers for the user whose HOME is `home`, with Claude
+ * Code's documented setting (`~/.claude/settings.json`): for interactive tests about something
+ * other than the trust question.
+ */
+export function approveAllProjectServers(home: string): void {
+  mkdirSync(join(home, ".claude"), { recursive: true });
+  writeFileSync(join(home, ".claude", "settings.json"), JSON.stringify({ enableAllProjectMcpServers: true }));
 }
 
 /** An `.mcp.json` entry that starts our fixture server with the given flags. */

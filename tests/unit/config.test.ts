@@ -18,6 +18,8 @@ function project(mcpJson?: unknown): string {
   return dir;
 }
 const servers = (mcpServers: Record<string, unknown>) => ({ mcpServers });
+/** Where loadMcpConfig says an entry of the project's .mcp.json came from. */
+const fromProject = (cwd: string) => ({ scope: "project" as const, file: join(cwd, ".mcp.json") });
 
 describe("loadMcpConfig", () => {
   test("no .mcp.json → no servers and no warnings", () => {
@@ -28,8 +30,8 @@ describe("loadMcpConfig", () => {
     const cwd = project(servers({ a: { command: "srv", args: ["--x"], env: { K: "v" } }, b: { command: "other" } }));
     expect(loadMcpConfig({ cwd, env: {} })).toEqual({
       servers: [
-        { type: "stdio", name: "a", command: "srv", args: ["--x"], env: { K: "v" }, written: { command: "srv", args: ["--x"] } },
-        { type: "stdio", name: "b", command: "other", args: [], env: {}, written: { command: "other", args: [] } },
+        { type: "stdio", name: "a", command: "srv", args: ["--x"], env: { K: "v" }, written: { command: "srv", args: ["--x"] }, origin: fromProject(cwd) },
+        { type: "stdio", name: "b", command: "other", args: [], env: {}, written: { command: "other", args: [] }, origin: fromProject(cwd) },
       ],
       warnings: [],
     });
@@ -106,9 +108,24 @@ describe("loadMcpConfig", () => {
         url: "https://mcp.example.com/mcp",
         headers: { Authorization: "Bearer t0k" },
         written: { url: "https://${HOST:-mcp.example.com}/mcp", headers: { Authorization: "Bearer ${TOKEN}" } },
+        origin: fromProject(cwd),
       },
-      { type: "sse", name: "legacy", url: "http://127.0.0.1:8080/sse", headers: {}, written: { url: "http://127.0.0.1:8080/sse", headers: {} } },
-      { type: "http", name: "bare", url: "http://127.0.0.1:9/mcp", headers: {}, written: { url: "http://127.0.0.1:9/mcp", headers: {} } },
+      {
+        type: "sse",
+        name: "legacy",
+        url: "http://127.0.0.1:8080/sse",
+        headers: {},
+        written: { url: "http://127.0.0.1:8080/sse", headers: {} },
+        origin: fromProject(cwd),
+      },
+      {
+        type: "http",
+        name: "bare",
+        url: "http://127.0.0.1:9/mcp",
+        headers: {},
+        written: { url: "http://127.0.0.1:9/mcp", headers: {} },
+        origin: fromProject(cwd),
+      },
     ]);
     const unset = loadMcpConfig({ cwd, env: {} }).warnings;
     expect(unset).toEqual(['.mcp.json: server "remote": environment variable TOKEN not set (left as written)']);
@@ -117,7 +134,7 @@ describe("loadMcpConfig", () => {
   test('explicit type "stdio" is accepted', () => {
     const cwd = project(servers({ a: { type: "stdio", command: "x" } }));
     expect(loadMcpConfig({ cwd, env: {} })).toEqual({
-      servers: [{ type: "stdio", name: "a", command: "x", args: [], env: {}, written: { command: "x", args: [] } }],
+      servers: [{ type: "stdio", name: "a", command: "x", args: [], env: {}, written: { command: "x", args: [] }, origin: fromProject(cwd) }],
       warnings: [],
     });
   });
@@ -144,6 +161,7 @@ describe("loadMcpConfig", () => {
       env: { TOKEN: "s3cr3t", MODE: "dev", EMPTY: "" },
       // As written, for display: a secret in args stays a ${VAR} reference there.
       written: { command: "${BIN_DIR}/srv", args: ["--port", "${PORT:-8080}", "--host=${HOST:-localhost}", "plain $HOME"] },
+      origin: fromProject(cwd),
     });
   });
 

@@ -62,6 +62,13 @@ export class McpToolset {
    * `{isError: true, content: <one line saying what went wrong>}`. Never throws.
    */
   private async call(route: ToolRoute, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
+    // A stdio server found dead is restarted by the registry; this call then says so. Awaited only
+    // when there is something to wait for, so a call normally goes out in this same tick.
+    const revived = this.registry.revive(route.server);
+    if (revived) {
+      const failure = await revived;
+      if (failure) return { isError: true, content: failure };
+    }
     if (!this.registry.isConnected(route.server)) return { isError: true, content: `MCP server "${route.server}" is not connected` };
     try {
       const onProgress = ctx.onProgress && ((p: ProgressParams) => ctx.onProgress!(describeProgress(p)));

@@ -5,6 +5,7 @@
  * the `closed` reason.
  */
 import { settlesWithin } from "../../shared/async.ts";
+import { statSync } from "node:fs";
 import { signalGroup, trackGroup } from "../../process/group.ts";
 import type { StdioServerConfig } from "../config.ts";
 import { messageOf } from "../errors.ts";
@@ -70,16 +71,19 @@ export class StdioTransport implements Transport {
   }
 
   /**
-   * Starts `config.command` with `config.args` in `opts.cwd`, `config.env` added to the inherited
+   * Starts `config.command` with `config.args` in `config.cwd` (else `opts.cwd`), `config.env` added to the inherited
    * environment, as the leader of a new process group (setsid) so shutdown can signal the group.
    * @throws Error "command not found: …" or "cannot start …" when the process cannot be spawned.
    */
   static spawn(config: StdioServerConfig, opts: StdioOptions): StdioTransport {
     let proc: Bun.Subprocess<"pipe", "pipe", "pipe">;
+    const cwd = config.cwd ?? opts.cwd;
+    // Otherwise spawn's ENOENT would blame the command.
+    if (config.cwd !== undefined && !isFolder(cwd)) throw new Error(`working directory not found: ${cwd}`);
     try {
       proc = Bun.spawn([config.command, ...config.args], {
-        cwd: opts.cwd,
-        env: { ...process.env, ...config.env },
+        cwd,
+        env: serverEnvironment(process.env, config.env),
         stdin: "pipe",
         stdout: "pipe",
         stderr: "pipe",
@@ -190,4 +194,25 @@ export class StdioTransport implements Transport {
 /** "code 1" or "signal SIGKILL". */
 export function describeExit(exit: ExitInfo): string {
   return exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal ?? "unknown"}`;
+}
+
+/**
+ * The agent's own credentials, never handed to a server unless its entry names them in `env`
+ * (`"ANTHROPIC_API_KEY": "${ANTHROPIC_API_KEY}"`): any server could otherwise read them.
+ */
+export const WITHHELD_VARIABLES = ["ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"] as const;
+
+/** A stdio server's environment: ours minus `WITHHELD_VARIABLES`, then the entry's `env` on top. */
+export function serverEnvironment(inherited: Record<string, string | undefined>, env: Record<string, string>): Record<string, string | undefined> {
+  const out = { ...inherited };
+  for (const name of WITHHELD_VARIABLES) delete out[name];
+  return { ...out, ...env };
+}
+
+function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }

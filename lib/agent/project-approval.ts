@@ -1,0 +1,98 @@
+/**
+ * Which of a project's `.mcp.json` servers may start (lib/mcp/approvals.ts keeps the answers).
+ * The interactive session asks about servers never approved (or changed since); print mode and
+ * the inspector never ask: they start those, as Claude Code's print mode does, unless
+ * `MCP_REQUIRE_APPROVAL=1` is set, and a server the user refused starts nowhere.
+ */
+import { join } from "node:path";
+import { adoptApprovals, type ApprovalPaths, approvalStatus, recordApprovals } from "../mcp/approvals.ts";
+import type { ServerConfig } from "../mcp/config.ts";
+import { readScope, scopePaths } from "../mcp/scopes.ts";
+import { userConfigDir } from "./config-dir.ts";
+
+/** Our state file (fingerprints of approved entries) in the user's config folder. */
+export const APPROVALS_FILE = "agent-mcp-approvals.json";
+
+export function approvalPaths(cwd: string, env: Record<string, string | undefined> = process.env): ApprovalPaths {
+  const paths = scopePaths(cwd, env);
+  const dir = userConfigDir(env);
+  return {
+    project: paths.project,
+    userFile: paths.userFile,
+    userSettings: join(dir, "settings.json"),
+    projectSettings: [join(paths.project, ".claude", "settings.local.json"), join(paths.project, ".claude", "settings.json")],
+    fingerprints: join(dir, APPROVALS_FILE),
+  };
+}
+
+/** True when `MCP_REQUIRE_APPROVAL` asks print mode to start only approved project servers. */
+export function approvalRequired(env: Record<string, string | undefined> = process.env): boolean {
+  return ["1", "true", "yes"].includes((env.MCP_REQUIRE_APPROVAL ?? "").toLowerCase());
+}
+
+/** The project servers among `servers` with their entries as written in `.mcp.json`. */
+function projectEntries(servers: ServerConfig[], cwd: string): Record<string, unknown> {
+  const written = readScope("project", scopePaths(cwd)).servers;
+  return Object.fromEntries(servers.filter((s) => s.origin?.scope === "project" && Object.hasOwn(written, s.name)).map((s) => [s.name, written[s.name]]));
+}
+
+/**
+ * Without asking anyone: the names that must not start. Refused ones always; with `required`,
+ * every one not approved (or changed since). Writes nothing.
+ */
+export function unapprovedWithoutAsking(servers: ServerConfig[], cwd: string, required = approvalRequired()): Set<string> {
+  const statuses = approvalStatus(approvalPaths(cwd), projectEntries(servers, cwd));
+  return new Set([...statuses].filter(([, s]) => s.status === "refused" || (required && s.status === "pending")).map(([name]) => name));
+}
+
+/** A server to ask about: its name, how it starts (command line or URL), and whether its entry changed since it was approved. */
+export interface PendingServer {
+  name: string;
+  target: string;
+  changed: boolean;
+}
+
+/**
+ * The interactive rule: asks `ask` about the servers never approved or changed since, remembers
+ * the answers (null from `ask`: the user left the question; nothing is remembered and none of
+ * them start), and resolves with every name that must not start.
+ */
+export async function approveInteractively(
+  servers: ServerConfig[],
+  cwd: string,
+  ask: (pending: PendingServer[]) => Promise<Map<string, boolean> | null>,
+  warn: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): Promise<Set<string>> {
+  const paths = approvalPaths(cwd);
+  const entries = projectEntries(servers, cwd);
+  const statuses = approvalStatus(paths, entries);
+  const blocked = new Set<string>();
+  const pending: PendingServer[] = [];
+  const adopted: Record<string, unknown> = {};
+  for (const [name, s] of statuses) {
+    if (s.status === "refused") blocked.add(name);
+    if (s.status === "pending") pending.push({ name, target: target(servers.find((c) => c.name === name)!), changed: Boolean(s.changed) });
+    if (s.unrecorded) adopted[name] = entries[name];
+  }
+  // The answers hold for this session even when they cannot be remembered.
+  await adoptApprovals(paths, adopted).catch((err: unknown) => warn(`cannot remember MCP server approvals: ${(err as Error).message}`));
+  if (!pending.length) return blocked;
+  const answers = await ask(pending);
+  if (!answers) {
+    for (const p of pending) blocked.add(p.name);
+    return blocked;
+  }
+  await recordApprovals(
+    paths,
+    pending.map((p) => ({ name: p.name, approved: answers.get(p.name) === true, entry: entries[p.name] })),
+  ).catch((err: unknown) => warn(`cannot remember MCP server approvals: ${(err as Error).message}`));
+  for (const p of pending) if (answers.get(p.name) !== true) blocked.add(p.name);
+  return blocked;
+}
+
+/** `command arg…` as written (a `${VAR}` stays a reference), or the URL of a remote server. */
+function target(config: ServerConfig): string {
+  if (config.type !== "stdio") return config.written?.url ?? config.url;
+  const { command, args } = config.written ?? config;
+  return [command, ...args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
+}
