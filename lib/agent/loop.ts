@@ -4,7 +4,7 @@
  * is not `tool_use`. The loop knows tools only through the `Tool` interface.
  */
 import type { ToolState } from "../tools/tool-state.ts";
-import type { Tool, ToolOutput } from "../tools/tool.ts";
+import { type Tool, ToolError, type ToolOutput } from "../tools/tool.ts";
 import {
   isToolUse,
   replyText,
@@ -13,11 +13,11 @@ import {
   type MessageParam,
   type ToolResultContentBlock,
   type ToolUseBlock,
-  type Usage,
 } from "./messages.ts";
 import type { ModelClient } from "./model.ts";
 import { toApi, type ToolOffer } from "./tool-search.ts";
 import type { Conversation } from "./conversation.ts";
+import { errorMessage } from "../shared/values.ts";
 import type { CompactInfo } from "./compact.ts";
 
 /** Thrown when `--max-turns` model calls were made and the model still wanted tools. */
@@ -41,6 +41,11 @@ export interface LoopHooks {
   onCompact?(info: CompactInfo): void;
   /** Streamed text; when set, model calls stream. */
   onText?(delta: string): void;
+  /**
+   * A tool threw something other than a ToolError (a TypeError in our own code): a bug. The model
+   * still gets an is_error result; this is for --debug's stack and the run's count.
+   */
+  onToolBug?(call: ToolUseBlock, error: unknown): void;
 }
 
 export interface LoopOptions {
@@ -71,10 +76,10 @@ export interface LoopOptions {
 }
 
 export interface LoopResult {
+  /** The final reply's text. */
   text: string;
-  turns: number;
-  stopReason: string | null;
-  usage: Usage;
+  /** Tool calls that failed with a bug rather than a ToolError (see `LoopHooks.onToolBug`). */
+  toolBugs: number;
 }
 
 /**
@@ -83,8 +88,17 @@ export interface LoopResult {
  * @throws MaxTurnsError, ModelError, or the abort reason when `signal` fires between steps.
  */
 export async function runLoop(conversation: Conversation, opts: LoopOptions): Promise<LoopResult> {
-  const usage: Usage = { input_tokens: 0, output_tokens: 0 };
   const signal = opts.signal ?? new AbortController().signal;
+  const bugs = { count: 0 };
+  const onToolBug = opts.hooks?.onToolBug;
+  const hooks: LoopHooks = {
+    ...opts.hooks,
+    onToolBug: (call, error) => {
+      bugs.count++;
+      onToolBug?.(call, error);
+    },
+  };
+  const run = { ...opts, hooks };
   for (let turn = 1; ; turn++) {
     if (signal.aborted) throw signal.reason ?? new Error("interrupted");
     if (opts.maxTurns !== undefined && turn > opts.maxTurns) throw new MaxTurnsError(opts.maxTurns);
@@ -101,8 +115,6 @@ export async function runLoop(conversation: Conversation, opts: LoopOptions): Pr
       },
       { onText: opts.hooks?.onText, signal },
     );
-    usage.input_tokens += reply.usage?.input_tokens ?? 0;
-    usage.output_tokens += reply.usage?.output_tokens ?? 0;
     // Empty text blocks are rejected by the API when sent back; drop them from the history.
     const content = reply.content.filter((b) => b.type !== "text" || (b as { text: string }).text.trim() !== "");
     const cleaned = { ...reply, content };
@@ -110,12 +122,12 @@ export async function runLoop(conversation: Conversation, opts: LoopOptions): Pr
     const calls = content.filter(isToolUse);
     if (reply.stop_reason !== "tool_use" && !(reply.stop_reason === "max_tokens" && calls.length)) {
       if (content.length) conversation.append({ role: "assistant", content }, { usage: reply.usage, model: reply.model });
-      return { text: replyText(content), turns: turn, stopReason: reply.stop_reason, usage };
+      return { text: replyText(content), toolBugs: bugs.count };
     }
     conversation.append({ role: "assistant", content }, { usage: reply.usage, model: reply.model });
     // A reply cut off by max_tokens may end in a tool_use whose input is partial: never run that one.
     const truncated = reply.stop_reason === "max_tokens" && isToolUse(content.at(-1)!) ? (content.at(-1) as ToolUseBlock) : undefined;
-    const results = await runToolCalls(calls, tools, opts, signal, truncated);
+    const results = await runToolCalls(calls, tools, run, signal, truncated);
     const message: MessageParam = { role: "user", content: results };
     conversation.append(message);
     opts.hooks?.onToolResults?.(message);
@@ -182,6 +194,8 @@ async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOpt
     const progress = opts.hooks?.onToolProgress;
     return await tool.run(input, { cwd: opts.cwd, signal, toolState: opts.toolState, onProgress: progress && ((message) => progress(call, message)) });
   } catch (err) {
-    return { isError: true, content: err instanceof Error ? err.message : String(err) };
+    // An interrupted tool may throw the abort reason; anything else that is not a ToolError is a bug.
+    if (!(err instanceof ToolError) && !signal.aborted) opts.hooks?.onToolBug?.(call, err);
+    return { isError: true, content: errorMessage(err) };
   }
 }

@@ -8,7 +8,7 @@ import { builtinTools } from "../tools/builtin.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
 import type { McpRegistry, RegistryOptions, ServerSnapshot } from "../mcp/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
-import { serverRuleName, toolRuleName } from "../mcp/names.ts";
+import { ruleNamesTool, serverRuleName } from "../mcp/names.ts";
 import { createModelClient, ModelError, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
@@ -18,10 +18,11 @@ import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
 import { UsageMeter } from "./usage.ts";
+import { errorMessage } from "../shared/values.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
 import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
 import type { Conversation } from "./conversation.ts";
-import { messageOf } from "../mcp/errors.ts";
+import { errorMessage } from "../shared/values.ts";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -113,14 +114,15 @@ export class AgentRuntime {
     if (servers.length) {
       const starting = servers.filter((s) => !s.disabled && !notApproved.has(s.name)).length;
       if (starting) opts.onMcpStart?.(starting);
-      const [{ McpRegistry, timeoutsFromEnv }, { workingDirectoryRoots }, { McpToolset }] = await Promise.all([
+      const [{ McpRegistry }, { readMcpEnv, timeouts }, { workingDirectoryRoots }, { McpToolset }] = await Promise.all([
         import("../mcp/registry.ts"),
+        import("../mcp/env.ts"),
         import("../mcp/features.ts"),
         import("./mcp/tools.ts"),
       ]);
       registry = McpRegistry.open({
         cwd: opts.cwd,
-        ...timeoutsFromEnv(),
+        ...timeouts(readMcpEnv()),
         log: opts.log,
         ...opts.mcpEvents,
         verbose: opts.verbose,
@@ -182,11 +184,7 @@ export class AgentRuntime {
    * config and the server wrote them (API names may have been rewritten; the registry's table knows).
    */
   matchesRule(toolName: string, rule: string): boolean {
-    if (rule === toolName) return true;
-    const route = this.route(toolName);
-    if (!route) return false;
-    const server = serverRuleName(route.server);
-    return rule === server || rule === `${server}__*` || rule === toolRuleName(route.server, route.tool);
+    return ruleNamesTool(rule, toolName, this.route(toolName));
   }
 
   /** Keeps the API names a resumed conversation used for its MCP tools (see tool-pins.ts). */
@@ -264,7 +262,7 @@ export class AgentRuntime {
       return await compact(conversation, { model: this.current, ...request }, "", "auto");
     } catch (err) {
       if (request.signal?.aborted) throw err;
-      this.opts.log(`automatic compaction failed: ${messageOf(err)}`);
+      this.opts.log(`automatic compaction failed: ${errorMessage(err)}`);
       return undefined;
     }
   }
@@ -283,7 +281,7 @@ export class AgentRuntime {
       isConnected: (name) => registry.isConnected(name),
       listPrompts: (name) =>
         registry.prompts(name).catch((err: unknown) => {
-          throw new InputError(`MCP server "${name}": prompts/list failed: ${err instanceof Error ? err.message : String(err)}`);
+          throw new InputError(`MCP server "${name}": prompts/list failed: ${errorMessage(err)}`);
         }) as Promise<readonly McpPromptInfo[]>,
       getPrompt: (server, name, args) => registry.getPrompt(server, name, args) as Promise<{ messages?: unknown[] }>,
       readResource: (server, uri) => registry.readResource(server, uri) as Promise<{ contents?: unknown[] }>,

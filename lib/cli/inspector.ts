@@ -5,7 +5,8 @@
  * stderr, and shuts the servers down as a normal run does.
  */
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
-import { McpRegistry, timeoutsFromEnv, type ServerSnapshot } from "../mcp/registry.ts";
+import { readMcpEnv, timeouts } from "../mcp/env.ts";
+import { McpRegistry, type ServerSnapshot } from "../mcp/registry.ts";
 import { McpError } from "../mcp/errors.ts";
 import { mapPromptArguments } from "../agent/mcp/prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
@@ -15,6 +16,7 @@ import * as fmt from "./inspector-format.ts";
 import { mcpReporter } from "./mcp-lines.ts";
 import { writeStdout } from "./stdout.ts";
 import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
+import { errorMessage } from "../shared/values.ts";
 
 /** A failure of the command (exit 1), printed as `mcp <command>: <message>`. */
 class CommandError extends Error {}
@@ -67,7 +69,7 @@ export async function runInspector(argv: string[]): Promise<number> {
     const log = args.verbose || !["list", "get"].includes(args.command) ? plainUnlessColor(stderr, colorEnabled(process.stderr)) : () => {};
     const registry = McpRegistry.open({
       cwd,
-      ...timeoutsFromEnv(),
+      ...timeouts(readMcpEnv()),
       log,
       ...mcpReporter(log, args),
       verbose: args.verbose,
@@ -179,7 +181,7 @@ async function request<T>(send: () => Promise<T>): Promise<T> {
     return await send();
   } catch (err) {
     if (err instanceof McpError) throw new CommandError(`${err.message} (JSON-RPC error ${err.code})`);
-    throw new CommandError(err instanceof Error ? err.message : String(err));
+    throw new CommandError(errorMessage(err));
   }
 }
 

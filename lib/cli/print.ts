@@ -20,8 +20,10 @@ import type { OpenedSession } from "../agent/session-open.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 import { runtimeOptions } from "./runtime-options.ts";
+import { toolBugReport } from "./tool-bugs.ts";
 import { StartupStatus } from "./ui-status.ts";
 import { colorEnabled, createStyle } from "./ui-style.ts";
+import { errorMessage } from "../shared/values.ts";
 
 const stderr = (line: string) => process.stderr.write(line + "\n");
 
@@ -98,6 +100,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
     writer.sessionId = conversation.sessionId;
     mark = conversation.mark();
     conversation.append({ role: "user", content: parsed.content });
+    const bugs = toolBugReport(stderr, args.debug);
     const result = await runLoop(conversation, {
       model: s.model,
       system: s.systemPrompt(),
@@ -124,8 +127,11 @@ export async function runPrint(args: CliArgs): Promise<number> {
         },
         // Progress is for a person watching a terminal; scripts and pipes never see it.
         onToolProgress: process.stderr.isTTY ? (call, message) => stderr(`${call.name}: ${message}`) : undefined,
+        onToolBug: bugs.onToolBug,
       },
     });
+    const crashed = bugs.summary();
+    if (crashed) stderr(crashed);
     finish({ subtype: "success", result: result.text });
   } catch (err) {
     code = 1;
@@ -142,7 +148,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
     } else {
       // Unexpected (a malformed reply, a bug): still one line, and still a result object for scripts.
       stderr(fatalLine(err));
-      finish({ subtype: "error_during_execution", result: err instanceof Error ? err.message : String(err) });
+      finish({ subtype: "error_during_execution", result: errorMessage(err) });
     }
   } finally {
     // The answer goes out first: a server slow to exit must not hold it back.

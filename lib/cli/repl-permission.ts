@@ -1,31 +1,21 @@
 /**
  * Permission prompts of the interactive session (the loop's `canUseTool` hook), as in Claude
- * Code: Read, Glob and Grep never ask; every other tool (Bash, Write, Edit, MCP tools) asks
+ * Code: a tool that declares `asksPermission: false` (Read, Glob, Grep) never asks; every other
+ * tool (Bash, Write, Edit, MCP tools) asks
  * `Allow <tool> <args>? [y]es / [n]o / [a]lways for this tool` unless it is allowed by
  * --allowedTools, an earlier "always", or --dangerously-skip-permissions. Print mode never asks.
  */
 import type { Tool } from "../tools/tool.ts";
 import { shortArgs } from "./ui-tool-lines.ts";
 
-/** Built-in tools that only read, so never need the user's consent. */
-export const NEVER_ASK: ReadonlySet<string> = new Set(["Read", "Glob", "Grep"]);
-
-/**
- * True when `allowed` (--allowedTools entries) covers `toolName`: the exact name, a whole MCP
- * server as `mcp__<server>` or `mcp__<server>__*`.
- */
-export function isAllowed(toolName: string, allowed: Iterable<string>, matches: RuleMatcher = byApiName): boolean {
+/** True when one of `allowed` (--allowedTools entries and "always" answers) names `toolName`, as `matches` decides. */
+export function isAllowed(toolName: string, allowed: Iterable<string>, matches: RuleMatcher): boolean {
   for (const rule of allowed) if (matches(toolName, rule)) return true;
   return false;
 }
 
 /** Whether a rule names a tool; the session's matcher also knows MCP names as the config wrote them. */
 export type RuleMatcher = (toolName: string, rule: string) => boolean;
-
-function byApiName(toolName: string, rule: string): boolean {
-  const server = rule.endsWith("__*") ? rule.slice(0, -1) : `${rule}__`;
-  return toolName === rule || (rule.startsWith("mcp__") && toolName.startsWith(server));
-}
 
 export type Answer = "yes" | "no" | "always";
 
@@ -49,8 +39,8 @@ export interface PermissionOptions {
   ask(question: string): Promise<string | null>;
   /** Called when the user pressed Ctrl-C at the question: the turn is interrupted. */
   onInterrupt(): void;
-  /** How a rule names a tool (AgentRuntime.matchesRule); API names only when absent. */
-  matches?: RuleMatcher;
+  /** How a rule names a tool (AgentRuntime.matchesRule). */
+  matches: RuleMatcher;
 }
 
 /**
@@ -60,9 +50,9 @@ export interface PermissionOptions {
 export function permissionHook(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>) => Promise<boolean> {
   let queue: Promise<unknown> = Promise.resolve();
   const decide = async (tool: Tool, input: Record<string, unknown>): Promise<boolean> => {
-    if (opts.skipAll || NEVER_ASK.has(tool.name) || isAllowed(tool.name, opts.allowed, opts.matches)) return true;
+    if (opts.skipAll || tool.asksPermission === false || isAllowed(tool.name, opts.allowed, opts.matches)) return true;
     if (opts.signal.aborted) return false;
-    const question = `Allow ${tool.name} ${shortArgs(tool.name, input, opts.cwd)}? [y]es / [n]o / [a]lways for this tool `;
+    const question = `Allow ${tool.name} ${shortArgs(tool.name, input, opts.cwd, tool)}? [y]es / [n]o / [a]lways for this tool `;
     for (;;) {
       const line = await opts.ask(question);
       if (line === null) {

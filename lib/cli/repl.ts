@@ -22,10 +22,12 @@ import { History, historyPath } from "./repl-history.ts";
 import { PROMPT, Terminal } from "./repl-terminal.ts";
 import { createCompleter } from "./repl-complete.ts";
 import { permissionHook } from "./repl-permission.ts";
+import { toolBugReport } from "./tool-bugs.ts";
 import { openRunSession, SessionError } from "./session-flags.ts";
 import type { OpenedSession } from "../agent/session-open.ts";
 import { describeCompaction } from "../agent/compact.ts";
 import { commandNames, REPL_BUILTINS, resourceMentions, runBuiltin, type ReplState } from "./repl-commands.ts";
+import { errorMessage } from "../shared/values.ts";
 
 /** The abort reason of a turn the user interrupted with Ctrl-C. */
 class TurnInterrupted extends Error {
@@ -162,6 +164,7 @@ class TurnRunner {
         return undefined;
       }
       before = addUserInput(conversation, parsed.content);
+      const bugs = toolBugReport(view.line, this.args.debug);
       await runLoop(conversation, {
         model: runtime.model,
         system: runtime.systemPrompt(),
@@ -200,8 +203,11 @@ class TurnRunner {
           onToolStart: view.toolStart,
           onToolProgress: view.toolProgress,
           onToolEnd: view.toolEnd,
+          onToolBug: bugs.onToolBug,
         },
       });
+      const crashed = bugs.summary();
+      if (crashed) view.line(style.red(crashed));
       view.endLine();
     } catch (err) {
       view.endLine();
@@ -240,5 +246,5 @@ function isRefusedRequest(err: unknown): err is ModelError {
 }
 
 function describe(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

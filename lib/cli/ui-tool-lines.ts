@@ -2,24 +2,14 @@
  * One-line summaries of tool calls for the terminal: `● Bash(npm test)` when a call starts,
  * `  ⎿  first line of the result (+12 lines)` when it ends. Pure functions, no I/O.
  */
-import { isAbsolute, relative } from "node:path";
-import type { ToolResultBlock } from "../tools/tool.ts";
+import { builtinTools } from "../tools/builtin.ts";
+import type { Tool, ToolResultBlock } from "../tools/tool.ts";
 import type { Style } from "./ui-style.ts";
 
 /** Longest argument summary shown, in characters. */
 export const MAX_ARGS_CHARS = 80;
 /** Longest result preview shown, in characters. */
 export const MAX_PREVIEW_CHARS = 100;
-
-/** The input field that says most about a call of each built-in tool. */
-const MAIN_ARG: Record<string, string> = {
-  Bash: "command",
-  Read: "file_path",
-  Write: "file_path",
-  Edit: "file_path",
-  Glob: "pattern",
-  Grep: "pattern",
-};
 
 /** Folds a value onto one line and cuts it to `max` characters with an ellipsis. */
 export function oneLine(s: string, max: number): string {
@@ -31,24 +21,20 @@ export function oneLine(s: string, max: number): string {
 }
 
 /**
- * The short argument text of a call: the main field of a built-in tool (paths relative to `cwd`
- * when inside it), else `key: value` pairs with JSON values. At most MAX_ARGS_CHARS.
+ * The short argument text of a call: the tool's own `summary` (a built-in's main field, paths
+ * relative to `cwd` when inside it), else `key: value` pairs with JSON values. At most
+ * MAX_ARGS_CHARS. `tool` defaults to the built-in tool of that name.
  */
-export function shortArgs(name: string, input: unknown, cwd: string): string {
+export function shortArgs(name: string, input: unknown, cwd: string, tool: Pick<Tool, "summary"> | undefined = builtinNamed(name)): string {
   const fields = input && typeof input === "object" ? (input as Record<string, unknown>) : {};
-  const main = MAIN_ARG[name];
-  const value = main ? fields[main] : undefined;
-  if (typeof value === "string") {
-    const shown = main === "file_path" && isAbsolute(value) ? displayPath(value, cwd) : value;
-    return oneLine(shown, MAX_ARGS_CHARS);
-  }
+  const summary = tool?.summary?.(fields, cwd);
+  if (summary !== undefined) return oneLine(summary, MAX_ARGS_CHARS);
   const pairs = Object.entries(fields).map(([k, v]) => `${k}: ${JSON.stringify(v) ?? String(v)}`);
   return oneLine(pairs.join(", "), MAX_ARGS_CHARS);
 }
 
-function displayPath(path: string, cwd: string): string {
-  const rel = relative(cwd, path);
-  return rel && !rel.startsWith("..") && !isAbsolute(rel) ? rel : path;
+function builtinNamed(name: string): Tool | undefined {
+  return builtinTools().find((t) => t.name === name);
 }
 
 /** The line printed when a call starts: `● Name(args)`. */

@@ -20,6 +20,7 @@ import {
   type ServerCapabilities,
 } from "./protocol.ts";
 import type { Transport, TransportDiagnostics } from "./transport.ts";
+import { isObject } from "../shared/values.ts";
 
 export interface McpClientOptions {
   /** What we offer the server: the capabilities declared and the handlers of its requests. */
@@ -224,8 +225,4 @@ export class McpClient {
     if (error instanceof McpError) return new Error(`initialize failed: ${error.message} (JSON-RPC error ${error.code})`);
     return error instanceof Error ? error : new Error(String(error));
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { jsonErrorOffset, lineColumn } from "./json-position.ts";
+import { describeType, isObject } from "../shared/values.ts";
 import { readJsonFile, readScope, type Scope, SCOPES, scopeLabel, scopePaths, valueAt } from "./scopes.ts";
 import { type ServerOptions, validateOptions } from "./server-options.ts";
 
@@ -277,12 +278,4 @@ export function expandVars(s: string, env: Record<string, string | undefined>, u
     unset.add(name);
     return whole;
   });
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function describeType(v: unknown): string {
-  return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
 }

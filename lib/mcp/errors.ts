@@ -3,6 +3,7 @@
  * (the registry, the inspector) can tell a server's answer from a timeout or a dead process.
  */
 import { ErrorCode, type JsonRpcErrorObject } from "./protocol.ts";
+import { errorMessage } from "../shared/values.ts";
 
 /** A JSON-RPC error response from the peer (or one we send back), with its code and data. */
 export class McpError extends Error {
@@ -50,11 +51,6 @@ export class ConnectionClosedError extends Error {
   }
 }
 
-/** The message of anything thrown. */
-export function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
 /** `-32601` for a method this side does not implement. */
 export function methodNotFound(method: string): McpError {
   return new McpError(ErrorCode.MethodNotFound, `Method not found: ${method}`);
@@ -72,5 +68,5 @@ export function toErrorObject(error: unknown): JsonRpcErrorObject {
   if (error instanceof McpError) {
     return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
   }
-  return { code: ErrorCode.InternalError, message: messageOf(error) };
+  return { code: ErrorCode.InternalError, message: errorMessage(error) };
 }

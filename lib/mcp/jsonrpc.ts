@@ -3,9 +3,10 @@
  * basic/utilities: cancellation, progress, ping). Knows ids, the pending requests, timeouts,
  * incoming requests and notifications; knows nothing about processes or MCP features.
  */
-import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, messageOf, methodNotFound, toErrorObject, toMcpError } from "./errors.ts";
+import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, methodNotFound, toErrorObject, toMcpError } from "./errors.ts";
 import type { FramedLine } from "./framing.ts";
 import type { JsonRpcErrorObject, JsonRpcRequest, ProgressParams, RequestId } from "./protocol.ts";
+import { errorMessage, isObject } from "../shared/values.ts";
 
 export interface RequestOptions {
   /** Reject after this many ms (sending `notifications/cancelled`); no timeout when absent. */
@@ -121,7 +122,7 @@ export class JsonRpcConnection {
         if (this.pending.get(id)?.reject !== reject) return; // already settled (closed, timed out)
         this.pending.delete(id);
         cleanup();
-        reject(new ConnectionClosedError(`${this.opts.peer}: cannot send ${method}: ${messageOf(error)}`, false, error));
+        reject(new ConnectionClosedError(`${this.opts.peer}: cannot send ${method}: ${errorMessage(error)}`, false, error));
       };
       try {
         this.send(frame)?.catch(failed);
@@ -134,7 +135,7 @@ export class JsonRpcConnection {
   /** Sends a notification; a failure to write is noted, never thrown (there is no one to tell). */
   notify(method: string, params?: Params): void {
     if (this.closedError) return;
-    const failed = (error: unknown) => this.note(`cannot send ${method}: ${messageOf(error)}`);
+    const failed = (error: unknown) => this.note(`cannot send ${method}: ${errorMessage(error)}`);
     try {
       this.send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) })?.catch(failed);
     } catch (error) {
@@ -163,7 +164,7 @@ export class JsonRpcConnection {
       for await (const line of lines) this.receive(line);
       this.close(new ConnectionClosedError(`${this.opts.peer} closed its output`));
     } catch (error) {
-      this.close(new ConnectionClosedError(`${this.opts.peer}: reading failed: ${messageOf(error)}`));
+      this.close(new ConnectionClosedError(`${this.opts.peer}: reading failed: ${errorMessage(error)}`));
     }
   }
 
@@ -234,7 +235,7 @@ export class JsonRpcConnection {
 
   private reply(id: RequestId, outcome: { result: unknown } | { error: JsonRpcErrorObject }): void {
     if (this.closedError) return;
-    const failed = (error: unknown) => this.note(`cannot send the response to request ${JSON.stringify(id)}: ${messageOf(error)}`);
+    const failed = (error: unknown) => this.note(`cannot send the response to request ${JSON.stringify(id)}: ${errorMessage(error)}`);
     try {
       this.send({ jsonrpc: "2.0", id, ...outcome })?.catch(failed);
     } catch (error) {
@@ -262,7 +263,7 @@ export class JsonRpcConnection {
     try {
       this.opts.onNotification?.(method, params);
     } catch (error) {
-      this.note(`handling ${method} failed: ${messageOf(error)}`);
+      this.note(`handling ${method} failed: ${errorMessage(error)}`);
     }
   }
 
@@ -285,10 +286,6 @@ export class JsonRpcConnection {
   private note(text: string): void {
     this.opts.log?.(`${this.opts.peer}: ${text}`);
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function isRequestId(value: unknown): value is RequestId {

@@ -103,3 +103,15 @@ export function serverRuleName(server: string): string {
 export function toolRuleName(server: string, tool: string): string {
   return `mcp__${server}__${tool}`;
 }
+
+/**
+ * Whether a --allowedTools/--disallowedTools rule names a tool: its API name, or, for an MCP tool
+ * (given its route), `mcp__<server>`, `mcp__<server>__*` or `mcp__<server>__<tool>` with the names
+ * as the config and the server wrote them (the API name may have been rewritten).
+ */
+export function ruleNamesTool(rule: string, toolName: string, route?: { server: string; tool: string }): boolean {
+  if (rule === toolName) return true;
+  if (!route) return false;
+  const server = serverRuleName(route.server);
+  return rule === server || rule === `${server}__*` || rule === toolRuleName(route.server, route.tool);
+}

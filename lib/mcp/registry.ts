@@ -5,7 +5,7 @@
  */
 import { McpClient } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
-import { McpError, messageOf } from "./errors.ts";
+import { McpError } from "./errors.ts";
 import { type ClientFeatures, workingDirectoryRoots } from "./features.ts";
 import {
   ErrorCode,
@@ -20,26 +20,11 @@ import {
   type ServerCapabilities,
 } from "./protocol.ts";
 import type { RequestOptions } from "./jsonrpc.ts";
+import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./env.ts";
 import { openTransport } from "./transports/factory.ts";
+import { errorMessage } from "../shared/values.ts";
 import { Restarter } from "./restarts.ts";
 import { toolAllowed, unmatchedFilters } from "./server-options.ts";
-
-/** Default for MCP_TIMEOUT: handshake and each list request at start-up, in ms. */
-export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
-/** Default for MCP_TOOL_TIMEOUT: one tools/call (also prompts/get, resources/read), in ms. */
-export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
-
-/**
- * `MCP_TIMEOUT` and `MCP_TOOL_TIMEOUT` (ms, Claude Code's variables) as registry options; an unset
- * or unusable value gives the default.
- */
-export function timeoutsFromEnv(env: Record<string, string | undefined> = process.env): { startupTimeoutMs: number; toolTimeoutMs: number } {
-  const ms = (name: string, fallback: number) => {
-    const value = Number(env[name]);
-    return Number.isFinite(value) && value > 0 ? value : fallback;
-  };
-  return { startupTimeoutMs: ms("MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT_MS), toolTimeoutMs: ms("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS) };
-}
 
 export interface RegistryOptions {
   /** Working directory for the servers. */
@@ -360,7 +345,7 @@ export class McpRegistry {
         );
       } catch (error) {
         throw new HandshakeError(
-          `failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.code} ${error.message}` : messageOf(error)}`,
+          `failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.code} ${error.message}` : errorMessage(error)}`,
         );
       }
       if (this.shuttingDown) throw new Error("shut down during start-up");
@@ -371,7 +356,7 @@ export class McpRegistry {
     } catch (error) {
       state.status = "failed";
       // The line below names the server already; errors from the connection name it too.
-      state.error = messageOf(error).replace(`MCP server "${name}": `, "");
+      state.error = errorMessage(error).replace(`MCP server "${name}": `, "");
       // Closed first: the stderr tail is complete only once the process is gone.
       await client?.close(this.opts.graceMs);
       state.stderr = client?.diagnostics().stderrTail ?? [];
@@ -399,7 +384,7 @@ export class McpRegistry {
           (state[kind] as readonly unknown[]) = Object.freeze(kind === "tools" ? this.filterTools(state, listed as McpTool[]) : listed);
         } catch (error) {
           if (strict && kind === "tools") throw error;
-          this.opts.log(`MCP server "${state.name}": ${kind}/list failed: ${messageOf(error)}`);
+          this.opts.log(`MCP server "${state.name}": ${kind}/list failed: ${errorMessage(error)}`);
         }
       }),
     );

@@ -6,7 +6,8 @@
 import { readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { optionalInteger, requiredString } from "./input.ts";
+import { settlesWithin } from "../shared/async.ts";
+import { summarizeField, toolInput } from "./define.ts";
 import { HeadTailBuffer } from "../files/truncate.ts";
 import { killProcessGroup, signalGroup, trackGroup } from "../process/group.ts";
 import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
@@ -33,6 +34,12 @@ const NON_INTERACTIVE_ENV = {
   TERM: "dumb",
 };
 
+const INPUT = toolInput({
+  command: { type: "string", required: true, description: "The command to run" },
+  timeout: { type: "integer", minimum: 1, maximum: MAX_TIMEOUT_MS, description: `Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})` },
+  description: { type: "string", description: "What the command does, in 5-10 words" },
+});
+
 export const bashTool: Tool = {
   name: "Bash",
   description: [
@@ -44,20 +51,14 @@ export const bashTool: Tool = {
     "- Background jobs (`cmd &`) are killed when the command finishes.",
     "- Prefer Read, Edit, Write, Glob and Grep over cat, sed, echo >, find and grep.",
   ].join("\n"),
-  inputSchema: {
-    type: "object",
-    properties: {
-      command: { type: "string", description: "The command to run" },
-      timeout: { type: "integer", minimum: 1, maximum: MAX_TIMEOUT_MS, description: `Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})` },
-      description: { type: "string", description: "What the command does, in 5-10 words" },
-    },
-    required: ["command"],
-    additionalProperties: false,
-  },
+  inputSchema: INPUT.schema,
+  asksPermission: true,
+  summary: summarizeField("command"),
   async run(input, ctx) {
-    const command = requiredString(input, "command");
+    const args = INPUT.parse(input);
+    const command = args.command;
     if (command.trim() === "") throw new ToolError("command is empty");
-    const timeoutMs = Math.min(optionalInteger(input, "timeout", 1) ?? DEFAULT_TIMEOUT_MS, MAX_TIMEOUT_MS);
+    const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
     const state = ctx.toolState;
     if (!state) return formatResult(await runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal }), timeoutMs);
     const { cwd, note } = state.shellDirectory();
@@ -155,10 +156,10 @@ async function supervise(proc: Bun.Subprocess<"ignore", "pipe", "ignore">, opts:
   if (ended !== "exited") await killProcessGroup(proc.pid, KILL_GRACE_MS);
   await proc.exited;
 
-  await Promise.race([pump, Bun.sleep(DRAIN_MS)]);
+  await settlesWithin(pump, DRAIN_MS);
   if (signalGroup(proc.pid, 0)) {
     await killProcessGroup(proc.pid, CLEANUP_GRACE_MS);
-    await Promise.race([pump, Bun.sleep(DRAIN_MS)]);
+    await settlesWithin(pump, DRAIN_MS);
   }
   // Something that left the group (setsid) may still hold the pipe: stop reading regardless.
   await reader.cancel().catch(() => {});

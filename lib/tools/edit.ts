@@ -3,10 +3,18 @@
  */
 import { readFileSync, statSync } from "node:fs";
 import { replaceInText } from "./edit-text.ts";
-import { errnoCode, optionalBoolean, requiredString, resolvePath } from "./input.ts";
+import { summarizeField, toolInput } from "./define.ts";
+import { errnoCode, resolvePath } from "./input.ts";
 import { canEncode, decodeText, encodeText, encodingLabel } from "../files/text-file.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { writeKeepingMode } from "./write.ts";
+
+const INPUT = toolInput({
+  file_path: { type: "string", required: true, description: "Path of the file to modify (absolute, or relative to the working directory)" },
+  old_string: { type: "string", required: true, description: "The exact text to replace" },
+  new_string: { type: "string", required: true, description: "The text to replace it with (must differ from old_string)" },
+  replace_all: { type: "boolean", default: false, description: "Replace every occurrence of old_string" },
+});
 
 export const editTool: Tool = {
   name: "Edit",
@@ -18,22 +26,13 @@ export const editTool: Tool = {
     "- An empty old_string creates a new file (or fills an empty one) with new_string; it is refused on a file that has content.",
     "- Refused when the file changed on disk since you last Read it (the user or another program edited it): Read it again first.",
   ].join("\n"),
-  inputSchema: {
-    type: "object",
-    properties: {
-      file_path: { type: "string", description: "Path of the file to modify (absolute, or relative to the working directory)" },
-      old_string: { type: "string", description: "The exact text to replace" },
-      new_string: { type: "string", description: "The text to replace it with (must differ from old_string)" },
-      replace_all: { type: "boolean", default: false, description: "Replace every occurrence of old_string" },
-    },
-    required: ["file_path", "old_string", "new_string"],
-    additionalProperties: false,
-  },
+  inputSchema: INPUT.schema,
+  asksPermission: true,
+  summary: summarizeField("file_path", "path"),
   async run(input, ctx) {
-    const path = resolvePath(ctx.cwd, requiredString(input, "file_path"));
-    const oldString = requiredString(input, "old_string");
-    const newString = requiredString(input, "new_string");
-    const replaceAll = optionalBoolean(input, "replace_all");
+    const args = INPUT.parse(input);
+    const path = resolvePath(ctx.cwd, args.file_path);
+    const { old_string: oldString, new_string: newString, replace_all: replaceAll } = args;
     if (oldString === newString) throw new ToolError("old_string and new_string are identical; there is nothing to change");
     ctx.toolState?.files.assertUnchanged(path);
 

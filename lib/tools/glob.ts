@@ -3,11 +3,17 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import { errnoCode, optionalString, requiredString, resolvePath } from "./input.ts";
+import { summarizeField, toolInput } from "./define.ts";
+import { errnoCode, resolvePath } from "./input.ts";
 import { ToolError, type Tool } from "./tool.ts";
 import { splitPattern, walkFiles } from "../files/walk.ts";
 
 export const MAX_GLOB_RESULTS = 100;
+
+const INPUT = toolInput({
+  pattern: { type: "string", required: true, description: "The glob pattern to match file paths against" },
+  path: { type: "string", description: "Directory to search in (default: the working directory)" },
+});
 
 export const globTool: Tool = {
   name: "Glob",
@@ -18,20 +24,15 @@ export const globTool: Tool = {
     '- Hidden files and folders (names starting with a dot) are included. .git and node_modules are skipped unless the pattern names them (e.g. "node_modules/zod/**").',
     "- To search file contents use Grep.",
   ].join("\n"),
-  inputSchema: {
-    type: "object",
-    properties: {
-      pattern: { type: "string", description: "The glob pattern to match file paths against" },
-      path: { type: "string", description: "Directory to search in (default: the working directory)" },
-    },
-    required: ["pattern"],
-    additionalProperties: false,
-  },
+  inputSchema: INPUT.schema,
   readOnly: true,
+  asksPermission: false,
+  summary: summarizeField("pattern"),
   async run(input, ctx) {
-    const pattern = requiredString(input, "pattern");
+    const args = INPUT.parse(input);
+    const pattern = args.pattern;
     if (pattern.trim() === "") throw new ToolError("pattern is empty");
-    const base = resolvePath(ctx.cwd, optionalString(input, "path") ?? ".");
+    const base = resolvePath(ctx.cwd, args.path ?? ".");
     requireDirectory(base);
     const { dir, glob } = splitPattern(base, pattern);
     const files = await findFiles(dir, glob, ctx.signal);

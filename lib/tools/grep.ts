@@ -7,10 +7,11 @@ import { truncate } from "../files/truncate.ts";
 import { grepWithFallback } from "./grep-fallback.ts";
 import type { GrepLines, GrepOutputMode, GrepQuery } from "./grep-query.ts";
 import { grepWithRipgrep } from "./grep-rg.ts";
-import { optionalBoolean, optionalInteger, optionalString, requiredString, resolvePath } from "./input.ts";
+import { type Parsed, summarizeField, toolInput } from "./define.ts";
+import { resolvePath } from "./input.ts";
 import { ToolError, type Tool } from "./tool.ts";
 
-const MODES: GrepOutputMode[] = ["content", "files_with_matches", "count"];
+const MODES = ["content", "files_with_matches", "count"] as const satisfies readonly GrepOutputMode[];
 export const MAX_GREP_LINE_CHARS = 2000;
 export const MAX_GREP_OUTPUT_CHARS = 30_000;
 
@@ -24,6 +25,21 @@ const DESCRIPTION = [
   "- Use this instead of running grep or rg through Bash.",
 ].join("\n");
 
+const FIELDS = {
+  pattern: { type: "string", required: true, description: "The regular expression to search for" },
+  path: { type: "string", description: "File or directory to search (default: the working directory)" },
+  glob: { type: "string", description: 'Only search files matching this glob, e.g. "*.js" or "*.{ts,tsx}"' },
+  output_mode: { type: "string", enum: MODES, description: 'What to show (default "files_with_matches")' },
+  "-i": { type: "boolean", description: "Case-insensitive search" },
+  "-n": { type: "boolean", default: true, description: "Show line numbers (content mode; default true)" },
+  "-A": { type: "integer", minimum: 0, description: "Lines of context after each match (content mode)" },
+  "-B": { type: "integer", minimum: 0, description: "Lines of context before each match (content mode)" },
+  "-C": { type: "integer", minimum: 0, description: "Lines of context before and after each match (content mode)" },
+  head_limit: { type: "integer", minimum: 1, description: "Keep only the first N output lines or entries" },
+  type: { type: "string", description: 'File type to search (ripgrep names: "js", "ts", "py", "rust", "go", "java"...)' },
+} as const;
+const INPUT = toolInput(FIELDS);
+
 /**
  * The Grep tool. `rgPath`: the ripgrep binary to use; null forces the fallback; undefined (the
  * default) looks `rg` up on PATH at each call.
@@ -32,28 +48,14 @@ export function createGrepTool(options: { rgPath?: string | null } = {}): Tool {
   return {
     name: "Grep",
     description: DESCRIPTION,
-    inputSchema: {
-      type: "object",
-      properties: {
-        pattern: { type: "string", description: "The regular expression to search for" },
-        path: { type: "string", description: "File or directory to search (default: the working directory)" },
-        glob: { type: "string", description: 'Only search files matching this glob, e.g. "*.js" or "*.{ts,tsx}"' },
-        output_mode: { type: "string", enum: MODES, description: 'What to show (default "files_with_matches")' },
-        "-i": { type: "boolean", description: "Case-insensitive search" },
-        "-n": { type: "boolean", description: "Show line numbers (content mode; default true)" },
-        "-A": { type: "integer", minimum: 0, description: "Lines of context after each match (content mode)" },
-        "-B": { type: "integer", minimum: 0, description: "Lines of context before each match (content mode)" },
-        "-C": { type: "integer", minimum: 0, description: "Lines of context before and after each match (content mode)" },
-        head_limit: { type: "integer", minimum: 1, description: "Keep only the first N output lines or entries" },
-        type: { type: "string", description: 'File type to search (ripgrep names: "js", "ts", "py", "rust", "go", "java"...)' },
-      },
-      required: ["pattern"],
-      additionalProperties: false,
-    },
+    inputSchema: INPUT.schema,
     readOnly: true,
+    asksPermission: false,
+    summary: summarizeField("pattern"),
     async run(input, ctx) {
-      const query = parseQuery(input, ctx.cwd);
-      const headLimit = optionalInteger(input, "head_limit", 1);
+      const args = INPUT.parse(input);
+      const query = toQuery(args, ctx.cwd);
+      const headLimit = args.head_limit;
       const rgPath = options.rgPath === undefined ? Bun.which("rg") : options.rgPath;
       const lines = rgPath ? await grepWithRipgrep(rgPath, query, ctx.signal) : await grepWithFallback(query, ctx.signal);
       return { content: formatLines(query.mode === "files_with_matches" ? newestFirst(lines) : lines, headLimit) };
@@ -63,22 +65,19 @@ export function createGrepTool(options: { rgPath?: string | null } = {}): Tool {
 
 export const grepTool: Tool = createGrepTool();
 
-function parseQuery(input: Record<string, unknown>, cwd: string): GrepQuery {
-  const pattern = requiredString(input, "pattern");
-  if (pattern === "") throw new ToolError("pattern is empty");
-  const mode = optionalString(input, "output_mode") ?? "files_with_matches";
-  if (!MODES.includes(mode as GrepOutputMode)) throw new ToolError(`Invalid input: "output_mode" must be one of ${MODES.join(", ")}`);
-  const context = optionalInteger(input, "-C") ?? 0;
+function toQuery(args: Parsed<typeof FIELDS>, cwd: string): GrepQuery {
+  if (args.pattern === "") throw new ToolError("pattern is empty");
+  const context = args["-C"] ?? 0;
   return {
-    pattern,
-    path: resolvePath(cwd, optionalString(input, "path") ?? "."),
-    glob: optionalString(input, "glob") || undefined,
-    type: optionalString(input, "type") || undefined,
-    mode: mode as GrepOutputMode,
-    ignoreCase: optionalBoolean(input, "-i"),
-    lineNumbers: optionalBoolean(input, "-n", true),
-    before: optionalInteger(input, "-B") ?? context,
-    after: optionalInteger(input, "-A") ?? context,
+    pattern: args.pattern,
+    path: resolvePath(cwd, args.path ?? "."),
+    glob: args.glob || undefined,
+    type: args.type || undefined,
+    mode: (args.output_mode ?? "files_with_matches") as GrepOutputMode,
+    ignoreCase: args["-i"],
+    lineNumbers: args["-n"],
+    before: args["-B"] ?? context,
+    after: args["-A"] ?? context,
   };
 }
 

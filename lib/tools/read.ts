@@ -4,7 +4,8 @@
  */
 import { existsSync } from "node:fs";
 import { imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "../files/image.ts";
-import { errnoCode, optionalInteger, requiredString, resolvePath } from "./input.ts";
+import { summarizeField, toolInput } from "./define.ts";
+import { errnoCode, resolvePath } from "./input.ts";
 import { readRegularFile, type FileRead } from "../files/regular-file.ts";
 import { decodeText, encodingLabel } from "../files/text-file.ts";
 import { truncate } from "../files/truncate.ts";
@@ -14,6 +15,12 @@ export const DEFAULT_LINE_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;
 /** Larger files are refused rather than loaded whole (bytes). */
 export const MAX_READ_BYTES = 100 * 1024 * 1024;
+
+const INPUT = toolInput({
+  file_path: { type: "string", required: true, description: "Path of the file to read (absolute, or relative to the working directory)" },
+  offset: { type: "integer", minimum: 1, description: "1-based line number to start reading from" },
+  limit: { type: "integer", minimum: 1, description: "Number of lines to read" },
+});
 
 export const readTool: Tool = {
   name: "Read",
@@ -26,21 +33,15 @@ export const readTool: Tool = {
     "- Files that are not UTF-8 are decoded as UTF-16 (when they have a BOM) or Latin-1, and the output says so.",
     "- To list a directory use Bash (ls) or Glob instead.",
   ].join("\n"),
-  inputSchema: {
-    type: "object",
-    properties: {
-      file_path: { type: "string", description: "Path of the file to read (absolute, or relative to the working directory)" },
-      offset: { type: "integer", minimum: 1, description: "1-based line number to start reading from" },
-      limit: { type: "integer", minimum: 1, description: "Number of lines to read" },
-    },
-    required: ["file_path"],
-    additionalProperties: false,
-  },
+  inputSchema: INPUT.schema,
   readOnly: true,
+  asksPermission: false,
+  summary: summarizeField("file_path", "path"),
   async run(input, ctx) {
-    const path = resolvePath(ctx.cwd, requiredString(input, "file_path"));
-    const offset = Math.max(1, optionalInteger(input, "offset", 0) ?? 1);
-    const limit = optionalInteger(input, "limit", 1) ?? DEFAULT_LINE_LIMIT;
+    const args = INPUT.parse(input);
+    const path = resolvePath(ctx.cwd, args.file_path);
+    const offset = args.offset ?? 1;
+    const limit = args.limit ?? DEFAULT_LINE_LIMIT;
     try {
       const output = readFile(path, offset, limit);
       ctx.toolState?.files.read(path);

@@ -39,11 +39,24 @@ export interface Tool {
   /** True when the tool never changes anything, so several calls may run concurrently. */
   readOnly?: boolean;
   /**
+   * False when the interactive session may run it without asking (it only reads); absent or true:
+   * it asks first, unless --allowedTools or an "always" answer covers it. Print mode never asks.
+   */
+  asksPermission?: boolean;
+  /**
+   * The call's input in a few words for a display line (`npm test`, `src/a.ts`); undefined (or
+   * no `summary`) shows `key: value` pairs instead.
+   */
+  summary?(input: Record<string, unknown>, cwd: string): string | undefined;
+  /**
    * Runs one call. May throw: the loop turns any thrown error into an `is_error` tool_result
    * carrying the error's message.
    */
   run(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
 }
 
-/** Thrown by tools for failures the model should read as-is (no stack, no prefix). */
+/**
+ * Thrown by tools for failures the model should read as-is (no stack, no prefix): a missing file,
+ * a bad argument. Anything else a tool throws is a bug in it (the loop reports it as one).
+ */
 export class ToolError extends Error {}

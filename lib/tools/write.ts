@@ -3,8 +3,14 @@
  */
 import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { errnoCode, requiredString, resolvePath } from "./input.ts";
+import { summarizeField, toolInput } from "./define.ts";
+import { errnoCode, resolvePath } from "./input.ts";
 import { ToolError, type Tool } from "./tool.ts";
+
+const INPUT = toolInput({
+  file_path: { type: "string", required: true, description: "Path of the file to write (absolute, or relative to the working directory)" },
+  content: { type: "string", required: true, description: "The full content of the file" },
+});
 
 export const writeTool: Tool = {
   name: "Write",
@@ -15,18 +21,12 @@ export const writeTool: Tool = {
     "- To change part of an existing file, prefer Edit: it sends only the change.",
     "- Refused when the file changed on disk since you last Read it (the user or another program edited it): Read it again first.",
   ].join("\n"),
-  inputSchema: {
-    type: "object",
-    properties: {
-      file_path: { type: "string", description: "Path of the file to write (absolute, or relative to the working directory)" },
-      content: { type: "string", description: "The full content of the file" },
-    },
-    required: ["file_path", "content"],
-    additionalProperties: false,
-  },
+  inputSchema: INPUT.schema,
+  asksPermission: true,
+  summary: summarizeField("file_path", "path"),
   async run(input, ctx) {
-    const path = resolvePath(ctx.cwd, requiredString(input, "file_path"));
-    const content = requiredString(input, "content");
+    const { file_path, content } = INPUT.parse(input);
+    const path = resolvePath(ctx.cwd, file_path);
     ctx.toolState?.files.assertUnchanged(path);
     const existed = writeKeepingMode(path, Buffer.from(content, "utf8"));
     ctx.toolState?.files.wrote(path);

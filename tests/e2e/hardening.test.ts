@@ -28,7 +28,7 @@ describe("tool results", () => {
     for (const result of results[0]!) expect(result.is_error).toBe(true);
     expect(textOf(readDir!)).toBe(`${join(dir, "src")} is a directory, not a file; use Glob or Bash (ls) to list it`);
     expect(textOf(editTypes!)).toBe('Invalid input: "file_path" is required and must be a string');
-    expect(textOf(readTypes!)).toBe('Invalid input: "offset" must be an integer ≥ 0');
+    expect(textOf(readTypes!)).toBe('Invalid input: "offset" must be an integer ≥ 1');
     expect(textOf(timedOut!)).toMatch(/^waited\nCommand timed out after 300 ms/);
     expect(textOf(unknown!)).toBe("No such tool: Frobnicate");
     expect(textOf(badRegex!)).toContain("([unclosed");

@@ -25,6 +25,8 @@ export interface RunOptions {
   env?: Record<string, string | undefined>;
   stdin?: string;
   timeoutMs?: number;
+  /** The run is expected to report a tool that crashed with a bug (otherwise such a report fails the test). */
+  allowToolBugs?: boolean;
 }
 
 const made: string[] = [];
@@ -93,8 +95,13 @@ export async function runAgent(args: string[], opts: RunOptions): Promise<RunRes
   const timer = setTimeout(() => proc.kill("SIGKILL"), opts.timeoutMs ?? 25000);
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
+  // A tool that crashed with a bug still lets the run succeed; no test may pass over one unnoticed.
+  if (TOOL_BUG.test(stderr) && !opts.allowToolBugs) throw new Error(`a tool crashed with a bug during the run:\n${stderr}`);
   return { code, stdout, stderr };
 }
+
+/** The end-of-run line of lib/cli/tool-bugs.ts. */
+const TOOL_BUG = /tool calls? failed with an internal error/;
 
 /**
  * True when `pid` is a live process. An orphan that init never reaps stays a zombie, which

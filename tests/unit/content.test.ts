@@ -65,7 +65,7 @@ describe("callToolResultToOutput: blocks", () => {
   test("unknown and malformed blocks are described, not thrown", () => {
     const out = callToolResultToOutput({ content: [{ type: "video" }, 7, null, { type: "text" }] });
     expect(out.content).toBe(
-      '[unsupported content block type "video"]\n[malformed content block: number]\n[malformed content block: null]\n[malformed text block: no text]',
+      '[unsupported content block type "video"]\n[malformed content block: a number]\n[malformed content block: null]\n[malformed text block: no text]',
     );
   });
 });
@@ -92,10 +92,10 @@ describe("callToolResultToOutput: structuredContent", () => {
 describe("callToolResultToOutput: malformed results", () => {
   test.each([
     [null, "expected an object, got null"],
-    ["text", "expected an object, got string"],
+    ["text", "expected an object, got a string"],
     [[text("x")], "expected an object, got an array"],
-    [{ content: "text" }, '"content" is string, not an array'],
-    [{ content: { type: "text" } }, '"content" is object, not an array'],
+    [{ content: "text" }, '"content" is a string, not an array'],
+    [{ content: { type: "text" } }, '"content" is an object, not an array'],
     [{}, "it has neither content nor structuredContent"],
   ])("%j → isError", (result, why) => {
     expect(callToolResultToOutput(result)).toEqual({ content: `MCP tool returned a malformed result: ${why}`, isError: true });
@@ -178,7 +178,7 @@ describe("resourceContentsToBlocks", () => {
     expect(resourceContentsToBlocks("nope")).toEqual([]);
     expect(resourceContentsToBlocks([{ uri: "u", text: "" }])).toEqual([]);
     expect(resourceContentsToBlocks([5, { uri: "u" }])).toEqual([
-      text("[malformed resource contents: number]"),
+      text("[malformed resource contents: a number]"),
       text("[resource u has neither text nor blob]"),
     ] as any);
   });

@@ -8,6 +8,8 @@ import { join } from "node:path";
 import { createCompleter } from "../../lib/cli/repl-complete.ts";
 import { History, HISTORY_SIZE, historyPath } from "../../lib/cli/repl-history.ts";
 import { isAllowed, parseAnswer, permissionHook } from "../../lib/cli/repl-permission.ts";
+import { ruleNamesTool } from "../../lib/mcp/names.ts";
+import { builtinTools } from "../../lib/tools/builtin.ts";
 import { colorEnabled, createStyle, plainUnlessColor } from "../../lib/cli/ui-style.ts";
 import { StartupStatus, summaryLine } from "../../lib/cli/ui-status.ts";
 import { shortArgs, toolResultLine, toolResultPreview, toolStartLine } from "../../lib/cli/ui-tool-lines.ts";
@@ -58,14 +60,22 @@ describe("completion", () => {
 });
 
 describe("permissions", () => {
-  const tool = (name: string): Tool => ({ name, description: "", inputSchema: { type: "object" }, run: async () => ({ content: "" }) });
+  /** The built-in tool of that name (its own asksPermission and summary), else an MCP-like tool that asks. */
+  const tool = (name: string): Tool =>
+    builtinTools().find((t) => t.name === name) ?? { name, description: "", inputSchema: { type: "object" }, run: async () => ({ content: "" }) };
+  const routes: Record<string, { server: string; tool: string }> = {
+    mcp__fx__echo: { server: "fx", tool: "echo" },
+    mcp__fxy__echo: { server: "fxy", tool: "echo" },
+  };
+  const matches = (toolName: string, rule: string) => ruleNamesTool(rule, toolName, routes[toolName]);
 
   test("--allowedTools names a tool or a whole MCP server", () => {
-    expect(isAllowed("Bash", ["Bash"])).toBe(true);
-    expect(isAllowed("Bash", ["Write"])).toBe(false);
-    expect(isAllowed("mcp__fx__echo", ["mcp__fx"])).toBe(true);
-    expect(isAllowed("mcp__fx__echo", ["mcp__fx__*"])).toBe(true);
-    expect(isAllowed("mcp__fxy__echo", ["mcp__fx"])).toBe(false);
+    expect(isAllowed("Bash", ["Bash"], matches)).toBe(true);
+    expect(isAllowed("Bash", ["Write"], matches)).toBe(false);
+    expect(isAllowed("mcp__fx__echo", ["mcp__fx"], matches)).toBe(true);
+    expect(isAllowed("mcp__fx__echo", ["mcp__fx__*"], matches)).toBe(true);
+    expect(isAllowed("mcp__fxy__echo", ["mcp__fx"], matches)).toBe(false);
+    expect(isAllowed("mcp__fx__echo", ["mcp__fx__echo"], matches)).toBe(true);
   });
 
   test("answers", () => {
@@ -85,6 +95,7 @@ describe("permissions", () => {
         return answers.shift() ?? null;
       },
       onInterrupt: () => controller.abort(),
+      matches,
     });
     return { canUse, asked, controller };
   }

@@ -34,7 +34,7 @@ test("audio and malformed content are described; a missing messages list is no m
   const [message] = samplingMessages({ messages: [{ role: "user", content: [{ type: "audio", data: "AAAA", mimeType: "audio/wav" }, 7] }] });
   expect(message!.content).toEqual([
     { type: "text", text: "[audio: audio/wav, 3 bytes]" },
-    { type: "text", text: "[malformed content block: number]" },
+    { type: "text", text: "[malformed content block: a number]" },
   ]);
   expect(samplingMessages({})).toEqual([]);
 });

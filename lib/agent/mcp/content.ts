@@ -5,20 +5,19 @@
  */
 import { base64Bytes, imageBlock } from "../../files/image.ts";
 import { truncate } from "../../files/truncate.ts";
+import { readMcpEnv } from "../../mcp/env.ts";
 import type { ToolOutput, ToolResultBlock } from "../../tools/tool.ts";
 import { textOfBlob } from "./text-blob.ts";
+import { describeType, isObject } from "../../shared/values.ts";
 
 export { normalizeInputSchema } from "./schema.ts";
 
-/** Default for MAX_MCP_OUTPUT_TOKENS. */
-export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
 /** Rough characters per token used to turn the token limit into a character budget. */
 export const CHARS_PER_TOKEN = 4;
 
 /** The character budget for one tool result: MAX_MCP_OUTPUT_TOKENS (tokens, default 25000) × 4. */
 export function maxOutputChars(env: Record<string, string | undefined> = process.env): number {
-  const tokens = Number(env.MAX_MCP_OUTPUT_TOKENS);
-  return (Number.isInteger(tokens) && tokens > 0 ? tokens : DEFAULT_MAX_OUTPUT_TOKENS) * CHARS_PER_TOKEN;
+  return readMcpEnv(env).maxOutputTokens * CHARS_PER_TOKEN;
 }
 
 /**
@@ -157,12 +156,4 @@ function withinBudget(blocks: ToolResultBlock[], maxChars: number): string | Too
 
 function malformed(why: string): ToolOutput {
   return { content: `MCP tool returned a malformed result: ${why}`, isError: true };
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
-}
-
-function describeType(v: unknown): string {
-  return v === null ? "null" : Array.isArray(v) ? "an array" : typeof v;
 }

@@ -4,6 +4,7 @@
  * `type`, or use a top-level anyOf/oneOf/allOf, which the Messages API rejects.
  */
 import type { InputSchema } from "../../tools/tool.ts";
+import { isObject } from "../../shared/values.ts";
 
 const COMBINATORS = ["allOf", "anyOf", "oneOf"] as const;
 
@@ -54,8 +55,4 @@ function describesObject(s: Record<string, unknown>): boolean {
 
 function stringArray(v: unknown): string[] {
   return Array.isArray(v) ? v.filter((x): x is string => typeof x === "string") : [];
-}
-
-function isObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === "object" && v !== null && !Array.isArray(v);
 }

@@ -5,10 +5,11 @@
  */
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
 import { callToolResultToOutput, normalizeInputSchema } from "./content.ts";
-import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError, messageOf } from "../../mcp/errors.ts";
+import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from "../../mcp/errors.ts";
 import { ToolNamer } from "../../mcp/names.ts";
 import type { McpTool, ProgressParams } from "../../mcp/protocol.ts";
 import type { McpRegistry } from "../../mcp/registry.ts";
+import { errorMessage } from "../../shared/values.ts";
 
 /** Where an API tool name leads: the server and the server's own tool name. */
 export interface ToolRoute {
@@ -133,5 +134,5 @@ function describeCallError(error: unknown, { server, tool }: ToolRoute): string 
     return `MCP server "${server}" ${error.byUs ? "was shut down" : "exited"} during the call`;
   }
   if (error instanceof RequestCancelledError) return `MCP tool ${tool} on server "${server}" was interrupted`;
-  return messageOf(error);
+  return errorMessage(error);
 }

@@ -10,6 +10,7 @@ import { readFileSync } from "node:fs";
 import * as oauth from "oauth4webapi";
 import type { OAuthConfig } from "./config.ts";
 import type { StoredClient } from "./store.ts";
+import { errorMessage } from "../../shared/values.ts";
 
 /** The product name we register with (`client_name`). */
 export const CLIENT_NAME = "claude-code";
@@ -148,5 +149,5 @@ export function describeOAuthError(err: unknown): string {
   if (err instanceof oauth.ResponseBodyError) return `${err.error}${err.error_description ? `: ${err.error_description}` : ""} (HTTP ${err.status})`;
   if (err instanceof oauth.AuthorizationResponseError) return `${err.error}${err.error_description ? `: ${err.error_description}` : ""}`;
   if (err instanceof oauth.WWWAuthenticateChallengeError) return `HTTP ${err.status}, ${err.cause.map((c) => c.parameters.error ?? c.scheme).join(", ")}`;
-  return err instanceof Error ? err.message : String(err);
+  return errorMessage(err);
 }

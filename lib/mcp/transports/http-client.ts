@@ -6,7 +6,7 @@
  * and Bun's own fetch idle timeout switched off: `MCP_TIMEOUT` and `MCP_TOOL_TIMEOUT` bound requests.
  */
 import type { HttpAuthProvider } from "../auth/provider.ts";
-import { messageOf } from "../errors.ts";
+import { errorMessage } from "../../shared/values.ts";
 
 export interface HttpClientOptions {
   /** Headers from the config entry, sent on every request to the server's own origin. */
@@ -135,9 +135,9 @@ export function describeFetchError(error: unknown, url: string): string {
   const origin = safeOrigin(url);
   if (code === "ECONNREFUSED" || code === "ConnectionRefused") return `cannot connect to ${origin}: ECONNREFUSED`;
   if (code === "ENOTFOUND") return `cannot connect to ${origin}: host not found (ENOTFOUND)`;
-  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/i.test(code)) return `TLS: ${messageOf(error)} (${code}) from ${origin}`;
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/i.test(code)) return `TLS: ${errorMessage(error)} (${code}) from ${origin}`;
   if ((error as Error)?.name === "AbortError") return `request to ${origin} aborted`;
-  return `cannot connect to ${origin}: ${messageOf(error)}${code ? ` (${code})` : ""}`;
+  return `cannot connect to ${origin}: ${errorMessage(error)}${code ? ` (${code})` : ""}`;
 }
 
 /**

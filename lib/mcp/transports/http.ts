@@ -3,12 +3,12 @@
  * POST (initialize) gets 400, 404 or 405 (MCP 2025-11-25, basic/transports#backwards-compatibility).
  * When both fail, the error names both attempts, so the real problem is never masked.
  */
-import { messageOf } from "../errors.ts";
 import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
 import type { HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
 import { LegacyFallbackHint, StreamableHttpTransport } from "./streamable-http.ts";
+import { errorMessage } from "../../shared/values.ts";
 
 export interface HttpTransportOptions extends HttpClientOptions {
   url: string;
@@ -43,7 +43,7 @@ export class HttpTransport implements Transport {
       } catch (legacyError) {
         this.current = streamable;
         await legacy.close();
-        throw new Error(`Streamable HTTP: ${error.reason}; legacy HTTP+SSE: ${messageOf(legacyError)}`);
+        throw new Error(`Streamable HTTP: ${error.reason}; legacy HTTP+SSE: ${errorMessage(legacyError)}`);
       }
       this.follow(legacy);
     }

@@ -4,11 +4,11 @@
  * event (a URL resolved against the stream's), POST every message there, and read every response
  * and server message from the stream. The stream's end is the session's end.
  */
-import { messageOf } from "../errors.ts";
 import { readEvents, SseParser } from "../sse.ts";
 import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
 import { describeHttpError, discard, displayUrl, HttpClient, type HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
+import { errorMessage } from "../../shared/values.ts";
 
 export interface LegacySseOptions extends HttpClientOptions {
   url: string;
@@ -89,7 +89,7 @@ export class LegacySseTransport implements Transport {
       }
       if (endpoint === undefined) throw new Error(`the event stream from ${displayUrl(this.opts.url)} ended without an endpoint event`);
     } catch (error) {
-      reason = messageOf(error);
+      reason = errorMessage(error);
       failed(error instanceof Error ? error : new Error(reason));
     }
     this.finish({ reason, byUs: this.stop.signal.aborted });

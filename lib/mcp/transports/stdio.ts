@@ -8,9 +8,9 @@ import { settlesWithin } from "../../shared/async.ts";
 import { statSync } from "node:fs";
 import { signalGroup, trackGroup } from "../../process/group.ts";
 import type { StdioServerConfig } from "../config.ts";
-import { messageOf } from "../errors.ts";
 import { type FramedLine, readLines } from "../framing.ts";
 import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
+import { errorMessage } from "../../shared/values.ts";
 
 /** How the process ended: `code` for a normal exit, `signal` (e.g. "SIGKILL") when killed. */
 export interface ExitInfo {
@@ -90,7 +90,7 @@ export class StdioTransport implements Transport {
         detached: true,
       });
     } catch (error) {
-      const text = messageOf(error);
+      const text = errorMessage(error);
       if (/executable not found/i.test(text)) throw new Error(`command not found: ${config.command}`);
       throw new Error(`cannot start ${JSON.stringify(config.command)}: ${text}`);
     }

@@ -7,13 +7,13 @@
  * resumed with GET `Last-Event-ID` after the server's `retry:`; the optional GET stream carries
  * server-initiated messages; DELETE ends the session at shutdown.
  */
-import { messageOf } from "../errors.ts";
 import type { SseParser as Parser } from "../sse.ts";
 import { SseParser } from "../sse.ts";
 import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
 import { describeHttpError, discard, displayUrl, HttpClient, type HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
 import { continueParser, readReplyStream } from "./sse-reply.ts";
+import { errorMessage } from "../../shared/values.ts";
 
 export interface StreamableHttpOptions extends HttpClientOptions {
   url: string;
@@ -143,7 +143,7 @@ export class StreamableHttpTransport implements Transport {
       try {
         answered = await readReplyStream(body, parser, { deliver, note: this.opts.log, requestId: out.id, signal: this.stop.signal });
       } catch (error) {
-        this.opts.log?.(`the reply stream of ${out.method} broke: ${messageOf(error)}`);
+        this.opts.log?.(`the reply stream of ${out.method} broke: ${errorMessage(error)}`);
       }
       if (answered || this.stop.signal.aborted) return;
       if (parser.lastEventId === "") throw new Error(`the reply stream of ${out.method} ended before its response, with no event id to resume from`);
@@ -212,7 +212,7 @@ export class StreamableHttpTransport implements Transport {
       try {
         response = await this.http.fetch(this.url, { method: "GET", headers: this.streamHeaders(parser.lastEventId), signal: this.stop.signal });
       } catch (error) {
-        if (!this.stop.signal.aborted) this.opts.log?.(`GET stream: ${messageOf(error)}`);
+        if (!this.stop.signal.aborted) this.opts.log?.(`GET stream: ${errorMessage(error)}`);
         failures++;
         await sleep(parser.retryMs ?? DEFAULT_RETRY_MS, this.stop.signal);
         continue;
@@ -228,7 +228,7 @@ export class StreamableHttpTransport implements Transport {
       try {
         await readReplyStream(response.body, parser, { deliver: (m) => this.messages.push(m), note: this.opts.log, signal: this.stop.signal });
       } catch (error) {
-        this.opts.log?.(`GET stream broke: ${messageOf(error)}`);
+        this.opts.log?.(`GET stream broke: ${errorMessage(error)}`);
       }
       if (this.stop.signal.aborted || this.sessionId !== session) return; // shut down, or a new session opened its own
       failures = parser.stats.events > before ? 0 : failures + 1;

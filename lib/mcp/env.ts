@@ -1,0 +1,35 @@
+/**
+ * The MCP environment variables, Claude Code's names, read here and nowhere else: `MCP_TIMEOUT`
+ * (server start-up, ms), `MCP_TOOL_TIMEOUT` (one tool call, ms), `MAX_MCP_OUTPUT_TOKENS` (one
+ * tool result, tokens). An unset or unusable value gives the default.
+ */
+
+/** Default for MCP_TIMEOUT: handshake and each list request at start-up, in ms. */
+export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
+/** Default for MCP_TOOL_TIMEOUT: one tools/call (also prompts/get, resources/read), in ms. */
+export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
+/** Default for MAX_MCP_OUTPUT_TOKENS, in tokens. */
+export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
+
+export interface McpEnv {
+  startupTimeoutMs: number;
+  toolTimeoutMs: number;
+  maxOutputTokens: number;
+}
+
+export function readMcpEnv(env: Record<string, string | undefined> = process.env): McpEnv {
+  const positive = (name: string, fallback: number, integer = false) => {
+    const value = Number(env[name]);
+    return Number.isFinite(value) && value > 0 && (!integer || Number.isInteger(value)) ? value : fallback;
+  };
+  return {
+    startupTimeoutMs: positive("MCP_TIMEOUT", DEFAULT_STARTUP_TIMEOUT_MS),
+    toolTimeoutMs: positive("MCP_TOOL_TIMEOUT", DEFAULT_TOOL_TIMEOUT_MS),
+    maxOutputTokens: positive("MAX_MCP_OUTPUT_TOKENS", DEFAULT_MAX_OUTPUT_TOKENS, true),
+  };
+}
+
+/** The registry's timeouts from `readMcpEnv`. */
+export function timeouts(env: McpEnv): { startupTimeoutMs: number; toolTimeoutMs: number } {
+  return { startupTimeoutMs: env.startupTimeoutMs, toolTimeoutMs: env.toolTimeoutMs };
+}
