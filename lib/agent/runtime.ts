@@ -22,7 +22,6 @@ import { errorMessage } from "../shared/values.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
 import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
 import type { Conversation } from "./conversation.ts";
-import { errorMessage } from "../shared/values.ts";
 
 export interface RuntimeOptions {
   cwd: string;
