@@ -29,6 +29,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   installExitHandlers();
+  if (args.inputFormat === "stream-json") return (await import("./lib/cli/host.ts")).runHost(args);
   if (!args.print && process.stdin.isTTY) return (await import("./lib/cli/repl.ts")).runRepl(args);
   return (await import("./lib/cli/print.ts")).runPrint(args);
 }

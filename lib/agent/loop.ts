@@ -41,6 +41,8 @@ export interface LoopHooks {
   onCompact?(info: CompactInfo): void;
   /** Streamed text; when set, model calls stream. */
   onText?(delta: string): void;
+  /** Raw stream events of each model call (stream-json's --include-partial-messages); when set, model calls stream. */
+  onStreamEvent?(event: { type: string }): void;
   /**
    * A tool threw something other than a ToolError (a TypeError in our own code): a bug. The model
    * still gets an is_error result; this is for --debug's stack and the run's count.
@@ -65,8 +67,12 @@ export interface LoopOptions {
   compact?(conversation: Conversation, request: { system: string; tools: ApiToolDefinition[]; signal: AbortSignal }): Promise<CompactInfo | undefined>;
   /** Runs before every model call (MCP list_changed refresh). */
   beforeModelCall?(): Promise<void>;
-  /** Asked before a tool runs; false means the user refused it. */
-  canUseTool?(tool: Tool, input: Record<string, unknown>): Promise<boolean>;
+  /**
+   * Asked before a tool runs: true or `{behavior: "allow", updatedInput?}` runs it (with that
+   * input instead, when given); false (the user refused) or `{behavior: "deny", message}` gives
+   * the model an `is_error` result instead.
+   */
+  canUseTool?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision>;
   cwd: string;
   /** What the tools remember across calls in this conversation; handed to every call. */
   toolState?: ToolState;
@@ -74,6 +80,9 @@ export interface LoopOptions {
   signal?: AbortSignal;
   hooks?: LoopHooks;
 }
+
+/** A permission answer (the Agent SDK's PermissionResult shape, or a plain yes/no). */
+export type PermissionDecision = boolean | { behavior: "allow"; updatedInput?: Record<string, unknown> } | { behavior: "deny"; message: string };
 
 export interface LoopResult {
   /** The final reply's text. */
@@ -113,7 +122,7 @@ export async function runLoop(conversation: Conversation, opts: LoopOptions): Pr
         messages: conversation.messages,
         tools: definitions,
       },
-      { onText: opts.hooks?.onText, signal },
+      { onText: opts.hooks?.onText, onEvent: opts.hooks?.onStreamEvent, signal },
     );
     // Empty text blocks are rejected by the API when sent back; drop them from the history.
     const content = reply.content.filter((b) => b.type !== "text" || (b as { text: string }).text.trim() !== "");
@@ -186,11 +195,12 @@ async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOpt
   }
   if (signal.aborted) return { isError: true, content: "Interrupted by the user before this tool ran." };
   if (!tool) return { isError: true, content: `No such tool: ${call.name}` };
-  const input = (call.input && typeof call.input === "object" ? call.input : {}) as Record<string, unknown>;
+  let input = (call.input && typeof call.input === "object" ? call.input : {}) as Record<string, unknown>;
   try {
-    if (opts.canUseTool && !(await opts.canUseTool(tool, input))) {
-      return { isError: true, content: `The user refused to run ${call.name}.` };
-    }
+    const decision = opts.canUseTool ? await opts.canUseTool(tool, input, call) : true;
+    if (decision === false) return { isError: true, content: `The user refused to run ${call.name}.` };
+    if (typeof decision === "object" && decision.behavior === "deny") return { isError: true, content: decision.message };
+    if (typeof decision === "object" && decision.updatedInput) input = decision.updatedInput;
     const progress = opts.hooks?.onToolProgress;
     return await tool.run(input, { cwd: opts.cwd, signal, toolState: opts.toolState, onProgress: progress && ((message) => progress(call, message)) });
   } catch (err) {

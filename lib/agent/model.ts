@@ -26,11 +26,15 @@ export interface ModelClient {
   /** Starts loading the SDK now, so the first create() does not wait for it. */
   preload(): void;
   /**
-   * One Messages API call. With `onText`, the request streams (SSE) and text deltas are passed
-   * as they arrive; without, it is a plain JSON request. Retries are the SDK's (429, 5xx, 529).
+   * One Messages API call. With `onText` or `onEvent`, the request streams (SSE): text deltas and
+   * the raw stream events (`message_start`, `content_block_delta`…) are passed as they arrive;
+   * without, it is a plain JSON request. Retries are the SDK's (429, 5xx, 529).
    * @throws ModelError
    */
-  create(req: ModelRequest, opts?: { onText?: (delta: string) => void; signal?: AbortSignal }): Promise<AssistantReply>;
+  create(
+    req: ModelRequest,
+    opts?: { onText?: (delta: string) => void; onEvent?: (event: { type: string }) => void; signal?: AbortSignal },
+  ): Promise<AssistantReply>;
 }
 
 export interface ModelOptions {
@@ -84,11 +88,12 @@ export function createModelClient({ model, env = process.env, cache = true, mete
       const started = performance.now();
       try {
         let reply: AssistantReply;
-        if (!opts.onText) {
+        if (!opts.onText && !opts.onEvent) {
           reply = (await anthropic.messages.create(params, { signal: opts.signal })) as AssistantReply;
         } else {
           const stream = anthropic.messages.stream(params, { signal: opts.signal });
-          stream.on("text", (delta: string) => opts.onText!(delta));
+          if (opts.onText) stream.on("text", (delta: string) => opts.onText!(delta));
+          if (opts.onEvent) stream.on("streamEvent", (event: { type: string }) => opts.onEvent!(event));
           reply = (await stream.finalMessage()) as AssistantReply;
         }
         meter?.record(model, reply.usage);

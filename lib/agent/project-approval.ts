@@ -92,6 +92,7 @@ export async function approveInteractively(
 
 /** `command arg…` as written (a `${VAR}` stays a reference), or the URL of a remote server. */
 function target(config: ServerConfig): string {
+  if (config.type === "sdk") return "(in the host program)";
   if (config.type !== "stdio") return config.written?.url ?? config.url;
   const { command, args } = config.written ?? config;
   return [command, ...args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");

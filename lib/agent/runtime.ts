@@ -17,6 +17,7 @@ import { samplingHandler } from "./mcp/sampling.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
+import type { SdkHost } from "../mcp/transports/sdk.ts";
 import { UsageMeter } from "./usage.ts";
 import { errorMessage } from "../shared/values.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
@@ -50,6 +51,10 @@ export interface RuntimeOptions {
   modelOptional?: boolean;
   /** Called as each server has connected or failed. */
   onMcpServerSettled?(server: ServerSummary): void;
+  /** Servers the host program announced (stream-json `initialize`): they replace configured ones of the same name. */
+  extraServers?: ServerConfig[];
+  /** The host program's control channel, for `sdk` servers. */
+  sdkHost?: SdkHost;
   /**
    * The project-scope (`.mcp.json`) servers about to start, enabled ones only; resolves with the
    * names the user has not approved (they are listed as disabled, not started). Absent: the
@@ -68,6 +73,8 @@ export interface ServerSummary {
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
   private pins: Readonly<Routes> = {};
+  /** Servers switched off by the host (`mcp_toggle`): their tools are not offered. */
+  readonly disabled = new Set<string>();
   /** Routes of the names the last tools() call gave out. */
   private given: Routes | undefined;
   /** Fixed at start-up: a date that changed mid-session would change the cached prefix. */
@@ -99,8 +106,10 @@ export class AgentRuntime {
     const settings = { cache: opts.cache, meter };
     const model = opts.modelOptional ? optionalModel(opts.model, settings) : createModelClient({ model: opts.model, ...settings });
     let session: AgentRuntime | undefined; // set once servers are up; sampling may come sooner
-    const { servers, warnings } = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
-    for (const w of warnings) opts.log(w);
+    const loaded = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
+    for (const w of loaded.warnings) opts.log(w);
+    const extra = opts.extraServers ?? [];
+    const servers = [...loaded.servers.filter((s) => !extra.some((e) => e.name === s.name)), ...extra];
     // Asked before anything starts: a project's servers may not run before the user has said yes.
     const project = servers.filter((s) => s.origin?.scope === "project" && !s.disabled);
     let notApproved: ReadonlySet<string> = new Set<string>();
@@ -126,6 +135,7 @@ export class AgentRuntime {
         ...opts.mcpEvents,
         verbose: opts.verbose,
         debug: opts.debug,
+        sdkHost: opts.sdkHost,
         features: {
           roots: workingDirectoryRoots(opts.cwd),
           // Read at each request: /model switches what servers' sampling uses too.
@@ -171,7 +181,7 @@ export class AgentRuntime {
   tools(): Tool[] {
     const pinned = pinToolNames([...builtinTools(), ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
-    const all = pinned.tools;
+    const all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
     const denied = this.opts.disallowedTools;
     if (!denied.length) return all;
     return all.filter((t) => !denied.some((rule) => this.matchesRule(t.name, rule)));

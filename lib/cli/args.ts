@@ -2,6 +2,7 @@
  * Command-line flags, parsed with util.parseArgs. Names follow Claude Code's where it has them.
  */
 import { parseArgs } from "node:util";
+import { ignoredSdkFlags, SDK_IGNORED } from "./sdk-flags.ts";
 
 /** The version `--version` prints. */
 export const VERSION = "0.1.0";
@@ -32,12 +33,17 @@ Options:
   --fork-session                with --continue/--resume: go on in a new session, leaving the old one as it was
   --no-session-persistence      save nothing of this conversation
   --no-cache                    send no prompt-caching breakpoints (also DISABLE_PROMPT_CACHING=1)
+  --input-format <fmt>          text (default) or stream-json: JSON messages on stdin (the Agent SDK's host protocol)
+  --permission-mode <mode>      default, acceptEdits or bypassPermissions (print mode runs every tool without it)
+  --permission-prompt-tool stdio  ask the host program (stream-json input) before tools that need permission
+  --include-partial-messages    stream-json: also the model's stream events as they arrive
   --verbose                     server stderr and start-up progress on stderr
   --debug                       also the JSON-RPC traffic on stderr
   -v, --version                 print the version
   -h, --help                    print this help`;
 
 export type OutputFormat = "text" | "json" | "stream-json";
+export type PermissionModeFlag = "default" | "acceptEdits" | "bypassPermissions";
 
 export interface CliArgs {
   print: boolean;
@@ -63,6 +69,13 @@ export interface CliArgs {
   sessionId?: string;
   forkSession: boolean;
   persistSession: boolean;
+  inputFormat: "text" | "stream-json";
+  permissionMode?: PermissionModeFlag;
+  /** `--permission-prompt-tool stdio`: permission questions go to the host as can_use_tool. */
+  permissionPromptStdio: boolean;
+  includePartialMessages: boolean;
+  /** Agent SDK flags given that we accept and ignore (sdk-flags.ts), as `--name`. */
+  ignoredFlags: string[];
   version: boolean;
   help: boolean;
 }
@@ -109,6 +122,11 @@ const options = {
   "session-id": { type: "string" },
   "fork-session": { type: "boolean" },
   "no-session-persistence": { type: "boolean" },
+  "input-format": { type: "string" },
+  "permission-mode": { type: "string" },
+  "permission-prompt-tool": { type: "string" },
+  "include-partial-messages": { type: "boolean" },
+  ...SDK_IGNORED,
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
 } as const;
@@ -137,6 +155,19 @@ export function parseCliArgs(argv: string[]): CliArgs {
       throw new UsageError(`--max-turns must be a whole number of at least 1 (got "${values["max-turns"]}")`);
     }
   }
+  const inputFormat = (values["input-format"] as string | undefined) ?? "text";
+  if (inputFormat !== "text" && inputFormat !== "stream-json") throw new UsageError(`--input-format must be text or stream-json (got "${inputFormat}")`);
+  if (inputFormat === "stream-json" && format !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
+  const mode = values["permission-mode"] as string | undefined;
+  if (mode === "plan") throw new UsageError("--permission-mode plan is not supported yet (use default, acceptEdits or bypassPermissions)");
+  if (mode !== undefined && !["default", "acceptEdits", "bypassPermissions"].includes(mode)) {
+    throw new UsageError(`--permission-mode must be default, acceptEdits or bypassPermissions (got "${mode}")`);
+  }
+  const promptTool = values["permission-prompt-tool"] as string | undefined;
+  if (promptTool !== undefined && promptTool !== "stdio") {
+    throw new UsageError(`--permission-prompt-tool: only "stdio" is supported (got "${promptTool}")`);
+  }
+  if (promptTool !== undefined && inputFormat !== "stream-json") throw new UsageError("--permission-prompt-tool stdio needs --input-format stream-json");
   const list = (...keys: string[]) => keys.flatMap((k) => ((values[k] as string[] | undefined) ?? []).flatMap((v) => v.split(/[\s,]+/).filter(Boolean)));
   return {
     print: Boolean(values.print),
@@ -160,6 +191,11 @@ export function parseCliArgs(argv: string[]): CliArgs {
     sessionId: values["session-id"] as string | undefined,
     forkSession: Boolean(values["fork-session"]),
     persistSession: !values["no-session-persistence"],
+    inputFormat,
+    permissionMode: mode as PermissionModeFlag | undefined,
+    permissionPromptStdio: promptTool === "stdio",
+    includePartialMessages: Boolean(values["include-partial-messages"]),
+    ignoredFlags: ignoredSdkFlags(values),
     version: Boolean(values.version),
     help: Boolean(values.help),
   };

@@ -18,6 +18,7 @@ import { schemaType } from "./schema-type.ts";
  */
 export function maskConfig(config: ServerConfig): ServerConfig {
   const mask = (values: Record<string, string>) => Object.fromEntries(Object.keys(values).map((k) => [k, "***"]));
+  if (config.type === "sdk") return config;
   if (config.type !== "stdio") return { type: config.type, name: config.name, url: (config.written ?? config).url, headers: mask(config.headers) };
   const { command, args } = config.written ?? config;
   return { type: config.type, name: config.name, command, args, env: mask(config.env) };
@@ -28,6 +29,7 @@ export function maskConfig(config: ServerConfig): ServerConfig {
  * value): one line a user can read, not a shell-exact quoting. For a remote server, its URL as written.
  */
 export function commandLine(config: ServerConfig): string {
+  if (config.type === "sdk") return "(in the host program)";
   if (config.type !== "stdio") return (config.written ?? config).url;
   const { command, args } = config.written ?? config;
   return [command, ...args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
@@ -35,6 +37,7 @@ export function commandLine(config: ServerConfig): string {
 
 /** "http https://…/mcp" for a remote server (transport and URL as written), "" for stdio. */
 function remoteLabel(config: ServerConfig): string {
+  if (config.type === "sdk") return "sdk  ";
   return config.type === "stdio" ? "" : `${config.type} ${(config.written ?? config).url}  `;
 }
 
@@ -99,7 +102,11 @@ export function listJson(states: ServerSnapshot[]): object[] {
   return states.map((s) => ({
     name: s.name,
     status: s.status,
-    ...(s.config.type === "stdio" ? {} : { transport: s.config.type, url: (s.config.written ?? s.config).url }),
+    ...(s.config.type === "stdio"
+      ? {}
+      : s.config.type === "sdk"
+        ? { transport: "sdk" }
+        : { transport: s.config.type, url: (s.config.written ?? s.config).url }),
     ...(s.error ? { error: s.error } : {}),
     tools: s.tools.length,
     prompts: s.prompts.length,
@@ -132,6 +139,8 @@ export function detailsText(s: ServerSnapshot): string {
     lines.push(`  command:       ${commandLine(s.config)}`);
     const env = Object.keys(s.config.env);
     if (env.length) lines.push(`  env:           ${env.map((k) => `${k}=***`).join(" ")}`);
+  } else if (s.config.type === "sdk") {
+    lines.push("  transport:     sdk (in the host program)");
   } else {
     lines.push(
       `  transport:     ${s.config.type === "http" ? "http (Streamable HTTP)" : "sse (legacy HTTP+SSE)"}`,

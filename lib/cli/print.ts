@@ -17,6 +17,10 @@ import { OutputWriter } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "./print-commands.ts";
 import { openRunSession, SessionError } from "./session-flags.ts";
 import type { OpenedSession } from "../agent/session-open.ts";
+import { needsPermission, type PermissionMode } from "../agent/permissions.ts";
+import type { PermissionDecision } from "../agent/loop.ts";
+import type { Tool } from "../tools/tool.ts";
+import { isAllowed } from "./repl-permission.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 import { runtimeOptions } from "./runtime-options.ts";
@@ -111,6 +115,8 @@ export async function runPrint(args: CliArgs): Promise<number> {
         await s.refresh();
         conversation.noteRoutes(s.routes());
       },
+      // --permission-mode with nobody to ask: what needs permission is refused (without it, everything runs).
+      canUseTool: args.permissionMode && permissionDenier(args.permissionMode, args.allowedTools, s),
       cwd,
       toolState: new ToolState(cwd),
       maxTurns: args.maxTurns,
@@ -156,4 +162,12 @@ export async function runPrint(args: CliArgs): Promise<number> {
     await shutdown();
   }
   return code;
+}
+
+/** The loop's permission hook for -p with --permission-mode: allowed tools run, others that need permission are refused. */
+function permissionDenier(mode: PermissionMode, allowed: string[], runtime: AgentRuntime) {
+  return async (tool: Tool): Promise<PermissionDecision> =>
+    !needsPermission(tool, mode) || isAllowed(tool.name, allowed, (n, r) => runtime.matchesRule(n, r))
+      ? true
+      : { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
 }

@@ -38,6 +38,11 @@ export interface StdioServerConfig extends ServerBase {
   written?: { command: string; args: string[] };
 }
 
+/** A server inside the host program (the Agent SDK's `createSdkMcpServer`), reached over its control channel. */
+export interface SdkServerConfig extends ServerBase {
+  type: "sdk";
+}
+
 /**
  * One remote server (basic/transports): `http` is Streamable HTTP (with the legacy fallback), `sse`
  * the 2024-11-05 HTTP+SSE transport. `headers` go on every request to the server's origin.
@@ -54,7 +59,7 @@ export interface HttpServerConfig extends ServerBase {
  * One configured server, discriminated by `type` (the transport). Each member has `name`; a new
  * transport adds a member here, a branch in `validateEntry` and a case in transports/factory.ts.
  */
-export type ServerConfig = StdioServerConfig | HttpServerConfig;
+export type ServerConfig = StdioServerConfig | HttpServerConfig | SdkServerConfig;
 
 /** The result of validating one entry: the server and the `${VAR}`s that had no value, or why it was skipped. */
 type EntryResult = { server: ServerConfig; unset: string[] } | string;
@@ -198,6 +203,8 @@ function validateEntry(name: string, entry: unknown, env: Record<string, string 
     case "http":
     case "sse":
       return withOptions(entry, validateRemote(name, type, entry, env));
+    case "sdk":
+      return { server: { type: "sdk", name }, unset: [] };
     default:
       return `"type" is ${JSON.stringify(entry.type)}: not a transport (expected "stdio", "http" or "sse"); skipped`;
   }

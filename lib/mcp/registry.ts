@@ -22,6 +22,7 @@ import {
 import type { RequestOptions } from "./jsonrpc.ts";
 import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./env.ts";
 import { openTransport } from "./transports/factory.ts";
+import type { SdkHost } from "./transports/sdk.ts";
 import { errorMessage } from "../shared/values.ts";
 import { Restarter } from "./restarts.ts";
 import { toolAllowed, unmatchedFilters } from "./server-options.ts";
@@ -50,6 +51,8 @@ export interface RegistryOptions {
   onTrace?: (server: string, direction: "send" | "receive", message: string) => void;
   /** Told when a server announces a changed list; `refresh()` then re-lists it. */
   onListChanged?: (server: string, kind: ListKind) => void;
+  /** The host program's control channel, for `sdk` servers (stream-json input). */
+  sdkHost?: SdkHost;
 }
 
 /**
@@ -320,6 +323,7 @@ export class McpRegistry {
         log: verbose ? log : undefined,
         verbose,
         debug,
+        sdkHost: this.opts.sdkHost,
       });
       const transport = await opening;
       client = new McpClient(name, transport, {

@@ -8,16 +8,20 @@ import { closeSync, openSync, readFileSync, rmSync, statSync, writeSync } from "
 const STALE_MS = 30_000;
 const WAIT_MS = 15_000;
 const POLL_MS = 15;
+const EMPTY_GRACE_MS = 2_000;
 
 function ownerAlive(lockPath: string): boolean {
   try {
     const pid = Number(readFileSync(lockPath, "utf8"));
-    if (!Number.isInteger(pid) || pid <= 0) return false;
+    // No pid yet: its owner is between creating the file and writing to it, unless that was long ago.
+    if (!Number.isInteger(pid) || pid <= 0) return Date.now() - statSync(lockPath).mtimeMs < EMPTY_GRACE_MS;
     process.kill(pid, 0);
     return Date.now() - statSync(lockPath).mtimeMs < STALE_MS;
   } catch (err) {
-    // EPERM: the pid exists but belongs to someone else: alive.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
+    // EPERM: the pid exists but belongs to someone else: alive. ENOENT: released meanwhile, so
+    // removing "it" now could remove the next owner's fresh lock: try again instead.
+    const code = (err as NodeJS.ErrnoException).code;
+    return code === "EPERM" || code === "ENOENT";
   }
 }
 

@@ -7,6 +7,7 @@ import type { HttpAuthProvider } from "../auth/provider.ts";
 import type { HttpServerConfig, ServerConfig } from "../config.ts";
 import type { Transport } from "../transport.ts";
 import { StdioTransport } from "./stdio.ts";
+import type { SdkHost } from "./sdk.ts";
 
 /** What any transport may need from the run. */
 export interface TransportContext {
@@ -18,6 +19,8 @@ export interface TransportContext {
   log?: (line: string) => void;
   verbose?: boolean;
   debug?: boolean;
+  /** The host program's control channel (stream-json input), for `sdk` servers. */
+  sdkHost?: SdkHost;
   /** The OAuth provider for a remote server, when one applies (basic/authorization); none → static headers only. */
   authFor?: (config: HttpServerConfig) => HttpAuthProvider | undefined;
 }
@@ -36,6 +39,11 @@ export async function openTransport(config: ServerConfig, ctx: TransportContext)
   switch (config.type) {
     case "stdio":
       return StdioTransport.spawn(config, { cwd: ctx.cwd, onStderrLine: ctx.onStderrLine });
+    case "sdk": {
+      if (!ctx.sdkHost) throw new Error('a "sdk" server lives in a host program: it needs --input-format stream-json');
+      const { SdkTransport } = await import("./sdk.ts");
+      return new SdkTransport(config.name, ctx.sdkHost);
+    }
     case "http": {
       const { HttpTransport } = await import("./http.ts");
       return new HttpTransport({ url: config.url, headers: config.headers, auth: ctx.authFor?.(config), log: prefixed(config.name, ctx.log) });

@@ -1,0 +1,21 @@
+/**
+ * Which tool calls need permission under Claude Code's permission modes (`--permission-mode`):
+ * `default` asks before every tool but the read-only built-ins (Read, Glob, Grep); `acceptEdits`
+ * also lets Write and Edit run; `bypassPermissions` never asks. MCP tools always ask outside
+ * `bypassPermissions`, whatever their readOnlyHint: a hint from a server is not our consent.
+ */
+import type { Tool } from "../tools/tool.ts";
+
+export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions";
+
+export const PERMISSION_MODES: readonly PermissionMode[] = ["default", "acceptEdits", "bypassPermissions"];
+
+const EDITS = new Set(["Write", "Edit"]);
+
+/** True when `tool` must be allowed (by a rule or by someone) before it runs in `mode`. */
+export function needsPermission(tool: Tool, mode: PermissionMode): boolean {
+  if (mode === "bypassPermissions") return false;
+  if (!tool.name.startsWith("mcp__") && tool.readOnly) return false;
+  if (mode === "acceptEdits" && EDITS.has(tool.name)) return false;
+  return true;
+}
