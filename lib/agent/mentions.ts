@@ -9,6 +9,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { resourceContentsToBlocks } from "./mcp/content.ts";
+import { errorMessage } from "../shared/values.ts";
 import { base64Bytes, imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "../files/image.ts";
 import { readRegularFile, type FileRead } from "../files/regular-file.ts";
 import { decodeText, decodeTextPrefix, encodingLabel } from "../files/text-file.ts";
@@ -139,7 +140,7 @@ async function readResource(mcp: McpInput, server: string, uri: string): Promise
   try {
     result = await mcp.readResource(server, uri);
   } catch (err) {
-    throw new InputError(`cannot read @${source}: ${(err as Error).message}`);
+    throw new InputError(`cannot read @${source}: ${errorMessage(err)}`);
   }
   const blocks = resourceContentsToBlocks(result.contents);
   if (!blocks.length) return [attachment(source, "(empty resource)")];

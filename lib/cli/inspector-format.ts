@@ -8,7 +8,7 @@ import type { ServerConfig, ServerOrigin } from "../mcp/config.ts";
 import { base64Bytes } from "../files/image.ts";
 import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
 import type { ServerSnapshot } from "../mcp/registry.ts";
-import { stderrSuffix } from "./mcp-lines.ts";
+import { stderrSuffix } from "./stderr-tail.ts";
 import { textOfBlob } from "../agent/mcp/text-blob.ts";
 import { schemaType } from "./schema-type.ts";
 
@@ -43,7 +43,7 @@ function remoteLabel(config: ServerConfig): string {
 
 /** Why a server failed, with its telling stderr lines: the same words as the start-up failure line. */
 export function failureReason(state: ServerSnapshot): string {
-  return `${state.error ?? "unknown error"}${stderrSuffix(state.stderr.filter((l) => l.trim()))}`;
+  return `${state.error ?? "unknown error"}${stderrSuffix(state.stderr)}`;
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;

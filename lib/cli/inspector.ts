@@ -7,7 +7,6 @@
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
 import { readMcpEnv, timeouts } from "../mcp/env.ts";
 import { McpRegistry, type ServerSnapshot } from "../mcp/registry.ts";
-import { McpError } from "../mcp/errors.ts";
 import { mapPromptArguments } from "../agent/mcp/prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { UsageError } from "./args.ts";
@@ -180,7 +179,6 @@ async function request<T>(send: () => Promise<T>): Promise<T> {
   try {
     return await send();
   } catch (err) {
-    if (err instanceof McpError) throw new CommandError(`${err.message} (JSON-RPC error ${err.code})`);
     throw new CommandError(errorMessage(err));
   }
 }

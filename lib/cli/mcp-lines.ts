@@ -4,6 +4,7 @@
  * events; only this file words them.
  */
 import type { FailurePhase, RegistryOptions, ServerSnapshot } from "../mcp/registry.ts";
+import { stderrSuffix } from "./stderr-tail.ts";
 
 /** Longest traced message shown, in characters. */
 const TRACE_CHARS = 2000;
@@ -11,24 +12,12 @@ const TRACE_CHARS = 2000;
 /**
  * `MCP server "x" failed to start: <reason> (stderr: …)` at start-up, `MCP server "x" <reason> (stderr: …)`
  * when it ended mid-run (the reason then reads "exited with code 1") or failed the handshake after
- * initialize (the reason reads "failed the handshake: tools/list answered -32603 fetch failed").
+ * initialize (the reason reads "failed the handshake: tools/list answered MCP error -32603: fetch failed").
  */
 export function failureLine(server: ServerSnapshot, phase: FailurePhase): string {
   // A handshake failure's reason starts "failed the handshake: …" already.
   const what = phase === "start" ? `failed to start: ${server.error}` : server.error;
   return `MCP server "${server.name}" ${what}${stderrSuffix(server.stderr)}`;
-}
-
-/**
- * " (stderr: …)" for a one-line report, "" when silent: the last three lines, led by the last line
- * that names an error when the tail does not (runtimes print a stack and a version after it).
- */
-export function stderrSuffix(lines: readonly string[]): string {
-  const tail = lines.slice(-3);
-  const named = lines.findLast((l) => /\b(error|ERR!|fatal|exception|cannot|not found)\b/i.test(l));
-  if (named !== undefined && !tail.includes(named)) tail.splice(0, tail.length - 2, named);
-  const text = tail.join(" | ");
-  return text ? ` (stderr: ${text.length > 500 ? `${text.slice(0, 500)}…` : text})` : "";
 }
 
 /** `[server] → {…}` (sent) or `[server] ← {…}` (received), cut at 2000 characters. */

@@ -4,10 +4,11 @@
  * path that sends an image (Read, `@file` mentions, MCP tool results, prompts, resources and
  * sampling) builds it with imageBlock, so the model is never sent one the API would refuse.
  */
-import type { ToolResultBlock } from "../tools/tool.ts";
 
-export type ImageBlock = Extract<ToolResultBlock, { type: "image" }>;
-type TextBlock = Extract<ToolResultBlock, { type: "text" }>;
+/** An Anthropic image content block (base64 source). */
+export type ImageBlock = { type: "image"; source: { type: "base64"; media_type: string; data: string } };
+/** An Anthropic text content block. */
+export type TextBlock = { type: "text"; text: string };
 
 /** Media types the Messages API accepts for an image block. */
 export const IMAGE_MEDIA_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/gif", "image/webp"]);

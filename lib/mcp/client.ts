@@ -222,7 +222,7 @@ export class McpClient {
       const garbage = skipped ? `; its output had ${skipped} line(s) that are not JSON-RPC, the last: ${lastSkipped}` : "";
       return new Error(`no answer to initialize within ${timeoutMs} ms${garbage}`);
     }
-    if (error instanceof McpError) return new Error(`initialize failed: ${error.message} (JSON-RPC error ${error.code})`);
+    if (error instanceof McpError) return new Error(`initialize failed: ${error.message}`);
     return error instanceof Error ? error : new Error(String(error));
   }
 }

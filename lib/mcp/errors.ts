@@ -5,14 +5,20 @@
 import { ErrorCode, type JsonRpcErrorObject } from "./protocol.ts";
 import { errorMessage } from "../shared/values.ts";
 
-/** A JSON-RPC error response from the peer (or one we send back), with its code and data. */
+/**
+ * A JSON-RPC error response from the peer (or one we send back), with its code and data.
+ * `rpcMessage` is the error object's `message` as on the wire; `message` is the one line every
+ * report prints, stating the code once, in front: `MCP error -32602: Resource demo://nope not
+ * found`. Servers built on the MCP SDK already put that prefix in their message; it is not repeated.
+ */
 export class McpError extends Error {
   constructor(
     readonly code: number,
-    message: string,
+    readonly rpcMessage: string,
     readonly data?: unknown,
   ) {
-    super(message);
+    const prefix = `MCP error ${code}:`;
+    super(`${prefix} ${rpcMessage.startsWith(prefix) ? rpcMessage.slice(prefix.length).trimStart() : rpcMessage}`);
     this.name = "McpError";
   }
 }
@@ -66,7 +72,7 @@ export function toMcpError(error: unknown): McpError {
 /** What we send back for an error thrown by a request handler: `McpError` keeps its code. */
 export function toErrorObject(error: unknown): JsonRpcErrorObject {
   if (error instanceof McpError) {
-    return { code: error.code, message: error.message, ...(error.data === undefined ? {} : { data: error.data }) };
+    return { code: error.code, message: error.rpcMessage, ...(error.data === undefined ? {} : { data: error.data }) };
   }
   return { code: ErrorCode.InternalError, message: errorMessage(error) };
 }

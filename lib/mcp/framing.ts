@@ -7,6 +7,7 @@
  * Linear in the input: each byte is scanned for 0x0A exactly once and copied at most once
  * (when a line spans several chunks, its pieces are joined once, when its newline arrives).
  */
+import { chunks, concat } from "./byte-stream.ts";
 
 /** Work counters, in bytes and lines, so tests can assert on work done rather than wall time. */
 export interface FramingStats {
@@ -133,15 +134,8 @@ export class LineSplitter {
 
   /** Joins the pending pieces and `tail` into one buffer: the only copy a line ever gets. */
   private join(tail: Uint8Array): Uint8Array {
-    const total = this.pendingBytes + tail.length;
-    const joined = new Uint8Array(total);
-    let at = 0;
-    for (const piece of this.pending) {
-      joined.set(piece, at);
-      at += piece.length;
-    }
-    joined.set(tail, at);
-    this.stats.bytesCopied += total;
+    const joined = concat(this.pending, this.pendingBytes, tail);
+    this.stats.bytesCopied += joined.length;
     return joined;
   }
 }
@@ -159,24 +153,7 @@ export interface ReadLinesOptions {
  */
 export async function* readLines(stream: ReadableStream<Uint8Array>, opts: ReadLinesOptions = {}): AsyncGenerator<FramedLine> {
   const splitter = opts.splitter ?? new LineSplitter();
-  const reader = stream.getReader();
-  // Cancelling resolves a pending read with done, which is what lets an abort end the loop
-  // even while a grandchild keeps the pipe open.
-  const onAbort = () => void reader.cancel().catch(() => {});
-  if (opts.signal?.aborted) onAbort();
-  opts.signal?.addEventListener("abort", onAbort, { once: true });
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      yield* splitter.push(value);
-    }
-    finished = true;
-    yield* splitter.end();
-  } finally {
-    opts.signal?.removeEventListener("abort", onAbort);
-    if (!finished) await reader.cancel().catch(() => {});
-    reader.releaseLock();
-  }
+  // Cancelling (in `chunks`) is what lets an abort end the loop even while a grandchild keeps the pipe open.
+  for await (const chunk of chunks(stream, opts.signal)) yield* splitter.push(chunk);
+  yield* splitter.end();
 }

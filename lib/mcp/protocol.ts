@@ -51,20 +51,11 @@ export interface JsonRpcRequest {
   params?: Record<string, unknown>;
 }
 
-/** A notification: no id, never answered. */
-export interface JsonRpcNotification {
-  jsonrpc: "2.0";
-  method: string;
-  params?: Record<string, unknown>;
-}
-
 export interface JsonRpcErrorObject {
   code: number;
   message: string;
   data?: unknown;
 }
-
-export type JsonRpcResponse = { jsonrpc: "2.0"; id: RequestId; result: unknown } | { jsonrpc: "2.0"; id: RequestId | null; error: JsonRpcErrorObject };
 
 /** Standard JSON-RPC 2.0 error codes (jsonrpc.org/specification#error_object). */
 export const ErrorCode = {

@@ -7,90 +7,16 @@ import { McpClient } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
 import { McpError } from "./errors.ts";
 import { type ClientFeatures, workingDirectoryRoots } from "./features.ts";
-import {
-  ErrorCode,
-  type CallToolResult,
-  type GetPromptResult,
-  type Implementation,
-  type ListKind,
-  type McpPrompt,
-  type McpResource,
-  type McpTool,
-  type ReadResourceResult,
-  type ServerCapabilities,
-} from "./protocol.ts";
+import type { CallToolResult, GetPromptResult, ListKind, McpPrompt, McpResource, ReadResourceResult } from "./protocol.ts";
 import type { RequestOptions } from "./jsonrpc.ts";
 import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./env.ts";
 import { openTransport } from "./transports/factory.ts";
-import type { SdkHost } from "./transports/sdk.ts";
 import { errorMessage } from "../shared/values.ts";
+import { REPROBE_INTERVAL_MS, type RegistryOptions, type ServerSnapshot, type ServerState } from "./registry-types.ts";
 import { Restarter } from "./restarts.ts";
-import { toolAllowed, unmatchedFilters } from "./server-options.ts";
+import { listInto, orNone } from "./server-lists.ts";
 
-export interface RegistryOptions {
-  /** Working directory for the servers. */
-  cwd: string;
-  /** What every server is offered (client/roots, client/sampling); default: the working directory as the one root. */
-  features?: ClientFeatures;
-  startupTimeoutMs?: number;
-  toolTimeoutMs?: number;
-  /** One line for stderr: failures always; diagnostics and server stderr when `verbose`. */
-  log: (line: string) => void;
-  verbose?: boolean;
-  /** Also log every JSON-RPC message in and out. */
-  debug?: boolean;
-  /** Shutdown grace before SIGTERM, in ms (see `StdioTransport.close`). */
-  graceMs?: number;
-  /** Told as each server finishes starting, connected or failed (a live start-up status). */
-  onServerSettled?: (server: ServerSnapshot) => void;
-  /** Told when a server failed to start or, once connected, ended; the snapshot has the reason and stderr tail. */
-  onServerFailed?: (server: ServerSnapshot, phase: FailurePhase) => void;
-  /** Every stderr line of a process server, as it arrives (asked for under --verbose). */
-  onStderrLine?: (server: string, line: string) => void;
-  /** Every JSON-RPC message in and out (asked for under --debug). */
-  onTrace?: (server: string, direction: "send" | "receive", message: string) => void;
-  /** Told when a server announces a changed list; `refresh()` then re-lists it. */
-  onListChanged?: (server: string, kind: ListKind) => void;
-  /** The host program's control channel, for `sdk` servers (stream-json input). */
-  sdkHost?: SdkHost;
-}
-
-/**
- * When a server failed: "start" (spawn, initialize), "handshake" (initialize worked, a list did
- * not: capabilities and instructions are kept), "exit" (it ended after connecting).
- */
-export type FailurePhase = "start" | "handshake" | "exit";
-
-/** How long a failed remote server is left alone before `refresh` probes it again, in ms. */
-export const REPROBE_INTERVAL_MS = 60_000;
-
-/** One server as the rest of the program reads it: a frozen copy, never the registry's own state. */
-export type ServerSnapshot = Readonly<ServerState>;
-
-interface ServerState {
-  name: string;
-  /**
-   * "failed" when it could not start, or when it exited after starting; "disabled" when it was
-   * not started: `"disabled": true` in its entry, or a project server the user did not approve.
-   */
-  status: "connected" | "failed" | "disabled";
-  /** Why it failed ("exited with code 1 before the handshake"), or is disabled ("not approved", "by its entry"). */
-  error?: string;
-  config: ServerConfig;
-  protocolVersion?: string;
-  capabilities?: ServerCapabilities;
-  serverInfo?: Implementation;
-  instructions?: string;
-  tools: readonly McpTool[];
-  prompts: readonly McpPrompt[];
-  resources: readonly McpResource[];
-  /** Last stderr lines, kept when the server failed. */
-  stderr: readonly string[];
-  /** Process id of the server (leader of its process group), once spawned. */
-  pid?: number;
-  /** When it was last started (ms since the epoch): a failed remote server is probed again at most once a minute. */
-  probedAt?: number;
-}
+export type { FailurePhase, RegistryOptions, ServerSnapshot } from "./registry-types.ts";
 
 export class McpRegistry {
   /** One entry per configured server, in configuration order. */
@@ -348,9 +274,7 @@ export class McpRegistry {
           true,
         );
       } catch (error) {
-        throw new HandshakeError(
-          `failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.code} ${error.message}` : errorMessage(error)}`,
-        );
+        throw new HandshakeError(`failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.message}` : errorMessage(error)}`);
       }
       if (this.shuttingDown) throw new Error("shut down during start-up");
       state.status = "connected";
@@ -371,40 +295,8 @@ export class McpRegistry {
     if (!this.shuttingDown) this.opts.onServerSettled?.(Object.freeze({ ...state }));
   }
 
-  /**
-   * Lists `kinds` into `state`, clearing each dirty flag first so an announcement that arrives
-   * meanwhile is not lost. At start-up (`strict`) a failed tools/list fails the server; otherwise
-   * a failure is a warning and the old list stays.
-   */
-  private async list(client: McpClient, state: ServerState, kinds: ListKind[], strict: boolean): Promise<void> {
-    const opts = { timeoutMs: this.startupTimeoutFor(state.name) };
-    const listers = { tools: () => client.listTools(opts), prompts: () => client.listPrompts(opts), resources: () => client.listResources(opts) };
-    await Promise.all(
-      kinds.map(async (kind) => {
-        client.dirty.delete(kind);
-        if (!state.capabilities?.[kind]) return;
-        try {
-          const listed = await orNone<unknown>(listers[kind]());
-          (state[kind] as readonly unknown[]) = Object.freeze(kind === "tools" ? this.filterTools(state, listed as McpTool[]) : listed);
-        } catch (error) {
-          if (strict && kind === "tools") throw error;
-          this.opts.log(`MCP server "${state.name}": ${kind}/list failed: ${errorMessage(error)}`);
-        }
-      }),
-    );
-  }
-
-  /** `includeTools`/`excludeTools` of the entry applied; a filter name that matches no tool is one warning. */
-  private filterTools(state: ServerState, tools: McpTool[]): McpTool[] {
-    for (const { key, names } of unmatchedFilters(
-      state.config,
-      tools.map((t) => t.name),
-    )) {
-      const line = `MCP server "${state.name}": ${key} names no tool of the server: ${names.join(", ")}`;
-      if (!this.warned.has(line)) this.opts.log(line);
-      this.warned.add(line);
-    }
-    return tools.filter((t) => toolAllowed(state.config, t.name));
+  private list(client: McpClient, state: ServerState, kinds: ListKind[], strict: boolean): Promise<void> {
+    return listInto(client, state, kinds, { strict, timeoutMs: this.startupTimeoutFor(state.name), log: this.opts.log, warned: this.warned });
   }
 
   /** A server that dies mid-run becomes "failed", its group is shut down, and one line reports its exit and stderr. */
@@ -436,13 +328,3 @@ export class McpRegistry {
 
 /** A list request after a good `initialize` failed: reported as a failed handshake, not a failed start. */
 class HandshakeError extends Error {}
-
-/** -32601 from an optional list means "none" (basic/lifecycle#capability-negotiation). */
-async function orNone<T>(listing: Promise<T[]>): Promise<T[]> {
-  try {
-    return await listing;
-  } catch (error) {
-    if (error instanceof McpError && error.code === ErrorCode.MethodNotFound) return [];
-    throw error;
-  }
-}

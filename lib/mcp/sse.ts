@@ -8,6 +8,7 @@
  * Linear in the input: each byte is scanned for a line end once and copied at most once (a line
  * spanning several chunks is joined once, when it ends); only field values are decoded, each once.
  */
+import { chunks, concat } from "./byte-stream.ts";
 
 /** One dispatched event. `id` is the stream's last event ID at dispatch ("" when none yet). */
 export interface SseEvent {
@@ -190,15 +191,8 @@ export class SseParser {
 
   /** Joins the pending pieces and `tail` into one buffer: the only copy a line ever gets. */
   private join(tail: Uint8Array): Uint8Array {
-    const total = this.pendingBytes + tail.length;
-    const joined = new Uint8Array(total);
-    let at = 0;
-    for (const piece of this.pending) {
-      joined.set(piece, at);
-      at += piece.length;
-    }
-    joined.set(tail, at);
-    this.stats.bytesCopied += total;
+    const joined = concat(this.pending, this.pendingBytes, tail);
+    this.stats.bytesCopied += joined.length;
     return joined;
   }
 }
@@ -213,22 +207,6 @@ export interface ReadEventsOptions {
 /** Reads a byte stream as SSE events. Ends at EOF or on abort; rejects only when the stream itself errors. */
 export async function* readEvents(stream: ReadableStream<Uint8Array>, opts: ReadEventsOptions = {}): AsyncGenerator<SseEvent> {
   const parser = opts.parser ?? new SseParser();
-  const reader = stream.getReader();
-  const onAbort = () => void reader.cancel().catch(() => {});
-  if (opts.signal?.aborted) onAbort();
-  opts.signal?.addEventListener("abort", onAbort, { once: true });
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      yield* parser.push(value);
-    }
-    finished = true;
-    parser.end();
-  } finally {
-    opts.signal?.removeEventListener("abort", onAbort);
-    if (!finished) await reader.cancel().catch(() => {});
-    reader.releaseLock();
-  }
+  for await (const chunk of chunks(stream, opts.signal)) yield* parser.push(chunk);
+  parser.end();
 }

@@ -1,6 +1,7 @@
 /**
  * The one shape every tool has, built-in or MCP. The agent loop knows tools only through this.
  */
+import type { ImageBlock, TextBlock } from "../files/image.ts";
 import type { ToolState } from "./tool-state.ts";
 
 /** JSON Schema for a tool's input; the Messages API requires `"type": "object"` at the top. */
@@ -12,7 +13,7 @@ export interface InputSchema {
 }
 
 /** An Anthropic content block that may appear inside a `tool_result`. */
-export type ToolResultBlock = { type: "text"; text: string } | { type: "image"; source: { type: "base64"; media_type: string; data: string } };
+export type ToolResultBlock = TextBlock | ImageBlock;
 
 /** What a tool returns. `content` is a string or text/image blocks; `isError` becomes `is_error`. */
 export interface ToolOutput {

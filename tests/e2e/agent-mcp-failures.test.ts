@@ -44,7 +44,7 @@ describe("servers that fail to start", () => {
     expect(line("garbage")[0]).toContain("no answer to initialize within 1000 ms");
     expect(line("garbage")[0]).toContain("not JSON-RPC");
     expect(line("refuses")).toHaveLength(1);
-    expect(line("refuses")[0]).toContain("initialize failed: fixture init error (--init-error)");
+    expect(line("refuses")[0]).toContain("initialize failed: MCP error -32603: fixture init error (--init-error)");
     expect(line("refuses")[0]).toContain("[fixture] stderr line 2 of 2");
   });
 

@@ -15,6 +15,6 @@ test("a failing prompts/list is one stderr line naming the server, not a stack",
   const r = await runAgent(["-p", "/mcp__fx__greet Ada"], { cwd: dir, model: server.url });
   expect(r.code).toBe(1);
   expect(r.stdout).toBe("");
-  expect(r.stderr).toBe('error: MCP server "fx": prompts/list failed: fixture prompts/list error (--prompt-list-error)\n');
+  expect(r.stderr).toBe('error: MCP server "fx": prompts/list failed: MCP error -32603: fixture prompts/list error (--prompt-list-error)\n');
   expect(server.requests).toHaveLength(0);
 });

@@ -11,7 +11,7 @@ import { McpToolset } from "../../lib/agent/mcp/tools.ts";
 import { mcpReporter } from "../../lib/cli/mcp-lines.ts";
 import type { ToolContext } from "../../lib/tools/tool.ts";
 import { BUN, FIXTURE_SERVER, isAlive, tempDir } from "../support/run.ts";
-import { gone } from "../support/mcp.ts";
+import { gone, received } from "../support/mcp.ts";
 
 const registries: McpRegistry[] = [];
 afterEach(async () => {
@@ -41,13 +41,6 @@ function tool(registry: McpToolset, name: string) {
     );
   return found;
 }
-
-/** Lines the fixture received on stdin (its --log-file), parsed. */
-const received = (file: string): Record<string, any>[] =>
-  readFileSync(file, "utf8")
-    .trim()
-    .split("\n")
-    .map((l) => JSON.parse(l));
 
 describe("start", () => {
   test("servers start concurrently: one waits for another listed after it", async () => {

@@ -3,8 +3,10 @@
  * on a plain stderr, a mention naming no server, and how servers' failures read.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { reply, text } from "../support/model-server.ts";
-import { lines, project, stopProjects, userBlocks } from "../support/mcp.ts";
+import { chmodSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, text, toolUse } from "../support/model-server.ts";
+import { lines, npmServer, project, stopProjects, toolResult, userBlocks } from "../support/mcp.ts";
 import { FIXTURE_SERVER, BUN, fixtureServer, runAgent, tempDir, writeMcpConfig } from "../support/run.ts";
 
 afterEach(stopProjects);
@@ -58,5 +60,57 @@ describe("a mention naming no server", () => {
     const r = await p.run("see @nosuch:foo://bar @missing.txt me@example.com @scope/pkg");
     expect(r.code).toBe(0);
     expect(lines(r.stderr)).toEqual(['@nosuch:foo://bar: no MCP server named "nosuch" (no MCP servers are configured); sent as plain text']);
+  });
+});
+
+describe("a JSON-RPC error states its code once, in front", () => {
+  test("a tool call's error reaches the model as one line", async () => {
+    const p = project({ fx: fixtureServer() }, [reply(toolUse("mcp__fx__rpc_error", {})), reply(text("ok"))]);
+    expect((await p.run("rpc")).code).toBe(0);
+    expect(toolResult(p.model.requests[1]!)).toMatchObject({
+      is_error: true,
+      content: 'MCP server "fx" returned an error for rpc_error: MCP error -32000: fixture rpc error',
+    });
+  });
+
+  test("a refused handshake", async () => {
+    const p = project({ fx: fixtureServer("--init-error") }, [reply(text("ok"))]);
+    const r = await p.run("hi");
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toEqual(['MCP server "fx" failed to start: initialize failed: MCP error -32603: fixture init error (--init-error)']);
+  });
+
+  test("the everything server's own prefix is not repeated: mention and inspector", async () => {
+    const p = project({ everything: npmServer("everything", ["stdio"]) }, [reply(text("ok"))]);
+    const r = await p.run("look @everything:demo://nope");
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr)).toEqual(["error: cannot read @everything:demo://nope: MCP error -32602: Resource demo://nope not found"]);
+    const read = await runAgent(["mcp", "read", "everything", "demo://nope"], { cwd: p.dir, env: { ANTHROPIC_API_KEY: undefined } });
+    expect(read.code).toBe(1);
+    expect(lines(read.stderr)).toEqual(["mcp read: MCP error -32602: Resource demo://nope not found"]);
+  });
+});
+
+describe("servers that cannot start", () => {
+  test("a Node stack trace in the stderr tail reads as its lines: the error first, no frames, no stray }", async () => {
+    const p = project(({ dir }) => ({ node: { command: "node", args: [`${dir}/indx.js`] } }), [reply(text("ok"))]);
+    const r = await p.run("hi");
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toEqual([
+      expect.stringMatching(
+        /^MCP server "node" failed to start: exited with code 1 before the handshake \(stderr: Error: Cannot find module '.*\/indx\.js' \| Node\.js v[\d.]+\)$/,
+      ),
+    ]);
+  });
+
+  test("a script without #! is named as not executable, with the fix", async () => {
+    const p = project({ srv: { command: "./srv.sh" } }, [reply(text("ok"))]);
+    writeFileSync(join(p.dir, "srv.sh"), "echo not a server\n");
+    chmodSync(join(p.dir, "srv.sh"), 0o755);
+    const r = await p.run("hi");
+    expect([r.code, r.stdout]).toEqual([0, "ok\n"]);
+    expect(lines(r.stderr)).toEqual([
+      'MCP server "srv" failed to start: cannot start "./srv.sh": not an executable program (no #! line?); run it through its interpreter, e.g. "command": "sh"',
+    ]);
   });
 });

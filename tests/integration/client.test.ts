@@ -12,7 +12,7 @@ import { StdioTransport } from "../../lib/mcp/transports/stdio.ts";
 import { ConnectionClosedError, McpError, RequestTimeoutError } from "../../lib/mcp/errors.ts";
 import { initializeRequest } from "../../lib/mcp/protocol.ts";
 import { BUN, FIXTURE_SERVER, isAlive, tempDir } from "../support/run.ts";
-import { gone } from "../support/mcp.ts";
+import { gone, received } from "../support/mcp.ts";
 
 /** Everything a test started, closed even when the test fails half-way. */
 const open: { close(graceMs?: number): Promise<void> }[] = [];
@@ -34,14 +34,6 @@ async function connected(flags: string[], opts: Options = {}): Promise<McpClient
   const client = spawn(flags, opts);
   await client.connect({ timeoutMs: 10_000 });
   return client;
-}
-
-/** Lines the fixture received on stdin (its --log-file), parsed. */
-function received(logFile: string): Record<string, any>[] {
-  return readFileSync(logFile, "utf8")
-    .trim()
-    .split("\n")
-    .map((line) => JSON.parse(line));
 }
 
 describe("handshake", () => {
@@ -131,7 +123,7 @@ describe("calls", () => {
     expect(await client.callTool("fail", {})).toMatchObject({ isError: true });
     const error = await client.callTool("rpc_error", {}).catch((e) => e);
     expect(error).toBeInstanceOf(McpError);
-    expect([error.code, error.message]).toEqual([-32000, "fixture rpc error"]);
+    expect([error.code, error.rpcMessage, error.message]).toEqual([-32000, "fixture rpc error", "MCP error -32000: fixture rpc error"]);
   });
 
   test("a call that times out is cancelled on the wire and the session stays usable", async () => {
@@ -210,7 +202,7 @@ describe("start-up failures produce the reason", () => {
   });
 
   test("answers initialize with an error", async () => {
-    expect(await reason(["--init-error"])).toMatch(/^initialize failed: .+ \(JSON-RPC error -?\d+\)$/);
+    expect(await reason(["--init-error"])).toBe("initialize failed: MCP error -32603: fixture init error (--init-error)");
   });
 
   test("prints only garbage: times out and says so", async () => {

@@ -84,7 +84,8 @@ describe("requests and responses", () => {
     p.send({ jsonrpc: "2.0", id: 1, error: { code: -32000, message: "boom", data: { why: 1 } } });
     const error = await failure(pending);
     expect(error).toBeInstanceOf(McpError);
-    expect([error.code, error.message, error.data]).toEqual([-32000, "boom", { why: 1 }]);
+    expect([error.code, error.rpcMessage, error.data]).toEqual([-32000, "boom", { why: 1 }]);
+    expect(error.message).toBe("MCP error -32000: boom");
   });
 
   test("a timeout rejects, sends notifications/cancelled, and a late response is skipped", async () => {
@@ -220,5 +221,13 @@ describe("incoming messages", () => {
     expect(p.conn.stats.skipped).toBe(5);
     expect(p.notes[0]).toBe('MCP server "t": skipped a line (line is not JSON): Server started on stdio');
     expect(p.notes.some((n) => n.includes("not valid UTF-8"))).toBe(true);
+  });
+});
+
+describe("McpError's line", () => {
+  test("states the code once, in front, even when the server's message already did", () => {
+    expect(new McpError(-32602, "MCP error -32602: Resource demo://nope not found").message).toBe("MCP error -32602: Resource demo://nope not found");
+    expect(new McpError(-32602, "Resource demo://nope not found").message).toBe("MCP error -32602: Resource demo://nope not found");
+    expect(new McpError(-32603, "MCP error -32602: inner").message).toBe("MCP error -32603: MCP error -32602: inner");
   });
 });

@@ -7,6 +7,7 @@ import { promptMessagesToBlocks } from "./content.ts";
 import type { ContentBlock } from "../messages.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "../input-types.ts";
 import { shellWords } from "../shell-words.ts";
+import { errorMessage } from "../../shared/values.ts";
 import { promptCommandPrefix, promptCommands } from "../../mcp/names.ts";
 
 /** The usage line for a prompt: `usage: /mcp__jira__create <title> [priority]`. */
@@ -62,7 +63,7 @@ export async function expandMcpPrompt(name: string, rawArgs: string, mcp: McpInp
   try {
     result = await mcp.getPrompt(server, promptName, args);
   } catch (err) {
-    throw new InputError(`/${name}: prompts/get failed: ${(err as Error).message}`);
+    throw new InputError(`/${name}: prompts/get failed: ${errorMessage(err)}`);
   }
   const blocks = promptMessagesToBlocks(result.messages);
   if (!blocks.length) throw new InputError(`/${name}: prompt returned no content`);

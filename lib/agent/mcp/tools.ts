@@ -92,7 +92,7 @@ export class McpToolset {
  * object schema is left out and reported through `warn`. `run` receives the route captured at
  * build time, so calls never depend on parsing the API name.
  */
-export function adaptTools(
+function adaptTools(
   servers: readonly { name: string; tools: readonly McpTool[] }[],
   namer: ToolNamer,
   run: (route: ToolRoute, input: Record<string, unknown>, ctx: ToolContext) => Promise<ToolOutput>,
@@ -120,13 +120,13 @@ export function adaptTools(
 }
 
 /** `notifications/progress` as one short line: "3/10 (30%) message" (basic/utilities/progress). */
-export function describeProgress(p: ProgressParams): string {
+function describeProgress(p: ProgressParams): string {
   const total = typeof p.total === "number" && p.total > 0 ? `/${p.total} (${Math.round((p.progress / p.total) * 100)}%)` : "";
   return [`${p.progress}${total}`, typeof p.message === "string" ? p.message : ""].filter(Boolean).join(" ");
 }
 
 function describeCallError(error: unknown, { server, tool }: ToolRoute): string {
-  if (error instanceof McpError) return `MCP server "${server}" returned an error for ${tool}: ${error.message} (code ${error.code})`;
+  if (error instanceof McpError) return `MCP server "${server}" returned an error for ${tool}: ${error.message}`;
   if (error instanceof RequestTimeoutError) {
     return `MCP tool ${tool} on server "${server}" timed out after ${error.timeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled`;
   }

@@ -10,7 +10,7 @@ import { signalGroup, trackGroup } from "../../process/group.ts";
 import type { StdioServerConfig } from "../config.ts";
 import { type FramedLine, readLines } from "../framing.ts";
 import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
-import { errorMessage } from "../../shared/values.ts";
+import { spawnError } from "./spawn-errors.ts";
 
 /** How the process ended: `code` for a normal exit, `signal` (e.g. "SIGKILL") when killed. */
 export interface ExitInfo {
@@ -73,7 +73,7 @@ export class StdioTransport implements Transport {
   /**
    * Starts `config.command` with `config.args` in `config.cwd` (else `opts.cwd`), `config.env` added to the inherited
    * environment, as the leader of a new process group (setsid) so shutdown can signal the group.
-   * @throws Error "command not found: …" or "cannot start …" when the process cannot be spawned.
+   * @throws Error "command not found: …" or "cannot start …" when the process cannot be spawned (spawnError).
    */
   static spawn(config: StdioServerConfig, opts: StdioOptions): StdioTransport {
     let proc: Bun.Subprocess<"pipe", "pipe", "pipe">;
@@ -90,9 +90,7 @@ export class StdioTransport implements Transport {
         detached: true,
       });
     } catch (error) {
-      const text = errorMessage(error);
-      if (/executable not found/i.test(text)) throw new Error(`command not found: ${config.command}`);
-      throw new Error(`cannot start ${JSON.stringify(config.command)}: ${text}`);
+      throw spawnError(config.command, error);
     }
     return new StdioTransport(proc, config, opts.onStderrLine);
   }
@@ -192,7 +190,7 @@ export class StdioTransport implements Transport {
 }
 
 /** "code 1" or "signal SIGKILL". */
-export function describeExit(exit: ExitInfo): string {
+function describeExit(exit: ExitInfo): string {
   return exit.code !== null ? `code ${exit.code}` : `signal ${exit.signal ?? "unknown"}`;
 }
 
