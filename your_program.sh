@@ -10,8 +10,14 @@ if [ -x "$exe" ] && [ -z "$(find "$here/index.ts" "$here/lib" "$here/package.jso
   exec "$exe" "$@"
 fi
 bun="$here/node_modules/.bin/bun"
+# npm records what it installed in node_modules/.package-lock.json: a package-lock.json newer
+# than that record means a pull brought dependencies this checkout does not have yet.
+installed="$here/node_modules/.package-lock.json"
 if [ ! -x "$bun" ] || [ ! -d "$here/node_modules/@anthropic-ai/sdk" ]; then
   echo "first run: installing dependencies with npm install (about 15 s, once)..." >&2
+  (cd "$here" && npm install --silent --no-audit --no-fund --prefer-offline >&2)
+elif [ ! -f "$installed" ] || [ "$here/package-lock.json" -nt "$installed" ]; then
+  echo "dependencies changed: updating them with npm install..." >&2
   (cd "$here" && npm install --silent --no-audit --no-fund --prefer-offline >&2)
 fi
 exec "$bun" run "$here/index.ts" "$@"

@@ -5,7 +5,7 @@
  * (tracked and new, not ignored), so node_modules and dist are not in it.
  */
 import { afterEach, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { reply, startModelServer, text, type ModelServer } from "../support/model-server.ts";
 import { ROOT, baseEnv, tempDir } from "../support/run.ts";
@@ -29,7 +29,7 @@ function freshClone(): string {
 test("the first run announces the install on stderr, once, before it starts; stdout holds only the answer", async () => {
   const clone = freshClone();
   expect(existsSync(join(clone, "node_modules"))).toBe(false);
-  model = startModelServer([reply(text("the answer"))]);
+  model = startModelServer([reply(text("the answer")), reply(text("again")), reply(text("the answer"))]);
   const env = Object.fromEntries(Object.entries(baseEnv(model.url)).filter((e): e is [string, string] => e[1] !== undefined));
   const proc = Bun.spawn([join(clone, "your_program.sh"), "-p", "hi"], { cwd: tempDir(), env, stdout: "pipe", stderr: "pipe" });
   const timer = setTimeout(() => proc.kill("SIGKILL"), 110_000);
@@ -43,4 +43,13 @@ test("the first run announces the install on stderr, once, before it starts; std
   const again = Bun.spawn([join(clone, "your_program.sh"), "-p", "hi"], { cwd: tempDir(), env, stdout: "pipe", stderr: "pipe" });
   const [, stderr2] = await Promise.all([new Response(again.stdout).text(), new Response(again.stderr).text(), again.exited]);
   expect(stderr2).not.toContain("first run");
+  expect(stderr2).not.toContain("dependencies changed");
+
+  // A pull that changes package-lock.json: the next run brings node_modules up to date first.
+  const later = new Date(Date.now() + 60_000);
+  utimesSync(join(clone, "package-lock.json"), later, later);
+  const pulled = Bun.spawn([join(clone, "your_program.sh"), "-p", "hi"], { cwd: tempDir(), env, stdout: "pipe", stderr: "pipe" });
+  const [stdout3, stderr3, code3] = await Promise.all([new Response(pulled.stdout).text(), new Response(pulled.stderr).text(), pulled.exited]);
+  expect({ code: code3, stdout: stdout3 }).toEqual({ code: 0, stdout: "the answer\n" });
+  expect(stderr3.split("\n")[0]).toBe("dependencies changed: updating them with npm install...");
 }, 120_000);
