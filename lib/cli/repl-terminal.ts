@@ -46,6 +46,7 @@ export class Terminal {
   private onLeave: (() => void) | undefined;
   private status: string | undefined;
   private activity: string[] = [];
+  private pending: string[] = [];
   private candidates: string[] = [];
   private hint: string | undefined;
   private hintTimer: Timer | undefined;
@@ -109,6 +110,12 @@ export class Terminal {
     this.redraw();
   }
 
+  /** The model's text still arriving, rendered: shown live above the activity until printed. */
+  setPending(lines: string[]): void {
+    this.pending = lines;
+    this.redraw();
+  }
+
   /** A turn runs: Esc and Ctrl-C call `onInterrupt`; a double Ctrl-C calls `onLeave`. */
   busy(onInterrupt: () => void, onLeave: () => void): void {
     this.busyInterrupt = onInterrupt;
@@ -121,6 +128,7 @@ export class Terminal {
     this.onLeave = undefined;
     this.status = undefined;
     this.activity = [];
+    this.pending = [];
     this.redraw();
   }
 
@@ -309,7 +317,7 @@ export class Terminal {
   private redraw(): void {
     if (this.closed) return;
     const { style } = this.opts;
-    const lines = [...this.activity];
+    const lines = [...this.pending, ...this.activity];
     if (this.status) lines.push(this.status);
     for (const q of this.queue) lines.push(style.dim(`  ↳ queued: ${q.split("\n")[0]}${q.includes("\n") ? " …" : ""}`));
     const q = this.question;

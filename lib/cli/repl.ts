@@ -15,13 +15,16 @@ import { ModelError } from "../agent/model.ts";
 import { exitAfterShutdown, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { colorEnabled, createStyle, type Style } from "./ui-style.ts";
 import { StartupStatus } from "./ui-status.ts";
-import { PlainLines, TurnView } from "./ui-turn.ts";
+import { TurnView } from "./ui-turn.ts";
+import { MarkdownStream } from "./ui-markdown.ts";
 import { TurnStatus } from "./ui-activity.ts";
 import { addUserInput, recordInterrupt } from "./repl-turns.ts";
 import { History, historyPath } from "./repl-history.ts";
 import { PROMPT, Terminal } from "./repl-terminal.ts";
 import { createCompleter } from "./repl-complete.ts";
 import { permissionHook } from "./repl-permission.ts";
+import { permissionPreview } from "./ui-permission.ts";
+import { toolStartLine } from "./ui-tool-lines.ts";
 import { toolBugReport } from "./tool-bugs.ts";
 import { openRunSession, SessionError } from "./session-flags.ts";
 import type { OpenedSession } from "../agent/session-open.ts";
@@ -136,11 +139,17 @@ class TurnRunner {
     const cwd = runtime.opts.cwd;
     const status = new TurnStatus((l) => term.setStatus(l), style);
     const view = new TurnView(
-      { print: (text) => term.print(text), setActivity: (lines) => term.setActivity(lines), columns: process.stdout.columns ?? 80 },
+      {
+        print: (text) => term.print(text),
+        setActivity: (lines) => term.setActivity(lines),
+        setPending: (lines) => term.setPending(lines),
+        columns: process.stdout.columns ?? 80,
+      },
       style,
       cwd,
-      new PlainLines(),
+      new MarkdownStream(() => process.stdout.columns ?? 80, style),
       status,
+      (call) => toolStartLine(call.name, call.input, cwd, style, runtime.route(call.name)),
     );
     const controller = new AbortController();
     const interrupt = () => controller.abort(new TurnInterrupted());
@@ -181,10 +190,13 @@ class TurnRunner {
           allowed: this.allowed,
           skipAll: this.args.skipPermissions,
           signal: controller.signal,
-          ask: (question) => {
+          ask: (question, body) => {
             view.endLine();
+            if (body.length) term.print(body.join("\n"));
+            status.set("Waiting for your answer…");
             return term.ask(style.yellow(question));
           },
+          preview: (tool, input) => permissionPreview(tool.name, input, { cwd, style, mcpRoute: (name) => runtime.route(name) }),
           onInterrupt: interrupt,
           matches: (toolName, rule) => runtime.matchesRule(toolName, rule),
         }),

@@ -7,9 +7,14 @@ export interface Style {
   readonly enabled: boolean;
   dim(s: string): string;
   bold(s: string): string;
+  italic(s: string): string;
+  underline(s: string): string;
+  strike(s: string): string;
   red(s: string): string;
   green(s: string): string;
   yellow(s: string): string;
+  blue(s: string): string;
+  magenta(s: string): string;
   cyan(s: string): string;
 }
 
@@ -25,9 +30,14 @@ export function createStyle(enabled: boolean): Style {
     enabled,
     dim: sgr(2, 22),
     bold: sgr(1, 22),
+    italic: sgr(3, 23),
+    underline: sgr(4, 24),
+    strike: sgr(9, 29),
     red: sgr(31, 39),
     green: sgr(32, 39),
     yellow: sgr(33, 39),
+    blue: sgr(34, 39),
+    magenta: sgr(35, 39),
     cyan: sgr(36, 39),
   };
 }

@@ -37,9 +37,10 @@ function builtinNamed(name: string): Tool | undefined {
   return builtinTools().find((t) => t.name === name);
 }
 
-/** The line printed when a call starts: `● Name(args)`. */
-export function toolStartLine(name: string, input: unknown, cwd: string, style: Style): string {
-  return `${style.cyan("●")} ${style.bold(name)}(${shortArgs(name, input, cwd)})`;
+/** The line printed when a call starts: `● Name(args)`, or `● server › tool (MCP)(args)` for an MCP tool. */
+export function toolStartLine(name: string, input: unknown, cwd: string, style: Style, route?: { server: string; tool: string }): string {
+  const shown = route ? `${route.server} › ${route.tool} (MCP)` : name;
+  return `${style.cyan("●")} ${style.bold(shown)}(${shortArgs(name, input, cwd)})`;
 }
 
 /**

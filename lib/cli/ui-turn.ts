@@ -15,12 +15,16 @@ export interface TextRenderer {
   push(delta: string): string;
   /** The rest, at the end of a reply or before a tool line. */
   end(): string;
+  /** What is still arriving, rendered, to show live until it is printed. */
+  pending?(): string[];
 }
 
 /** Where a turn is drawn (the Terminal). */
 export interface TurnScreen {
   print(text: string): void;
   setActivity(lines: string[]): void;
+  /** The reply's block still arriving (live, above the status line). */
+  setPending(lines: string[]): void;
   readonly columns: number;
 }
 
@@ -61,6 +65,7 @@ export class TurnView {
     this.status.streamedText(delta);
     const ready = this.renderer.push(delta);
     if (ready) this.screen.print(ready);
+    if (this.renderer.pending) this.screen.setPending(this.renderer.pending());
     this.lastCall = undefined;
   };
 
@@ -105,6 +110,7 @@ export class TurnView {
   /** Prints any text still held by the renderer. */
   endLine(): void {
     const rest = this.renderer.end();
+    if (this.renderer.pending) this.screen.setPending([]);
     if (rest) this.screen.print(rest);
   }
 

@@ -36,7 +36,8 @@ describe.skipIf(!TMUX)("interactive input", () => {
       await term.type("third");
       await term.keys("Enter");
       await term.waitFor((s) => s.includes("queued: second") && s.includes("queued: third"));
-      expect(server.requests).toHaveLength(1);
+      // The first request is held: nothing queued has been sent.
+      await waitUntil(() => server.requests.length === 1);
       slow.release();
       await term.waitFor((s) => s.includes("answer three") && atPrompt(s));
       expect(server.requests.map((_, n) => lastUserText(server, n))).toEqual(["first", "second", "third"]);
@@ -184,6 +185,50 @@ describe.skipIf(!TMUX)("interactive input", () => {
       await term.waitFor((s) => s.includes("only this") && atPrompt(s));
       expect(lastUserText(server, 0)).toBe("real question");
       await waitUntil(() => server.requests.length === 1);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe.skipIf(!TMUX)("rendered answers", () => {
+  test(
+    "Markdown is rendered while it streams: heading, emphasis, list, table, fenced code, wrapped at words",
+    async () => {
+      const answer = [
+        "# Fruit report",
+        "",
+        "Some **bold** words and `inline code` in a sentence long enough to be wrapped at a word boundary here.",
+        "",
+        "- apples",
+        "- kiwis",
+        "",
+        "| Fruit | Count |",
+        "|-------|------:|",
+        "| apple | 3 |",
+        "| kiwi | 12 |",
+        "",
+        "```ts",
+        "const total = 15;",
+        "```",
+        "",
+        "<b>raw</b> stays as written.",
+      ].join("\n");
+      const { term } = await startAgent([reply(text(answer))], { width: 60 });
+      await submit(term, "report");
+      const screen = await term.waitFor((s) => s.includes("stays as written.") && atPrompt(s));
+      const shown = screen.slice(screen.indexOf("> report"));
+      expect(shown).toContain("\nFruit report\n");
+      expect(shown).not.toContain("# Fruit");
+      expect(shown).not.toContain("**");
+      // Wrapped between words at 60 columns, never inside one.
+      expect(shown).toContain("Some bold words and `inline code` in a sentence long enough\nto be wrapped at a word boundary here.\n");
+      expect(shown).toContain("• apples\n• kiwis\n");
+      expect(shown).toContain(
+        ["┌───────┬───────┐", "│ Fruit │ Count │", "├───────┼───────┤", "│ apple │     3 │", "│ kiwi  │    12 │", "└───────┴───────┘"].join("\n"),
+      );
+      expect(shown).toContain("\n  const total = 15;\n");
+      expect(shown).not.toContain("```");
+      expect(shown).toContain("<b>raw</b> stays as written.");
     },
     TEST_TIMEOUT_MS,
   );

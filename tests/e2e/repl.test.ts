@@ -55,7 +55,8 @@ describe.skipIf(!TMUX)("interactive session", () => {
     "a prompt argument is the first question of the session",
     async () => {
       const { term } = await startAgent([reply(text("Answer to the first."))], { args: ["what is first?"] });
-      const screen = await term.screen();
+      // The prompt shows from the start, so wait for the answer, not for the prompt alone.
+      const screen = await term.waitFor((s) => s.includes("Answer to the first.") && atPrompt(s));
       expect(screen).toContain("> what is first?\nAnswer to the first.");
       expect(server!.requests[0]!.body.messages[0].content[0].text).toBe("what is first?");
     },
@@ -151,7 +152,7 @@ describe.skipIf(!TMUX)("interactive session", () => {
     async () => {
       const { term, dir, home } = await startAgent([reply(toolUse("Write", { file_path: "out.txt", content: "hello\n" })), reply(text("File written."))]);
       await submit(term, "write the file");
-      await term.waitFor("Allow Write out.txt? [y]es / [n]o / [a]lways for this tool");
+      await term.waitFor("Allow Write(out.txt)? [y]es / [n]o / [a]lways for this tool");
       expect(existsSync(join(dir, "out.txt"))).toBe(false);
       await term.type("y");
       await term.keys("Enter");
@@ -171,7 +172,7 @@ describe.skipIf(!TMUX)("interactive session", () => {
     async () => {
       const { term, dir } = await startAgent([reply(toolUse("Write", { file_path: "no.txt", content: "x" })), reply(text("Understood."))]);
       await submit(term, "write it");
-      await term.waitFor("Allow Write no.txt?");
+      await term.waitFor("Allow Write(no.txt)?");
       await term.type("n");
       await term.keys("Enter");
       await term.waitFor((s) => s.includes("Understood.") && atPrompt(s));
@@ -249,15 +250,15 @@ describe.skipIf(!TMUX)("interactive session", () => {
         { setup: (dir) => writeMcpConfig(dir, { fx: fixtureServer("--log-file", log) }) },
       );
       await submit(term, "echo twice");
-      await term.waitFor('Allow mcp__fx__echo text: "first"?');
+      await term.waitFor((s) => s.includes('"text": "first"') && s.includes("Allow fx › echo (MCP)?"));
       await term.type("a");
       await term.keys("Enter");
       await term.waitFor((s) => s.includes("Both echoed.") && atPrompt(s));
       const screen = await term.screen();
-      expect(screen.match(/Allow mcp__fx__echo/g)).toHaveLength(1);
+      expect(screen.match(/Allow fx › echo/g)).toHaveLength(1);
       expect(screen).toContain("⎿  second");
       await submit(term, "be slow");
-      await term.waitFor("Allow mcp__fx__slow");
+      await term.waitFor("Allow fx › slow (MCP)");
       await term.type("y");
       await term.keys("Enter");
       await term.waitFor("⋯  0/60000 (0%)");

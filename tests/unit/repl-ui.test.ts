@@ -79,7 +79,18 @@ describe("permissions", () => {
   });
 
   test("answers", () => {
-    expect(["y", "Yes", " n ", "always", "A", "", "sure"].map(parseAnswer)).toEqual(["yes", "yes", "no", "always", "always", undefined, undefined]);
+    expect(["y", "Yes", " n ", "always", "A", "", "sure", "nothing"].map((a) => parseAnswer(a)?.answer)).toEqual([
+      "yes",
+      "yes",
+      "no",
+      "always",
+      "always",
+      undefined,
+      undefined,
+      undefined,
+    ]);
+    expect(parseAnswer("n, use the other file")).toEqual({ answer: "no", reason: "use the other file" });
+    expect(parseAnswer("No: too risky")).toEqual({ answer: "no", reason: "too risky" });
   });
 
   function hook(answers: (string | null)[], extra: { skipAll?: boolean; allowed?: string[] } = {}) {
@@ -106,7 +117,7 @@ describe("permissions", () => {
     expect(await canUse(tool("Grep"), { pattern: "x" })).toBe(true);
     expect(asked).toEqual([]);
     expect(await canUse(tool("Bash"), { command: "rm -rf build" })).toBe(true);
-    expect(asked).toEqual(["Allow Bash rm -rf build? [y]es / [n]o / [a]lways for this tool "]);
+    expect(asked).toEqual(["Allow Bash(rm -rf build)? [y]es / [n]o / [a]lways for this tool "]);
   });
 
   test("an unclear answer asks again; always is remembered; no refuses", async () => {
@@ -116,7 +127,15 @@ describe("permissions", () => {
     expect(await canUse(tool("Write"), { file_path: "/w/y.txt" })).toBe(true);
     expect(asked).toHaveLength(2);
     expect(await canUse(tool("mcp__fx__echo"), { text: "hi" })).toBe(false);
-    expect(asked[2]).toBe('Allow mcp__fx__echo text: "hi"? [y]es / [n]o / [a]lways for this tool ');
+    expect(asked[2]).toBe('Allow mcp__fx__echo(text: "hi")? [y]es / [n]o / [a]lways for this tool ');
+  });
+
+  test("a refusal with a sentence gives the model that sentence", async () => {
+    const { canUse } = hook(["n because the tests are running"]);
+    expect(await canUse(tool("Bash"), { command: "x" })).toEqual({
+      behavior: "deny",
+      message: "The user refused to run Bash. They said: because the tests are running",
+    });
   });
 
   test("skip-all and allowed tools never ask", async () => {
@@ -160,7 +179,7 @@ describe("turn view", () => {
   test("text prints in whole lines; tool lines below it, labelled when interleaved; progress in place", () => {
     const printed: string[] = [];
     const activity: string[][] = [];
-    const screen = { print: (s: string) => printed.push(s), setActivity: (l: string[]) => activity.push(l), columns: 120 };
+    const screen = { print: (s: string) => printed.push(s), setActivity: (l: string[]) => activity.push(l), setPending: () => {}, columns: 120 };
     const status = new TurnStatus(() => {}, plain);
     const view = new TurnView(screen, plain, "/w", new PlainLines(), status);
     const read = { type: "tool_use" as const, id: "t1", name: "Read", input: { file_path: "/w/a.txt" } };
