@@ -51,6 +51,8 @@ export interface RuntimeOptions {
   modelOptional?: boolean;
   /** Called as each server has connected or failed. */
   onMcpServerSettled?(server: ServerSummary): void;
+  /** The OAuth provider of each remote server (lib/cli decides whether a login may run). */
+  authFor?: RegistryOptions["authFor"];
   /** Servers the host program announced (stream-json `initialize`): they replace configured ones of the same name. */
   extraServers?: ServerConfig[];
   /** The host program's control channel, for `sdk` servers. */
@@ -141,6 +143,7 @@ export class AgentRuntime {
           // Read at each request: /model switches what servers' sampling uses too.
           sampling: opts.sampling ? samplingHandler(() => session?.model ?? model, opts.log) : undefined,
         },
+        authFor: opts.authFor,
         onServerSettled: opts.onMcpServerSettled && ((s) => opts.onMcpServerSettled!({ name: s.name, status: s.status, error: s.error })),
       });
       mcpTools = new McpToolset(registry, { warn: opts.log });

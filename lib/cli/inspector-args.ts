@@ -22,6 +22,8 @@ Commands:
   call <server> <tool> [json-args]   call a tool with a JSON object of arguments; prints the result
   prompt <server> <prompt> [args…]   get a prompt; positional arguments as in /mcp__<server>__<prompt>
   read <server> <uri>                read a resource
+  login <server>                     log in to a remote server (OAuth): opens $BROWSER or the system browser
+  logout <server>                    forget a remote server's tokens and client registration
 
 Options:
   --json                     the raw results as JSON on stdout
@@ -33,7 +35,7 @@ Options:
 
 Exit codes: 0 success; 1 a server failed or is unknown, a request failed, or the tool result has isError; 2 usage error.`;
 
-export type InspectorCommand = "list" | "get" | "tools" | "prompts" | "resources" | "call" | "prompt" | "read";
+export type InspectorCommand = "list" | "get" | "tools" | "prompts" | "resources" | "call" | "prompt" | "read" | "login" | "logout";
 
 /** Positional arguments after the command: [min, max, usage]. */
 const ARITY: Record<InspectorCommand, [number, number, string]> = {
@@ -45,6 +47,8 @@ const ARITY: Record<InspectorCommand, [number, number, string]> = {
   call: [2, 3, "call <server> <tool> [json-args]"],
   prompt: [2, Infinity, "prompt <server> <prompt> [args…]"],
   read: [2, 2, "read <server> <uri>"],
+  login: [1, 1, "login <server>"],
+  logout: [1, 1, "logout <server>"],
 };
 
 export interface InspectorArgs {
@@ -108,9 +112,10 @@ export function parseInspectorArgs(argv: string[]): InspectorArgs {
     debug: Boolean(values.debug),
   };
   if (values.help) return { help: true, command: "list", operands: [], ...common };
-  if (name === undefined) throw new UsageError("missing command (add, add-json, remove, list, get, tools, prompts, resources, call, prompt or read)");
+  if (name === undefined)
+    throw new UsageError("missing command (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, login or logout)");
   if (!Object.hasOwn(ARITY, name))
-    throw new UsageError(`unknown command "${name}" (add, add-json, remove, list, get, tools, prompts, resources, call, prompt or read)`);
+    throw new UsageError(`unknown command "${name}" (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, login or logout)`);
   const command = name as InspectorCommand;
   const [min, max] = ARITY[command];
   if (operands.length < min || operands.length > max) throw new UsageError(commandUsage(command));

@@ -19,7 +19,17 @@ import { schemaType } from "./schema-type.ts";
 export function maskConfig(config: ServerConfig): ServerConfig {
   const mask = (values: Record<string, string>) => Object.fromEntries(Object.keys(values).map((k) => [k, "***"]));
   if (config.type === "sdk") return config;
-  if (config.type !== "stdio") return { type: config.type, name: config.name, url: (config.written ?? config).url, headers: mask(config.headers) };
+  if (config.type !== "stdio") {
+    // The oauth block's secrets (client secret, private key, ID tokens) are masked too; ids and ports are not secrets.
+    const oauth = config.oauth && Object.fromEntries(Object.entries(config.oauth).map(([k, v]) => [k, /secret|privateKey|idToken/i.test(k) ? "***" : v]));
+    return {
+      type: config.type,
+      name: config.name,
+      url: (config.written ?? config).url,
+      headers: mask(config.headers),
+      ...(oauth ? { oauth: oauth as typeof config.oauth } : {}),
+    };
+  }
   const { command, args } = config.written ?? config;
   return { type: config.type, name: config.name, command, args, env: mask(config.env) };
 }

@@ -10,6 +10,7 @@ import { McpRegistry, type ServerSnapshot } from "../mcp/registry.ts";
 import { mapPromptArguments } from "../agent/mcp/prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { UsageError } from "./args.ts";
+import { lazyAuthFor } from "./oauth-lazy.ts";
 import { commandUsage, INSPECTOR_USAGE, manageCommand, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
 import * as fmt from "./inspector-format.ts";
 import { mcpReporter } from "./mcp-lines.ts";
@@ -64,6 +65,7 @@ export async function runInspector(argv: string[]): Promise<number> {
       await writeStdout(args.json ? "[]\n" : none + "\n");
       return warnings.length ? 1 : 0;
     }
+    if (args.command === "login" || args.command === "logout") return await runAuthCommand(args, selected[0]!);
     // `list` and `get` report failures themselves; the other commands need the registry's line.
     const log = args.verbose || !["list", "get"].includes(args.command) ? plainUnlessColor(stderr, colorEnabled(process.stderr)) : () => {};
     const registry = McpRegistry.open({
@@ -73,6 +75,8 @@ export async function runInspector(argv: string[]): Promise<number> {
       ...mcpReporter(log, args),
       verbose: args.verbose,
       debug: args.debug,
+      // A status listing never logs in; the commands that use a server may (a terminal or $BROWSER).
+      authFor: lazyAuthFor({ allowLogin: !["list", "get"].includes(args.command), debug: args.debug ? stderr : undefined }),
     });
     onShutdown(() => registry.shutdown());
     // Never asks (scripts use it): project servers start unless the user refused them.
@@ -92,6 +96,23 @@ export async function runInspector(argv: string[]): Promise<number> {
     throw err;
   } finally {
     await shutdown();
+  }
+}
+
+/** `login` and `logout`: OAuth for one remote server, no MCP session. @throws CommandError */
+async function runAuthCommand(args: InspectorArgs, server: ServerConfig): Promise<number> {
+  if (!("url" in server)) throw new CommandError(`server "${server.name}" is a local (stdio) server: it gets credentials from its environment, not a login`);
+  const { login, logout, oauthWiring } = await import("./oauth-commands.ts");
+  const wiring = oauthWiring({ allowLogin: true, debug: args.debug ? stderr : undefined });
+  if (args.command === "login" && !wiring.interaction) {
+    throw new CommandError(`no terminal and no $BROWSER: open a terminal, or set BROWSER, to log in to "${server.name}"`);
+  }
+  try {
+    const line = await (args.command === "login" ? login : logout)(server as Parameters<typeof login>[0], wiring);
+    await writeStdout(line + "\n");
+    return 0;
+  } catch (err) {
+    throw new CommandError(err instanceof Error ? err.message : String(err));
   }
 }
 

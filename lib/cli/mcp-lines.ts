@@ -15,6 +15,8 @@ const TRACE_CHARS = 2000;
  * initialize (the reason reads "failed the handshake: tools/list answered MCP error -32603: fetch failed").
  */
 export function failureLine(server: ServerSnapshot, phase: FailurePhase): string {
+  // `MCP server "x" needs authentication: run ./your_program.sh mcp login x`, the same in -p, mcp and /mcp.
+  if (server.needsAuth) return `MCP server "${server.name}" ${server.error}`;
   // A handshake failure's reason starts "failed the handshake: …" already.
   const what = phase === "start" ? `failed to start: ${server.error}` : server.error;
   return `MCP server "${server.name}" ${what}${stderrSuffix(server.stderr)}`;

@@ -29,8 +29,14 @@ export function loginInteraction(opts: LoginEnvironment = {}): LoginInteraction 
   const stderr = opts.stderr ?? ((line: string) => process.stderr.write(line + "\n"));
   if (!env.BROWSER && !terminal) return undefined;
   return {
-    async begin(server: string, port?: number): Promise<PendingLogin> {
-      const callback = startCallbackServer(port);
+    async begin(server: string, port?: number, preferredPort?: number): Promise<PendingLogin> {
+      let callback: ReturnType<typeof startCallbackServer>;
+      try {
+        callback = startCallbackServer(port ?? preferredPort);
+      } catch (err) {
+        if (port !== undefined || preferredPort === undefined) throw err;
+        callback = startCallbackServer(0);
+      }
       return {
         redirectUri: callback.redirectUri,
         async complete(url: URL, state: string): Promise<URL> {
@@ -75,7 +81,7 @@ function openBrowser(url: string, env: Record<string, string | undefined>): bool
   }
   try {
     // stdout stays ours (print mode's answer); the browser's chatter goes to stderr.
-    const child = Bun.spawn(argv, { stdin: "ignore", stdout: "ignore", stderr: "inherit", env: env as Record<string, string> });
+    const child = Bun.spawn(argv, { stdin: "ignore", stdout: "ignore", stderr: "inherit" });
     child.unref();
     return true;
   } catch {

@@ -5,6 +5,7 @@ import type { RuntimeOptions } from "../agent/runtime.ts";
 import { DEFAULT_MODEL } from "../agent/model.ts";
 import type { CliArgs } from "./args.ts";
 import { mcpReporter } from "./mcp-lines.ts";
+import { lazyAuthFor } from "./oauth-lazy.ts";
 import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 
 type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers">;
@@ -31,6 +32,8 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     autoCompactPercent: process.env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE,
     verbose: args.verbose,
     debug: args.debug,
+    // Neither -p nor the interactive start-up logs in: a server that needs it says so (/mcp offers the login).
+    authFor: lazyAuthFor({ allowLogin: false, debug: args.debug ? callbacks.log : undefined, stderr: callbacks.log }),
     ...callbacks,
     log,
     mcpEvents: mcpReporter(log, args),

@@ -5,6 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { type OAuthConfig, parseOAuthConfig } from "./auth/config.ts";
 import { jsonErrorOffset, lineColumn } from "./json-position.ts";
 import { describeType, isObject } from "../shared/values.ts";
 import { readJsonFile, readScope, type Scope, SCOPES, scopeLabel, scopePaths, valueAt } from "./scopes.ts";
@@ -51,6 +52,8 @@ export interface HttpServerConfig extends ServerBase {
   type: "http" | "sse";
   url: string;
   headers: Record<string, string>;
+  /** The entry's `oauth` block (basic/authorization): pre-registered client, callback port, scopes, grant. */
+  oauth?: OAuthConfig;
   /** `url` and `headers` as written, before `${VAR}` expansion: what to show a person (values may be secrets). */
   written?: { url: string; headers: Record<string, string> };
 }
@@ -238,7 +241,16 @@ function validateRemote(name: string, type: "http" | "sse", entry: Record<string
   }
   if (parsed.protocol !== "http:" && parsed.protocol !== "https:") return `"url" must be http:// or https:// (is ${parsed.protocol}); skipped`;
   const headers = Object.fromEntries(Object.entries(headersIn as Record<string, string>).map(([k, v]) => [k, expand(v)]));
-  const server: HttpServerConfig = { type, name, url, headers, written: { url: entry.url, headers: headersIn as Record<string, string> } };
+  const oauth = entry.oauth === undefined ? undefined : parseOAuthConfig(entry.oauth, expand);
+  if (typeof oauth === "string") return `${oauth}; skipped`;
+  const server: HttpServerConfig = {
+    type,
+    name,
+    url,
+    headers,
+    ...(oauth ? { oauth } : {}),
+    written: { url: entry.url, headers: headersIn as Record<string, string> },
+  };
   return { server, unset: [...unset] };
 }
 

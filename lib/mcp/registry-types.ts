@@ -4,6 +4,7 @@
  */
 import type { ClientFeatures } from "./features.ts";
 import type { ServerConfig } from "./config.ts";
+import type { TransportContext } from "./transports/factory.ts";
 import type { SdkHost } from "./transports/sdk.ts";
 import type { Implementation, ListKind, McpPrompt, McpResource, McpTool, ServerCapabilities } from "./protocol.ts";
 
@@ -33,6 +34,8 @@ export interface RegistryOptions {
   onListChanged?: (server: string, kind: ListKind) => void;
   /** The host program's control channel, for `sdk` servers (stream-json input). */
   sdkHost?: SdkHost;
+  /** The OAuth provider of a remote server (basic/authorization); none: static headers only. */
+  authFor?: TransportContext["authFor"];
 }
 
 /**
@@ -57,6 +60,8 @@ export interface ServerState {
   status: "connected" | "failed" | "disabled";
   /** Why it failed ("exited with code 1 before the handshake"), or is disabled ("not approved", "by its entry"). */
   error?: string;
+  /** It failed because it needs a login this run cannot do (`mcp login <name>`, or /mcp). */
+  needsAuth?: boolean;
   config: ServerConfig;
   protocolVersion?: string;
   capabilities?: ServerCapabilities;

@@ -3,6 +3,7 @@
  * tools, prompts and resources on request; one shutdown for all. Knows nothing of the agent:
  * lib/agent/mcp turns what it lists into the agent's tools, commands and attachments.
  */
+import { AuthRequiredError } from "./auth/provider.ts";
 import { McpClient } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
 import { McpError } from "./errors.ts";
@@ -249,6 +250,7 @@ export class McpRegistry {
         log: verbose ? log : undefined,
         verbose,
         debug,
+        authFor: this.opts.authFor,
         sdkHost: this.opts.sdkHost,
       });
       const transport = await opening;
@@ -283,8 +285,11 @@ export class McpRegistry {
       this.watch(client, state);
     } catch (error) {
       state.status = "failed";
+      const auth = authRequired(error);
       // The line below names the server already; errors from the connection name it too.
-      state.error = errorMessage(error).replace(`MCP server "${name}": `, "");
+      state.error = auth ? auth.message.replace(`MCP server "${name}" `, "") : errorMessage(error).replace(`MCP server "${name}": `, "");
+      // A login this run cannot do (`-p`, no terminal): reported as such, with the command to run.
+      if (auth) state.needsAuth = true;
       // Closed first: the stderr tail is complete only once the process is gone.
       await client?.close(this.opts.graceMs);
       state.stderr = client?.diagnostics().stderrTail ?? [];
@@ -328,3 +333,9 @@ export class McpRegistry {
 
 /** A list request after a good `initialize` failed: reported as a failed handshake, not a failed start. */
 class HandshakeError extends Error {}
+
+/** The AuthRequiredError behind `error` (transports and JSON-RPC wrap what they cannot send), if any. */
+function authRequired(error: unknown): AuthRequiredError | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 5; e = e.cause, depth++) if (e instanceof AuthRequiredError) return e;
+  return undefined;
+}

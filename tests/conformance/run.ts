@@ -43,7 +43,8 @@ export const AUTH_SCENARIOS = [
 
 /** The client command for a scenario; the suite appends the server URL. */
 export function clientCommand(scenario: string): string {
-  if (scenario.startsWith("auth/")) return `${BUN} ${join(import.meta.dir, "auth-client.ts")}`;
+  if (scenario.startsWith("auth/"))
+    return `${BUN} ${join(import.meta.dir, process.env.CONFORMANCE_CLIENT === "provider" ? "auth-client.ts" : "agent-client.ts")}`;
   throw new Error(`no client command for scenario ${scenario}`);
 }
 

@@ -289,3 +289,19 @@ describe("jsonErrorOffset", () => {
     expect(lineColumn("ab\ncd\nef", 8)).toEqual({ line: 3, column: 3 });
   });
 });
+
+describe("the oauth block of a remote server", () => {
+  test("parsed with ${VAR} expansion; a bad field skips the entry with one line naming it", () => {
+    const cwd = project(
+      servers({
+        good: { type: "http", url: "https://a.example/mcp", oauth: { clientId: "${ID}", clientSecret: "${SECRET}", callbackPort: 8976, scopes: ["read"] } },
+        bad: { url: "https://b.example/mcp", oauth: { callbackPort: "soon" } },
+      }),
+    );
+    const { servers: s, warnings } = loadMcpConfig({ cwd, env: { ID: "app", SECRET: "s3cret" } });
+    expect(s.map((x) => [x.name, (x.type === "http" || x.type === "sse") && x.oauth])).toEqual([
+      ["good", { grantType: "authorization_code", clientId: "app", clientSecret: "s3cret", callbackPort: 8976, scopes: ["read"] }],
+    ]);
+    expect(warnings).toEqual(['.mcp.json: server "bad": "oauth.callbackPort" must be a port number (1-65535); skipped']);
+  });
+});

@@ -99,6 +99,20 @@ describe("rendering", () => {
     expect(fmt.listJson([s])[0]).toMatchObject({ transport: "http", url: "https://mcp.example.com/mcp?k=${KEY}" });
   });
 
+  test("the oauth block: secrets masked, client id and port shown", () => {
+    const config: HttpServerConfig = {
+      type: "http",
+      name: "remote",
+      url: "https://mcp.example.com/mcp",
+      headers: {},
+      oauth: { grantType: "client_credentials", clientId: "app", clientSecret: "s3cret", callbackPort: 8976, privateKey: "-----BEGIN s3cret" },
+    };
+    expect(fmt.maskConfig(config)).toMatchObject({
+      oauth: { grantType: "client_credentials", clientId: "app", clientSecret: "***", callbackPort: 8976, privateKey: "***" },
+    });
+    expect(JSON.stringify(fmt.detailsJson(state({ name: "remote", config })))).not.toContain("s3cret");
+  });
+
   test("list rows: counts, or the reason with the telling stderr lines", () => {
     const rows = fmt.listTable([
       state({ tools: [{ name: "a" }], prompts: [{ name: "p" }, { name: "q" }] }),

@@ -24,8 +24,12 @@ export interface PendingLogin {
 
 /** How a person completes logins here: absent in `-p` and wherever nobody could. */
 export interface LoginInteraction {
-  /** @param port the configured `oauth.callbackPort`, else a free one is chosen. */
-  begin(server: string, port?: number): Promise<PendingLogin>;
+  /**
+   * @param port the configured `oauth.callbackPort` (in use: an error), else a free one is chosen.
+   * @param preferredPort tried first when `port` is absent (the last registration's, so that a
+   *   dynamically registered client keeps working); a free one when it is taken.
+   */
+  begin(server: string, port?: number, preferredPort?: number): Promise<PendingLogin>;
 }
 
 /**

@@ -61,6 +61,8 @@ export async function registerClient(
       redirect_uris: [redirectUri],
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
+      // A CLI with a loopback redirect is a native application (RFC 8252 §8.4; OIDC Registration §2).
+      application_type: "native",
       token_endpoint_auth_method: method,
     },
     options,

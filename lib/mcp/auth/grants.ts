@@ -9,17 +9,8 @@ import * as oauth from "oauth4webapi";
 import { clientAuthentication, describeOAuthError } from "./client-auth.ts";
 import type { OAuthConfig } from "./config.ts";
 import type { StoredClient, StoredTokens } from "./store.ts";
+import { GrantRefusedError, UnknownClientError } from "./errors.ts";
 import { requireSecureEndpoint } from "./urls.ts";
-
-/** The authorization server refused the grant itself (`invalid_grant`): a new login is needed. */
-export class GrantRefusedError extends Error {
-  override name = "GrantRefusedError";
-}
-
-/** The authorization server no longer knows the client (`invalid_client`, RFC 6749 §5.2). */
-export class UnknownClientError extends Error {
-  override name = "UnknownClientError";
-}
 
 /**
  * Options every oauth4webapi request gets: our fetch, and http allowed because every URL was

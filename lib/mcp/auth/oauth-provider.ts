@@ -4,14 +4,15 @@
  * refreshes, or discovers, registers and obtains a new grant; on a 403 `insufficient_scope` steps
  * up with the union of the scopes (SA-21), at most MAX_ATTEMPTS authorizations for one scope set.
  * One operation at a time per server: concurrent 401s wait for the first one's outcome instead of
- * refreshing or logging in twice; the store's lock does the same across processes.
+ * refreshing or logging in twice; the store's lock does the same across processes. The OAuth
+ * machinery (oauth4webapi) is imported only when a token must be obtained or refreshed.
  */
 import type * as oauth from "oauth4webapi";
-import { type LoginInteraction, authorizeWithCode, checkPkceSupport } from "./authorization-code.ts";
-import { configuredClient, metadataDocumentClient, registerClient } from "./client-auth.ts";
+import type { LoginInteraction } from "./authorization-code.ts";
 import type { OAuthConfig } from "./config.ts";
-import { type Discovery, type Fetch, discover } from "./discovery.ts";
-import { GrantRefusedError, UnknownClientError, clientCredentials, crossAppAccess, refresh, requestOptions, type GrantContext } from "./grants.ts";
+import type { Discovery, Fetch } from "./discovery.ts";
+import { GrantRefusedError, UnknownClientError } from "./errors.ts";
+import type { GrantContext } from "./grants.ts";
 import { AuthRequiredError, type ChallengedRequest, type HttpAuthProvider } from "./provider.ts";
 import { chooseScopes, splitScopes, unionScopes } from "./scopes.ts";
 import type { StoreEntry, StoredClient, StoredTokens, TokenStore } from "./store.ts";
@@ -86,9 +87,13 @@ export class OAuthProvider implements HttpAuthProvider {
     });
   }
 
-  /** Runs a login now (`mcp login`), whatever the stored state. @throws as onChallenge does. */
-  async login(): Promise<void> {
-    await this.once(() => this.obtain({}, undefined, true));
+  /**
+   * Runs a login now (`mcp login`), whatever the stored state.
+   * @param challenge the server's 401 parameters (see probe.ts), so discovery starts where the server points.
+   * @throws as onChallenge does.
+   */
+  async login(challenge: Record<string, string> = {}): Promise<void> {
+    await this.once(() => this.obtain(challenge, undefined, true));
   }
 
   /** Forgets this server's tokens and registered client. */
@@ -116,6 +121,7 @@ export class OAuthProvider implements HttpAuthProvider {
 
   private async getDiscovery(resourceMetadata: string | undefined): Promise<Discovery> {
     if (this.discovery && (resourceMetadata === undefined || resourceMetadata === this.discoveredFrom)) return this.discovery;
+    const { discover } = await import("./discovery.ts");
     this.discovery = await discover(this.opts.url, resourceMetadata, this.opts.fetch);
     this.discoveredFrom = resourceMetadata;
     this.opts.debug?.(`oauth ${this.opts.server}: authorization server ${this.discovery.authorizationServer.issuer} (${this.discovery.source})`);
@@ -135,6 +141,7 @@ export class OAuthProvider implements HttpAuthProvider {
       if (!tokens.refresh_token || !entry.client) return entry;
       try {
         const ctx = await this.grantContext(entry.client, undefined, tokens.issuer);
+        const { refresh } = await import("./grants.ts");
         const fresh = await refresh(ctx, tokens);
         this.opts.debug?.(`oauth ${this.opts.server}: token refreshed`);
         ok = true;
@@ -152,8 +159,7 @@ export class OAuthProvider implements HttpAuthProvider {
 
   private async stepUp(challenge: Record<string, string>): Promise<boolean> {
     const had = splitScopes(this.opts.store.get(this.key)?.tokens?.scope);
-    const wanted = unionScopes(had, splitScopes(challenge.scope));
-    return this.obtain(challenge, wanted);
+    return this.obtain(challenge, unionScopes(had, splitScopes(challenge.scope)));
   }
 
   /** A new grant: authorization code (a person), client credentials or cross-app access (nobody). */
@@ -166,14 +172,13 @@ export class OAuthProvider implements HttpAuthProvider {
     }
     const discovery = await this.getDiscovery(challenge.resource_metadata);
     const as = discovery.authorizationServer;
-    const scopes =
-      stepUpScopes ??
-      chooseScopes({
-        configured: cfg.scopes,
-        challenge: challenge.scope,
-        resourceScopes: discovery.protectedResource?.scopes_supported,
-        serverScopes: person ? as.scopes_supported : undefined,
-      });
+    // A step-up keeps what was configured and adds what the 403 asks for.
+    const scopes = chooseScopes({
+      configured: stepUpScopes ? undefined : cfg.scopes,
+      challenge: stepUpScopes ? unionScopes(cfg.scopes, stepUpScopes).join(" ") : challenge.scope,
+      resourceScopes: discovery.protectedResource?.scopes_supported,
+      serverScopes: person ? as.scopes_supported : undefined,
+    });
     const attemptKey = [...(scopes ?? [])].sort().join(" ");
     const attempt = (this.attempts.get(attemptKey) ?? 0) + 1;
     if (attempt > MAX_ATTEMPTS && !explicitLogin) {
@@ -183,6 +188,7 @@ export class OAuthProvider implements HttpAuthProvider {
     let tokens: StoredTokens;
     let client: StoredClient;
     if (!person) {
+      const [{ configuredClient }, { clientCredentials, crossAppAccess }] = await Promise.all([import("./client-auth.ts"), import("./grants.ts")]);
       client = configuredClient(cfg, as)!;
       const ctx = await this.grantContext(client, discovery);
       tokens = cfg.grantType === "client_credentials" ? await clientCredentials(ctx, scopes) : await crossAppAccess(ctx, scopes);
@@ -198,9 +204,15 @@ export class OAuthProvider implements HttpAuthProvider {
   private async browserLogin(discovery: Discovery, scopes: string[] | undefined): Promise<{ tokens: StoredTokens; client: StoredClient }> {
     const { oauth: cfg, server } = this.opts;
     const as = discovery.authorizationServer;
+    const [{ authorizeWithCode, checkPkceSupport }, { configuredClient, metadataDocumentClient }] = await Promise.all([
+      import("./authorization-code.ts"),
+      import("./client-auth.ts"),
+    ]);
     // The 2025-03-26 defaults already assume S256 (that revision required PKCE).
     checkPkceSupport(as, cfg.assumeS256);
-    const pending = await this.opts.interaction!.begin(server, cfg.callbackPort);
+    const registered = this.opts.store.get(this.key)?.client?.redirect_uris?.[0];
+    const lastPort = registered ? Number(new URL(registered).port) || undefined : undefined;
+    const pending = await this.opts.interaction!.begin(server, cfg.callbackPort, lastPort);
     try {
       for (let registered = false; ; registered = true) {
         const client = configuredClient(cfg, as) ?? metadataDocumentClient(cfg, as) ?? (await this.registeredClient(as, pending.redirectUri, registered));
@@ -222,6 +234,7 @@ export class OAuthProvider implements HttpAuthProvider {
   private async registeredClient(as: oauth.AuthorizationServer, redirectUri: string, forceNew: boolean): Promise<StoredClient> {
     const stored = this.opts.store.get(this.key)?.client;
     if (!forceNew && stored?.kind === "dcr" && stored.issuer === as.issuer && stored.redirect_uris?.includes(redirectUri)) return stored;
+    const [{ registerClient }, { requestOptions }] = await Promise.all([import("./client-auth.ts"), import("./grants.ts")]);
     const client = await registerClient(as, redirectUri, requestOptions(this.opts.fetch as typeof fetch));
     this.opts.debug?.(`oauth ${this.opts.server}: registered client ${client.client_id}`);
     await this.opts.store.update(this.key, (entry: StoreEntry | undefined) => ({ ...entry, client }));

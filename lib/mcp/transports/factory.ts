@@ -22,7 +22,7 @@ export interface TransportContext {
   /** The host program's control channel (stream-json input), for `sdk` servers. */
   sdkHost?: SdkHost;
   /** The OAuth provider for a remote server, when one applies (basic/authorization); none → static headers only. */
-  authFor?: (config: HttpServerConfig) => HttpAuthProvider | undefined;
+  authFor?: (config: HttpServerConfig) => HttpAuthProvider | undefined | Promise<HttpAuthProvider | undefined>;
 }
 
 /** Transport notes name their server, like every other diagnostic line. */
@@ -46,11 +46,11 @@ export async function openTransport(config: ServerConfig, ctx: TransportContext)
     }
     case "http": {
       const { HttpTransport } = await import("./http.ts");
-      return new HttpTransport({ url: config.url, headers: config.headers, auth: ctx.authFor?.(config), log: prefixed(config.name, ctx.log) });
+      return new HttpTransport({ url: config.url, headers: config.headers, auth: await ctx.authFor?.(config), log: prefixed(config.name, ctx.log) });
     }
     case "sse": {
       const { LegacySseTransport } = await import("./legacy-sse.ts");
-      return new LegacySseTransport({ url: config.url, headers: config.headers, auth: ctx.authFor?.(config), log: prefixed(config.name, ctx.log) });
+      return new LegacySseTransport({ url: config.url, headers: config.headers, auth: await ctx.authFor?.(config), log: prefixed(config.name, ctx.log) });
     }
     default: {
       const unknown: never = config; // a new ServerConfig member without a case fails the type check here
