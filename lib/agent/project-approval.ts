@@ -20,7 +20,8 @@ export function approvalPaths(cwd: string, env: Record<string, string | undefine
     project: paths.project,
     userFile: paths.userFile,
     userSettings: join(dir, "settings.json"),
-    projectSettings: [join(paths.project, ".claude", "settings.local.json"), join(paths.project, ".claude", "settings.json")],
+    localSettings: join(paths.project, ".claude", "settings.local.json"),
+    projectSettings: join(paths.project, ".claude", "settings.json"),
     fingerprints: join(dir, APPROVALS_FILE),
   };
 }

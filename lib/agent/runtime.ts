@@ -279,6 +279,16 @@ export class AgentRuntime {
     }
   }
 
+  /**
+   * Starts MCP server `name` afresh (`/mcp reconnect`): handshake and lists again, so the next
+   * model call sees its tools as they now are. Resolves with its snapshot, connected or failed.
+   * @throws Error when no server has that name.
+   */
+  async reconnectServer(name: string): Promise<ServerSnapshot> {
+    if (!this.registry) throw new Error(`no MCP server named "${name}" (none configured)`);
+    return this.registry.reconnect(name);
+  }
+
   /** Re-lists tools of servers that sent list_changed; run before every model call. */
   async refresh(): Promise<void> {
     await this.registry?.refresh();

@@ -12,6 +12,7 @@ import { promptCommands, resourceMention } from "../mcp/names.ts";
 import { printBuiltin } from "./print-commands.ts";
 import { describeUsage } from "../agent/usage.ts";
 import { describeCompaction } from "../agent/compact.ts";
+import { reconnect } from "./repl-reconnect.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
 export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model", "cost", "compact"]);
@@ -27,13 +28,17 @@ export interface ReplState {
 
 /**
  * Runs built-in `name` with `args`; returns the text to print (ending with a newline), or
- * "exit" for /exit. /model with an id switches the model for the following turns; /compact
- * [instructions] summarises the conversation (a model call: its text comes as a promise).
+ * "exit" for /exit. /model with an id switches the model for the following turns;
+ * `/mcp reconnect <server>` resolves once the server has started again; /compact [instructions]
+ * summarises the conversation (a model call: its text comes as a promise).
  */
 export function runBuiltin(name: string, args: string, runtime: AgentRuntime, state: ReplState, signal?: AbortSignal): string | "exit" | Promise<string> {
   switch (name) {
     case "compact":
       return compactCommand(args, runtime, state, signal);
+    case "mcp":
+      if (/^reconnect\b/.test(args)) return reconnect(args.slice("reconnect".length).trim(), runtime);
+      return printBuiltin(name, runtime, true);
     case "exit":
       return "exit";
     case "clear":

@@ -1,13 +1,17 @@
 /**
  * Whether the user approved a project's `.mcp.json` servers, in Claude Code's keys so that an
  * answer given in either program holds in both: `enabledMcpjsonServers`, `disabledMcpjsonServers`
- * and `enableAllProjectMcpServers`, read from `projects["<project>"]` of the user file and from
- * the user's `settings.json`, and written to the former. Beside them, our own state keeps a
- * fingerprint (SHA-256 of the entry as written) of each server approved here, so that an entry
- * changed since is asked about again.
+ * and `enableAllProjectMcpServers`, written to the project's `.claude/settings.local.json` (where
+ * Claude Code's own question writes them) and read from there, from the project's
+ * `.claude/settings.json`, from the user's `settings.json` and from the older
+ * `projects["<project>"]` keys of the user file. Beside them, our own state (in the user's config
+ * folder) keeps a fingerprint (SHA-256 of the entry as written) of each server approved here, so
+ * that an entry changed since is asked about again.
  *
- * Files inside the project (`.claude/settings.local.json`, `.claude/settings.json`) may refuse a
- * server but never approve one: a cloned repository could carry them.
+ * A cloned repository may carry its own `.claude/` files: as in Claude Code, an approval found
+ * there counts only once the user has trusted the folder (`hasTrustDialogAccepted` in the user
+ * file), or when our fingerprint of that same entry says the user approved it here. A refusal
+ * counts from anywhere.
  */
 import { createHash } from "node:crypto";
 import { readJsonFile, USER_FILE_MODE, valueAt } from "./scopes.ts";
@@ -19,8 +23,10 @@ export interface ApprovalPaths {
   userFile: string;
   /** `~/.claude/settings.json` (or `$CLAUDE_CONFIG_DIR/settings.json`). */
   userSettings: string;
-  /** The project's own settings files, consulted for refusals only. */
-  projectSettings: string[];
+  /** `<project>/.claude/settings.local.json`: read, and written with the answers. */
+  localSettings: string;
+  /** `<project>/.claude/settings.json`: read only. */
+  projectSettings: string;
   /** Our state: `{"<project>": {"<server>": "<fingerprint>"}}`. */
   fingerprints: string;
 }
@@ -53,22 +59,26 @@ const names = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is s
 
 /** The status of each of `entries` (name → entry as written in `.mcp.json`). Never throws. */
 export function approvalStatus(paths: ApprovalPaths, entries: Record<string, unknown>): Map<string, ApprovalStatus> {
-  const project = valueAt(readJsonFile(paths.userFile).doc, ["projects", paths.project]);
+  const legacy = valueAt(readJsonFile(paths.userFile).doc, ["projects", paths.project]);
+  const trusted = valueAt(legacy, ["hasTrustDialogAccepted"]) === true;
   const user = readJsonFile(paths.userSettings).doc;
-  const inRepo = paths.projectSettings.map((f) => readJsonFile(f).doc);
-  const refused = new Set([project, user, ...inRepo].flatMap((d) => names(valueAt(d, ["disabledMcpjsonServers"]))));
-  const enabled = new Set([project, user].flatMap((d) => names(valueAt(d, ["enabledMcpjsonServers"]))));
-  const all = [project, user].some((d) => valueAt(d, ["enableAllProjectMcpServers"]) === true);
-  const prints = valueAt(readJsonFile(paths.fingerprints).doc, [paths.project]) as Record<string, unknown> | undefined;
+  const inRepo = [readJsonFile(paths.localSettings).doc, readJsonFile(paths.projectSettings).doc];
+  const key = (k: string) => (d: unknown) => names(valueAt(d, [k]));
+  const refused = new Set([legacy, user, ...inRepo].flatMap(key("disabledMcpjsonServers")));
+  const enabled = new Set([legacy, user, ...(trusted ? inRepo : [])].flatMap(key("enabledMcpjsonServers")));
+  const enabledInRepo = new Set(inRepo.flatMap(key("enabledMcpjsonServers")));
+  const all = [user, ...(trusted ? inRepo : [])].some((d) => valueAt(d, ["enableAllProjectMcpServers"]) === true);
+  const prints = valueAt(readJsonFile(paths.fingerprints).doc, [paths.project]);
   const out = new Map<string, ApprovalStatus>();
   for (const [name, entry] of Object.entries(entries)) {
-    const recorded = prints && typeof prints === "object" ? prints[name] : undefined;
+    const recorded = valueAt(prints, [name]);
+    const matches = recorded === fingerprint(entry);
     if (refused.has(name)) out.set(name, { status: "refused" });
     else if (all) out.set(name, { status: "approved" });
-    else if (!enabled.has(name)) out.set(name, { status: "pending" });
-    else if (recorded === undefined) out.set(name, { status: "approved", unrecorded: true });
-    else if (recorded === fingerprint(entry)) out.set(name, { status: "approved" });
-    else out.set(name, { status: "pending", changed: true });
+    else if (enabled.has(name) && recorded === undefined) out.set(name, { status: "approved", unrecorded: true });
+    else if ((enabled.has(name) || enabledInRepo.has(name)) && matches) out.set(name, { status: "approved" });
+    else if (enabled.has(name) || (enabledInRepo.has(name) && recorded !== undefined)) out.set(name, { status: "pending", changed: true });
+    else out.set(name, { status: "pending" });
   }
   return out;
 }
@@ -82,24 +92,19 @@ export async function recordApprovals(paths: ApprovalPaths, answers: { name: str
   if (!answers.length) return;
   // Loaded only when there is something to write: a plain run reads these files, never writes them.
   const { editJsonFile } = await import("./config-write.ts");
-  const key = ["projects", paths.project];
-  editJsonFile(
-    paths.userFile,
-    (doc) => {
-      let enabled = names(valueAt(doc, [...key, "enabledMcpjsonServers"]));
-      let disabled = names(valueAt(doc, [...key, "disabledMcpjsonServers"]));
-      for (const { name, approved } of answers) {
-        enabled = enabled.filter((n) => n !== name);
-        disabled = disabled.filter((n) => n !== name);
-        (approved ? enabled : disabled).push(name);
-      }
-      return [
-        { path: [...key, "enabledMcpjsonServers"], value: enabled },
-        { path: [...key, "disabledMcpjsonServers"], value: disabled },
-      ];
-    },
-    { mode: USER_FILE_MODE },
-  );
+  editJsonFile(paths.localSettings, (doc) => {
+    let enabled = names(valueAt(doc, ["enabledMcpjsonServers"]));
+    let disabled = names(valueAt(doc, ["disabledMcpjsonServers"]));
+    for (const { name, approved } of answers) {
+      enabled = enabled.filter((n) => n !== name);
+      disabled = disabled.filter((n) => n !== name);
+      (approved ? enabled : disabled).push(name);
+    }
+    return [
+      { path: ["enabledMcpjsonServers"], value: enabled },
+      { path: ["disabledMcpjsonServers"], value: disabled },
+    ];
+  });
   editJsonFile(
     paths.fingerprints,
     () => answers.map(({ name, approved, entry }) => ({ path: [paths.project, name], value: approved ? fingerprint(entry) : undefined })),

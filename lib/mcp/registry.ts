@@ -276,7 +276,9 @@ export class McpRegistry {
           true,
         );
       } catch (error) {
-        throw new HandshakeError(`failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.message}` : errorMessage(error)}`);
+        throw new HandshakeError(
+          `failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.code} ${error.rpcMessage}` : errorMessage(error)}`,
+        );
       }
       if (this.shuttingDown) throw new Error("shut down during start-up");
       state.status = "connected";

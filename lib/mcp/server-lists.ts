@@ -27,6 +27,7 @@ export interface ListOptions {
  */
 export async function listInto(client: McpClient, state: ServerState, kinds: ListKind[], opts: ListOptions): Promise<void> {
   const request = { timeoutMs: opts.timeoutMs };
+  let toolsFailed = false;
   const listers = { tools: () => client.listTools(request), prompts: () => client.listPrompts(request), resources: () => client.listResources(request) };
   await Promise.all(
     kinds.map(async (kind) => {
@@ -36,7 +37,12 @@ export async function listInto(client: McpClient, state: ServerState, kinds: Lis
         const listed = await orNone<unknown>(listers[kind]());
         (state[kind] as readonly unknown[]) = Object.freeze(kind === "tools" ? filterTools(state, listed as McpTool[], opts) : listed);
       } catch (error) {
-        if (opts.strict && kind === "tools") throw error;
+        if (opts.strict && kind === "tools") {
+          toolsFailed = true;
+          throw error;
+        }
+        // The server is being closed for its failed tools/list: the other lists' ends say nothing new.
+        if (toolsFailed) return;
         opts.log(`MCP server "${state.name}": ${kind}/list failed: ${errorMessage(error)}`);
       }
     }),

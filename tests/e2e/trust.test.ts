@@ -72,7 +72,7 @@ async function mcpTable(t: TmuxSession, expected: string): Promise<string> {
   return screen.slice(screen.lastIndexOf("> /mcp"));
 }
 
-const userFile = (home: string) => JSON.parse(readFileSync(join(home, ".claude.json"), "utf8"));
+const localSettings = (dir: string) => JSON.parse(readFileSync(join(dir, ".claude", "settings.local.json"), "utf8"));
 
 describe.skipIf(!TMUX)("trust before a project's servers start", () => {
   test(
@@ -88,7 +88,8 @@ describe.skipIf(!TMUX)("trust before a project's servers start", () => {
       await submitAnswer(t, "a");
       await mcpTable(t, "fx: connected");
       expect(p.started("fx")).toBe(true);
-      expect(userFile(p.home).projects[p.dir]).toEqual({ enabledMcpjsonServers: ["fx"], disabledMcpjsonServers: [] });
+      // Claude Code's keys, where its own question writes them.
+      expect(localSettings(p.dir)).toEqual({ enabledMcpjsonServers: ["fx"], disabledMcpjsonServers: [] });
       const prints = JSON.parse(readFileSync(join(p.home, ".claude", "agent-mcp-approvals.json"), "utf8"));
       expect(Object.keys(prints[p.dir])).toEqual(["fx"]);
       expect(prints[p.dir].fx).toMatch(/^[0-9a-f]{64}$/);
@@ -113,7 +114,7 @@ describe.skipIf(!TMUX)("trust before a project's servers start", () => {
       expect(screen).toContain("(changed since you approved it)");
       await submitAnswer(t, "r");
       await mcpTable(t, "fx: disabled (not approved)");
-      expect(userFile(p.home).projects[p.dir]).toEqual({ enabledMcpjsonServers: [], disabledMcpjsonServers: ["fx"] });
+      expect(localSettings(p.dir)).toEqual({ enabledMcpjsonServers: [], disabledMcpjsonServers: ["fx"] });
     },
     TEST_TIMEOUT_MS,
   );
