@@ -101,6 +101,12 @@ export async function runHost(args: CliArgs): Promise<number> {
   let started!: () => void;
   const firstLine = new Promise<void>((resolve) => (started = resolve));
 
+  // Every control request gets its response before the run ends, even one still working at EOF.
+  const answering = new Set<Promise<void>>();
+  const answer = (line: ControlLine) => {
+    const work = handleControl(line, state, channel).finally(() => answering.delete(work));
+    answering.add(work);
+  };
   const dispatch = (message: any) => {
     switch (message?.type) {
       case "control_response":
@@ -114,7 +120,7 @@ export async function runHost(args: CliArgs): Promise<number> {
           return started();
         }
         // An sdk server's messages must flow while servers start: they are part of the start.
-        if (state || line.request.subtype === "mcp_message") return void handleControl(line, state, channel);
+        if (state || line.request.subtype === "mcp_message") return answer(line);
         return void early.push(line);
       }
       case "user":
@@ -137,13 +143,17 @@ export async function runHost(args: CliArgs): Promise<number> {
   let code = 0;
   try {
     await firstLine;
-    const init = (initialize?.request ?? {}) as { sdkMcpServers?: unknown; systemPrompt?: unknown; appendSystemPrompt?: unknown };
+    const init = (initialize?.request ?? {}) as { sdkMcpServers?: unknown; systemPrompt?: unknown; appendSystemPrompt?: unknown; mcpServers?: unknown };
+    // mcpServersDelivery "initialize": the program's servers come here instead of --mcp-config.
+    const delivered = init.mcpServers && typeof init.mcpServers === "object" ? [JSON.stringify({ mcpServers: init.mcpServers })] : [];
     const sdkServers: ServerConfig[] = Array.isArray(init.sdkMcpServers)
       ? init.sdkMcpServers.filter((n): n is string => typeof n === "string").map((name) => ({ type: "sdk", name }))
       : [];
     const systemPrompt = Array.isArray(init.systemPrompt) ? init.systemPrompt.join("\n") : typeof init.systemPrompt === "string" ? init.systemPrompt : "";
+    const options = runtimeOptions(args, cwd, { log: stderr }, session.savedModel);
     const runtime = await AgentRuntime.start({
-      ...runtimeOptions(args, cwd, { log: stderr }, session.savedModel),
+      ...options,
+      mcpConfig: [...options.mcpConfig, ...delivered],
       // The SDK sends [""] when the program set no system prompt: ours stays then.
       ...(systemPrompt.trim() ? { systemPrompt } : {}),
       ...(typeof init.appendSystemPrompt === "string" && init.appendSystemPrompt ? { appendSystemPrompt: init.appendSystemPrompt } : {}),
@@ -155,11 +165,12 @@ export async function runHost(args: CliArgs): Promise<number> {
     state = {
       runtime,
       args,
-      mode: args.permissionMode ?? (args.permissionPromptStdio ? "default" : undefined),
+      mode: args.skipPermissions ? "bypassPermissions" : (args.permissionMode ?? (args.permissionPromptStdio ? "default" : undefined)),
       current: undefined,
     };
-    if (initialize) channel.respond(initialize.request_id, { response: initializeResponse(state) });
-    for (const line of early.splice(0)) void handleControl(line, state, channel);
+    if (initialize)
+      channel.respond(initialize.request_id, { response: { ...initializeResponse(state), ...(delivered.length ? { mcp_servers_applied: true } : {}) } });
+    for (const line of early.splice(0)) answer(line);
     for (;;) {
       const line = await turns.next();
       if (!line || shutdownSignal.aborted) break;
@@ -169,6 +180,7 @@ export async function runHost(args: CliArgs): Promise<number> {
     code = 1;
     if (!shutdownSignal.aborted) stderr(`error: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
+    await Promise.all(answering);
     await pending;
     await shutdown();
   }

@@ -97,7 +97,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   runtime.pinRoutes(session.conversation.routes);
   const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
   const resumedTurns = state.conversation.turns;
-  if (resumedTurns) term.print(style.dim(`Resumed session ${state.conversation.sessionId} (${resumedTurns} earlier prompts).`));
+  if (resumedTurns) term.print((await import("./repl-resume.ts")).resumedScreen(state.conversation, style, cwd));
   const turn = new TurnRunner(runtime, state, term, style, args);
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.

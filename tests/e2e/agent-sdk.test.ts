@@ -158,8 +158,28 @@ describe.skipIf(SKIP)("the Agent SDK runs our executable", () => {
   );
 
   test(
-    "mcpServers: a stdio server and a createSdkMcpServer tool, both called by the model",
+    "allowedTools and disallowedTools apply before canUseTool: an allowed tool runs unasked, a disallowed one is not offered",
     async () => {
+      const dir = tempDir();
+      server = startModelServer([reply(toolUse("Bash", { command: "echo allowed > ran.txt" })), reply(text("ok"))]);
+      const asked: string[] = [];
+      const canUseTool: Options["canUseTool"] = async (name) => {
+        asked.push(name);
+        return { behavior: "deny", message: "no" };
+      };
+      await collect(query({ prompt: "go", options: options(dir, { canUseTool, allowedTools: ["Bash"], disallowedTools: ["Write"] }) }));
+      expect(asked).toEqual([]);
+      expect(readFileSync(join(dir, "ran.txt"), "utf8")).toBe("allowed\n");
+      const offered = server.requests[0]!.body.tools.map((t: any) => t.name);
+      expect(offered).toContain("Bash");
+      expect(offered).not.toContain("Write");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test.each(["argv", "initialize"] as const)(
+    "mcpServers (delivered by %s): a stdio server and a createSdkMcpServer tool, both called by the model",
+    async (delivery) => {
       const calls: unknown[] = [];
       const inproc = createSdkMcpServer({
         name: "inproc",
@@ -175,7 +195,7 @@ describe.skipIf(SKIP)("the Agent SDK runs our executable", () => {
       const messages = await collect(
         query({
           prompt: "use both",
-          options: options(tempDir(), { mcpServers: { inproc, fx: fixtureServer() as any }, mcpServersDelivery: "argv" } as Options),
+          options: options(tempDir(), { mcpServers: { inproc, fx: fixtureServer() as any }, mcpServersDelivery: delivery } as Options),
         }),
       );
       const init = messages.find((m) => m.type === "system" && m.subtype === "init") as any;

@@ -36,6 +36,8 @@ describe("host mode", () => {
       control("m1", { subtype: "set_model", model: "claude-other" }),
       control("t1", { subtype: "mcp_toggle", serverName: "fx", enabled: false }),
       control("x1", { subtype: "no_such_thing" }),
+      control("r1", { subtype: "mcp_reconnect", serverName: "fx" }),
+      control("r2", { subtype: "mcp_reconnect", serverName: "nope" }),
       user("hello"),
     ].join("\n");
     const r = await runAgent(HOST, { cwd: dir, model: server.url, stdin: `${stdin}\n` });
@@ -57,11 +59,13 @@ describe("host mode", () => {
       request_id: "x1",
       error: "no_such_thing: unsupported control request subtype: no_such_thing",
     });
+    expect(responseTo(events, "r1").subtype).toBe("success");
+    expect(responseTo(events, "r2")).toMatchObject({ subtype: "error", error: expect.stringContaining('no MCP server named "nope"') });
     const init = events.find((e) => e.type === "system" && e.subtype === "init");
     expect(init).toMatchObject({ permissionMode: "acceptEdits", model: "claude-other", mcp_servers: [{ name: "fx", status: "disabled" }], cwd: dir });
     expect(init.tools.some((t: string) => t.startsWith("mcp__fx"))).toBe(false);
     expect(server.requests[0]!.body.model).toBe("claude-other");
-    expect(events.at(-1)).toMatchObject({ type: "result", subtype: "success", result: "fine", session_id: init.session_id });
+    expect(events.find((e) => e.type === "result")).toMatchObject({ subtype: "success", result: "fine", session_id: init.session_id });
     // EOF ended the run: the server's stdin was closed.
     expect(readFileSync(log, "utf8")).toContain("stdin EOF");
   });

@@ -3,6 +3,8 @@
  * brings the conversation back; a bare `--resume` shows the picker (date, first prompt, turns).
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
 import { reply, startModelServer, text, type ModelServer, type Step } from "../support/model-server.ts";
 import { PROGRAM, tempDir } from "../support/run.ts";
 import { TMUX, TmuxSession } from "../support/tmux.ts";
@@ -64,10 +66,34 @@ describe.skipIf(!TMUX)("interactive saved sessions", () => {
       expect(await term.waitForExit()).toBe(0);
 
       term = await launch(dir, config, ["-c"]);
-      await term.waitFor("Resumed session");
+      const screen = await term.waitFor("Resumed session");
+      expect(screen).toContain("> my name is Ada\nHello, Ada.\n");
       await term.waitFor(atPrompt);
       await ask(term, "who am I?", "You are Ada.");
       expect(server!.requests[1]!.body.messages.map((m: any) => m.content[0].text)).toEqual(["my name is Ada", "Hello, Ada.", "who am I?"]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "/clear starts a new session: -c afterwards brings back only what came after it",
+    async () => {
+      const dir = tempDir();
+      const config = tempDir("agent-config-");
+      model([reply(text("before")), reply(text("after")), reply(text("resumed"))]);
+      let term = await launch(dir, config);
+      await term.waitFor(atPrompt);
+      await ask(term, "old topic", "before");
+      await ask(term, "/clear", "Conversation cleared.");
+      await ask(term, "new topic", "after");
+      await term.keys("C-d");
+      expect(await term.waitForExit()).toBe(0);
+      expect(readdirSync(join(config, "agent-sessions", dir.replace(/[^A-Za-z0-9]/g, "-")))).toHaveLength(2);
+
+      term = await launch(dir, config, ["--continue"]);
+      await term.waitFor(atPrompt);
+      await ask(term, "go on", "resumed");
+      expect(server!.requests[2]!.body.messages.map((m: any) => m.content[0].text)).toEqual(["new topic", "after", "go on"]);
     },
     TEST_TIMEOUT_MS,
   );
