@@ -10,6 +10,7 @@ import { DEFAULT_MODEL } from "../agent/model.ts";
 import { listCustomCommands } from "../agent/commands.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../agent/permissions.ts";
 import type { CliArgs } from "./args.ts";
+import type { ToolState } from "../tools/tool-state.ts";
 import type { HostChannel } from "./host-channel.ts";
 import { PRINT_BUILTINS } from "./print-commands.ts";
 
@@ -21,6 +22,8 @@ export interface HostState {
   mode: PermissionMode | undefined;
   /** The running turn's controller; `interrupt` aborts it. */
   current: AbortController | undefined;
+  /** What the tools remember across the turns of this conversation (Bash's directory, files seen). */
+  tools: ToolState;
 }
 
 /** The abort reason of a turn the host interrupted. */

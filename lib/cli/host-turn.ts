@@ -123,6 +123,7 @@ export async function runHostTurn(
       },
       canUseTool,
       cwd: runtime.opts.cwd,
+      toolState: state.tools,
       maxTurns: args.maxTurns,
       signal: AbortSignal.any([controller.signal, shutdownSignal]),
       hooks: {

@@ -15,6 +15,7 @@ import { HostChannel } from "./host-channel.ts";
 import { handleControl, initializeResponse, type HostState } from "./host-control.ts";
 import { runHostTurn, type UserLine } from "./host-turn.ts";
 import type { ServerConfig } from "../mcp/config.ts";
+import { ToolState } from "../tools/tool-state.ts";
 
 const stderr = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -167,6 +168,7 @@ export async function runHost(args: CliArgs): Promise<number> {
       args,
       mode: args.skipPermissions ? "bypassPermissions" : (args.permissionMode ?? (args.permissionPromptStdio ? "default" : undefined)),
       current: undefined,
+      tools: new ToolState(runtime.opts.cwd),
     };
     if (initialize)
       channel.respond(initialize.request_id, { response: { ...initializeResponse(state), ...(delivered.length ? { mcp_servers_applied: true } : {}) } });

@@ -21,6 +21,10 @@ import {
 } from "./protocol.ts";
 import type { Transport, TransportDiagnostics } from "./transport.ts";
 import { isObject } from "../shared/values.ts";
+import { settlesWithin } from "../shared/async.ts";
+
+/** After a write hit a broken pipe, how long the transport may take to report the exit that broke it (ms). */
+const BROKEN_PIPE_EXIT_WAIT_MS = 1000;
 
 export interface McpClientOptions {
   /** What we offer the server: the capabilities declared and the handlers of its requests. */
@@ -215,6 +219,10 @@ export class McpClient {
   private async startupFailure(error: unknown, timeoutMs: number): Promise<Error> {
     // The transport's own words for how it ended; a send that failed on a live channel speaks for itself.
     if (error instanceof ConnectionClosedError && this.conn.isClosed) return new Error(`${await this.endReason()} before the handshake`);
+    // A server that exits at once breaks the pipe under our initialize: its exit says why, EPIPE does not.
+    if (error instanceof ConnectionClosedError && errnoOf(error.cause) === "EPIPE" && (await settlesWithin(this.transport.closed, BROKEN_PIPE_EXIT_WAIT_MS))) {
+      return new Error(`${await this.endReason()} before the handshake`);
+    }
     // An HTTP transport's reason ("HTTP 502 Bad Gateway from …") is the whole story.
     if (error instanceof ConnectionClosedError && error.cause instanceof Error) return error.cause;
     if (error instanceof RequestTimeoutError) {
@@ -225,4 +233,9 @@ export class McpClient {
     if (error instanceof McpError) return new Error(`initialize failed: ${error.message}`);
     return error instanceof Error ? error : new Error(String(error));
   }
+}
+
+/** A system error's code (`EPIPE`, `ENOENT`…), or undefined. */
+function errnoOf(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
 }

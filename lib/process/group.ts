@@ -17,17 +17,24 @@ export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
 
 /**
  * SIGTERM to every process in group `pgid`, then SIGKILL to whatever is left once the group
- * is gone or `graceMs` (ms) have passed. A group can stay "present" through zombies whose parent
- * never reaps them; SIGKILL on those is harmless. Never throws.
+ * is gone or `graceMs` (ms) have passed; then up to `graceMs` more for the killed ones to finish
+ * dying (on a loaded machine a SIGKILLed process can take a while to be gone). A group can stay
+ * "present" through zombies whose parent never reaps them; SIGKILL on those is harmless. Never throws.
  */
 export async function killProcessGroup(pgid: number, graceMs = 500): Promise<void> {
   if (!signalGroup(pgid, "SIGTERM")) return;
-  // No event tells us when unrelated processes exit, so poll the group's existence.
-  for (let waited = 0; waited < graceMs; waited += 25) {
-    await Bun.sleep(25);
-    if (!signalGroup(pgid, 0)) return;
-  }
+  if (await goneWithin(pgid, graceMs)) return;
   signalGroup(pgid, "SIGKILL");
+  await goneWithin(pgid, graceMs);
+}
+
+/** Polls (no event tells us when unrelated processes exit) until group `pgid` is gone or `ms` ms have passed. */
+async function goneWithin(pgid: number, ms: number): Promise<boolean> {
+  for (let waited = 0; waited < ms; waited += 25) {
+    await Bun.sleep(25);
+    if (!signalGroup(pgid, 0)) return true;
+  }
+  return false;
 }
 
 const trackedGroups = new Set<number>();

@@ -5,7 +5,7 @@
  * (tracked and new, not ignored), so node_modules and dist are not in it.
  */
 import { afterEach, expect, test } from "bun:test";
-import { copyFileSync, existsSync, mkdirSync, utimesSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, rmSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { reply, startModelServer, text, type ModelServer } from "../support/model-server.ts";
 import { ROOT, baseEnv, tempDir } from "../support/run.ts";
@@ -52,4 +52,7 @@ test("the first run announces the install on stderr, once, before it starts; std
   const [stdout3, stderr3, code3] = await Promise.all([new Response(pulled.stdout).text(), new Response(pulled.stderr).text(), pulled.exited]);
   expect({ code: code3, stdout: stdout3 }).toEqual({ code: 0, stdout: "the answer\n" });
   expect(stderr3.split("\n")[0]).toBe("dependencies changed: updating them with npm install...");
+
+  // Hundreds of MB: removed here, inside this test's time, rather than by the run's final clean-up.
+  rmSync(clone, { recursive: true, force: true });
 }, 120_000);

@@ -155,3 +155,23 @@ describe("Bash's working directory", () => {
     expect(after!.content).toBe(dir);
   });
 });
+
+describe("across the turns of one conversation", () => {
+  test("host mode (stream-json input): a cd in one turn holds in the next", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "sub"));
+    server = startModelServer([
+      reply(toolUse("Bash", { command: "cd sub" })),
+      reply(text("one")),
+      reply(toolUse("Bash", { command: "pwd" })),
+      reply(text("two")),
+    ]);
+    const user = (content: string) => JSON.stringify({ type: "user", message: { role: "user", content }, parent_tool_use_id: null });
+    const stdin = `${user("go in")}\n${user("where now")}\n`;
+    const r = await runAgent(["--output-format", "stream-json", "--input-format", "stream-json"], { cwd: dir, model: server.url, stdin });
+    expect(r.code).toBe(0);
+    expect(server.requests).toHaveLength(4);
+    const result = server.requests[3]!.body.messages.at(-1).content.find((b: any) => b.type === "tool_result");
+    expect(result.content).toBe(join(dir, "sub"));
+  });
+});
