@@ -19,6 +19,7 @@ import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
 import type { SdkHost } from "../mcp/transports/sdk.ts";
 import { UsageMeter } from "./usage.ts";
+import { keepSpills, removeSpills } from "../files/spill.ts";
 import { errorMessage } from "../shared/values.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
 import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
@@ -35,6 +36,8 @@ export interface RuntimeOptions {
   sampling: boolean;
   /** Prompt-caching breakpoints (false: --no-cache or DISABLE_PROMPT_CACHING). */
   cache: boolean;
+  /** Keep large tool results' files after the run (sessions are persisted); else they are removed at shutdown. */
+  keepToolResults?: boolean;
   /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` as set (compact.ts reads it). */
   autoCompactPercent?: string;
   /** `ENABLE_TOOL_SEARCH` as set (tool-search.ts reads it). */
@@ -105,6 +108,8 @@ export class AgentRuntime {
    */
   static async start(opts: RuntimeOptions): Promise<AgentRuntime> {
     const meter = new UsageMeter();
+    if (opts.keepToolResults) keepSpills();
+    else onShutdown(async () => removeSpills());
     const settings = { cache: opts.cache, meter };
     const model = opts.modelOptional ? optionalModel(opts.model, settings) : createModelClient({ model: opts.model, ...settings });
     let session: AgentRuntime | undefined; // set once servers are up; sampling may come sooner
