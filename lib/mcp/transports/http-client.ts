@@ -1,7 +1,8 @@
 /**
  * The HTTP requests both HTTP transports make (MCP 2025-11-25, basic/transports and
  * basic/authorization): static headers, the `Authorization` an auth provider supplies, one retry
- * after a challenge it answered, redirects followed by hand (307/308 keep method and body; another
+ * after a challenge it answered, two more attempts (with backoff) for a request that never reached
+ * the server and none for any other failure, redirects followed by hand (307/308 keep method and body; another
  * origin gets neither `Authorization` nor `Mcp-Session-Id`), proxies chosen from the environment,
  * and Bun's own fetch idle timeout switched off: `MCP_TIMEOUT` and `MCP_TOOL_TIMEOUT` bound requests.
  */
@@ -22,6 +23,31 @@ export interface HttpRequest {
   headers: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+}
+
+/**
+ * Waits before sending again a request that never left (connection refused, name not resolved), in
+ * ms: two more attempts, within the request's own timeout (its signal ends the wait).
+ */
+export const RETRY_DELAYS_MS = [100, 400];
+
+/** Error codes that mean no byte of the request reached the server. */
+const NEVER_SENT = new Set(["ECONNREFUSED", "ConnectionRefused", "ENOTFOUND", "EAI_AGAIN", "DNSException"]);
+
+function neverSent(error: unknown): boolean {
+  return NEVER_SENT.has(String((error as { code?: unknown })?.code ?? ""));
+}
+
+function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+    signal?.addEventListener("abort", done, { once: true });
+  });
 }
 
 /** Redirects followed per request before giving up. */
@@ -78,20 +104,26 @@ export class HttpClient {
       }
       if (!sameOrigin) for (const key of Object.keys(headers)) if (ORIGIN_BOUND.includes(key.toLowerCase())) delete headers[key];
       let response: Response;
-      try {
-        response = await fetch(target, {
-          method,
-          headers,
-          body,
-          signal: req.signal,
-          redirect: "manual",
-          // Bun's fetch has an idle timeout of its own (about 5 minutes) that would cut a long
-          // tools/call or a quiet GET stream; the session layer's timeouts are the only ones.
-          timeout: false,
-          proxy: proxyFor(target, this.opts.env ?? process.env),
-        });
-      } catch (error) {
-        throw new Error(describeFetchError(error, target));
+      for (let attempt = 0; ; attempt++) {
+        try {
+          response = await fetch(target, {
+            method,
+            headers,
+            body,
+            signal: req.signal,
+            redirect: "manual",
+            // Bun's fetch has an idle timeout of its own (about 5 minutes) that would cut a long
+            // tools/call or a quiet GET stream; the session layer's timeouts are the only ones.
+            timeout: false,
+            proxy: proxyFor(target, this.opts.env ?? process.env),
+          });
+          break;
+        } catch (error) {
+          // Only a request that cannot have reached the server is sent again: a tool may not be
+          // safe to run twice, so a reset, a lost response or any status is never retried.
+          if (attempt >= RETRY_DELAYS_MS.length || !neverSent(error) || req.signal?.aborted) throw new Error(describeFetchError(error, target));
+          await abortableDelay(RETRY_DELAYS_MS[attempt]!, req.signal);
+        }
       }
       const location = response.headers.get("location");
       if (![301, 302, 303, 307, 308].includes(response.status) || location === null) return response;
