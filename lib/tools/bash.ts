@@ -140,7 +140,8 @@ function readCwdFile(file: string): { finalCwd?: string } {
 
 /** Reads `proc`'s output until it exits, times out or is interrupted; then ends its group. */
 async function supervise(proc: Bun.Subprocess<"ignore", "pipe", "ignore">, opts: { timeoutMs: number; signal: AbortSignal }): Promise<CommandResult> {
-  const buffer = new HeadTailBuffer((MAX_OUTPUT_CHARS - 200) / 2, (MAX_OUTPUT_CHARS - 200) / 2);
+  // 400 characters spare: the omitted marker and the line naming the file with the whole output.
+  const buffer = new HeadTailBuffer((MAX_OUTPUT_CHARS - 400) / 2, (MAX_OUTPUT_CHARS - 400) / 2);
   // Every byte also goes to a file once the output outgrows the cap (spill.ts): nothing is lost.
   const spill = new SpillWriter("bash", MAX_OUTPUT_CHARS);
   const reader = proc.stdout.getReader();
