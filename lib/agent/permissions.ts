@@ -1,8 +1,8 @@
 /**
  * Which tool calls need permission under Claude Code's permission modes (`--permission-mode`):
- * `default` asks before every tool but the read-only built-ins (Read, Glob, Grep); `acceptEdits`
- * also lets Write and Edit run; `bypassPermissions` never asks. MCP tools always ask outside
- * `bypassPermissions`, whatever their readOnlyHint: a hint from a server is not our consent.
+ * `default` asks before every tool but those that declare `asksPermission: false` (Read, Glob,
+ * Grep); `acceptEdits` also lets Write and Edit run; `bypassPermissions` never asks. MCP tools
+ * always ask outside `bypassPermissions`, whatever their readOnlyHint: a hint from a server is not our consent.
  */
 import type { Tool } from "../tools/tool.ts";
 
@@ -15,7 +15,7 @@ const EDITS = new Set(["Write", "Edit"]);
 /** True when `tool` must be allowed (by a rule or by someone) before it runs in `mode`. */
 export function needsPermission(tool: Tool, mode: PermissionMode): boolean {
   if (mode === "bypassPermissions") return false;
-  if (!tool.name.startsWith("mcp__") && tool.readOnly) return false;
+  if (tool.asksPermission === false) return false;
   if (mode === "acceptEdits" && EDITS.has(tool.name)) return false;
   return true;
 }

@@ -6,10 +6,10 @@
  */
 import { afterAll, afterEach } from "bun:test";
 import { killPeers } from "./peers.ts";
-import { removeTempDirs, tempDir } from "./run.ts";
+import { removeTempDirs, tempDir, testConfigDir } from "./run.ts";
 
 // A test that spawns with this process's environment must not reach the real ~/.claude or ~/.claude.json either.
-process.env.CLAUDE_CONFIG_DIR = tempDir("agent-config-");
+process.env.CLAUDE_CONFIG_DIR = testConfigDir();
 process.env.HOME = tempDir("agent-test-home-");
 
 afterEach(killPeers);

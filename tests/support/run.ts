@@ -30,10 +30,12 @@ export interface RunOptions {
 }
 
 const made: string[] = [];
+let configDir: string | undefined;
 
 /** Removes every folder `tempDir` made (tests/support/cleanup.ts runs it after the whole run). */
 export function removeTempDirs(): void {
   for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  configDir = undefined;
 }
 
 /** A fresh, empty temporary directory (realpath, so it compares equal to what tools report), removed after the run. */
@@ -63,16 +65,22 @@ export function fixtureServer(...flags: string[]) {
   return { command: BUN, args: [FIXTURE_SERVER, ...flags] };
 }
 
+/** One CLAUDE_CONFIG_DIR for the test process (each test's own working folder keeps its sessions apart). */
+export function testConfigDir(): string {
+  configDir ??= tempDir("agent-config-");
+  return configDir;
+}
+
 /**
  * The agent's environment: this one without ANTHROPIC_*, MCP_* and CLAUDE*, with NO_COLOR, a
- * fresh CLAUDE_CONFIG_DIR (so no run reads or writes the real ~/.claude, saved sessions
+ * temporary CLAUDE_CONFIG_DIR (so no run reads or writes the real ~/.claude, saved sessions
  * included), and with `model` the scripted model's URL and a test key.
  */
 export function baseEnv(model?: string): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = { ...process.env };
   for (const k of Object.keys(env)) if (k.startsWith("ANTHROPIC_") || k.startsWith("MCP_") || k.startsWith("CLAUDE")) delete env[k];
   env.NO_COLOR = "1";
-  env.CLAUDE_CONFIG_DIR = tempDir("agent-config-");
+  env.CLAUDE_CONFIG_DIR = testConfigDir();
   if (model) {
     env.ANTHROPIC_BASE_URL = model;
     env.ANTHROPIC_API_KEY = "test-key";
