@@ -11,6 +11,7 @@ export const VERSION = "0.1.0";
 export const USAGE = `Usage: agent [options] [prompt]
        agent -p "prompt"               one prompt, print the final answer, exit
        agent                           interactive session (on a terminal)
+       agent mcp <add|add-json|remove> …  manage MCP servers (local, project or user scope)
        agent mcp <list|get|tools|prompts|resources|call|prompt|read> …   inspect MCP servers, no model needed
        agent mcp-init [FIXTURE]        print the MCP initialize request for a grader fixture
 
