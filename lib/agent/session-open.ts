@@ -59,7 +59,12 @@ export function openSession(choice: SessionChoice, env: { configDir: string; cwd
   if (appending && choice.sessionId !== undefined && choice.sessionId !== id) {
     throw new SessionError("--session-id with --resume or --continue needs --fork-session (the resumed session keeps its id)");
   }
-  const path = choice.persist ? (appending ? resumedPath! : sessionPath(configDir, cwd, id)) : undefined;
+  let path: string | undefined;
+  try {
+    path = choice.persist ? (appending ? resumedPath! : sessionPath(configDir, cwd, id)) : undefined;
+  } catch (err) {
+    warn(`cannot save this session: ${err instanceof Error ? err.message : String(err)}`);
+  }
   if (path && !appending && existsSync(path)) throw new SessionError(`session id ${id} is already in use`);
 
   let model0 = resumed?.header.model ?? "";
@@ -79,7 +84,7 @@ export function openSession(choice: SessionChoice, env: { configDir: string; cwd
         created_at: new Date().toISOString(),
         ...(resumed && choice.fork ? { forked_from: resumed.header.session_id } : {}),
       };
-      conversation.redirect(id, new TranscriptWriter(path, header), !appending);
+      conversation.redirect(id, new TranscriptWriter(path, header, warn), !appending);
       model0 = model;
     },
     fresh() {
@@ -93,7 +98,12 @@ export function openSession(choice: SessionChoice, env: { configDir: string; cwd
         model: model0,
         created_at: new Date().toISOString(),
       };
-      return { sessionId: next, sink: new TranscriptWriter(sessionPath(configDir, cwd, next), header) };
+      try {
+        return { sessionId: next, sink: new TranscriptWriter(sessionPath(configDir, cwd, next), header, warn) };
+      } catch (err) {
+        warn(`cannot save this session: ${err instanceof Error ? err.message : String(err)}`);
+        return { sessionId: next };
+      }
     },
   };
 }

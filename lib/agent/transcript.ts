@@ -34,21 +34,36 @@ export interface Transcript {
 export class TranscriptWriter implements ConversationSink {
   private fd: number | undefined;
 
+  private failed = false;
+
   /**
    * @param path the `.jsonl` file; its folder must exist
    * @param header written first when the file is new
+   * @param warn told once when the file cannot be written; the run goes on without saving
    */
   constructor(
     readonly path: string,
     private readonly header: TranscriptHeader,
+    private readonly warn: (line: string) => void = () => {},
   ) {}
 
   /**
    * Appends one line. The file is created at the first record, so a run that ends before its
-   * first message (a bad prompt, a missing key) leaves no empty session behind.
-   * @throws the filesystem error (ENOSPC, EACCES) of a failed write
+   * first message (a bad prompt, a missing key) leaves no empty session behind. Never throws: a
+   * failed write is reported once through `warn` and later records are dropped.
    */
   write(record: TranscriptRecord): void {
+    if (this.failed) return;
+    try {
+      this.append(record);
+    } catch (err) {
+      // A full disk or a read-only home must not end the run: it goes on unsaved, said once.
+      this.failed = true;
+      this.warn(`cannot save this session to ${this.path}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+
+  private append(record: TranscriptRecord): void {
     if (this.fd === undefined) {
       this.fd = openSync(this.path, "a", 0o600);
       chmodSync(this.path, 0o600); // an existing file (resumed) keeps whatever mode it had otherwise

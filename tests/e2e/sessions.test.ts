@@ -125,6 +125,16 @@ describe("saved sessions", () => {
     expect(existsSync(join(config, "agent-sessions"))).toBe(false);
   });
 
+  test("a config folder that cannot hold sessions: one warning line about it, the answer as usual, exit 0", async () => {
+    const dir = tempDir();
+    const notAFolder = join(tempDir(), "file");
+    writeFileSync(notAFolder, "");
+    server = startModelServer([reply(text("still answered"))]);
+    const r = await runAgent(["-p", "hi"], { cwd: dir, model: server.url, env: { CLAUDE_CONFIG_DIR: notAFolder } });
+    expect([r.code, r.stdout]).toEqual([0, "still answered\n"]);
+    expect(r.stderr.split("\n").filter((l) => l.includes("session"))).toEqual([expect.stringMatching(/^cannot save this session: ENOTDIR/)]);
+  });
+
   test("sessions older than cleanupPeriodDays are removed at start-up", async () => {
     const { dir, config, folder, env } = setup();
     server = startModelServer([reply(text("a")), reply(text("b"))]);
