@@ -12,6 +12,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { buildAll, ROOT } from "./build.ts";
+import { contextFigure } from "./fig-context.ts";
 import { firstRequestFigure } from "./fig-first-request.ts";
 import { framingFigure } from "./fig-framing.ts";
 import { rssFigure } from "./fig-rss.ts";
@@ -31,6 +32,7 @@ const FIGURES: Record<string, Figure> = {
   framing: framingFigure,
   shutdown: shutdownFigure,
   rss: rssFigure,
+  context: contextFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");

@@ -117,6 +117,21 @@ export class Conversation {
     this.append({ role: "user", content: results });
   }
 
+  /**
+   * Compaction (compact.ts): the history becomes `head` (the summary) followed by the entries from
+   * `from` on, kept whole with their ids and usage. Saved as a rollback to the start and the new
+   * messages, so replaying the transcript rebuilds the same history.
+   */
+  rewrite(head: MessageParam[], from: Mark): void {
+    const kept = this.entries.slice(from);
+    this.rollback(0);
+    for (const message of head) this.append(message);
+    for (const entry of kept) {
+      this.entries.push(entry);
+      this.sink?.write({ type: "message", entry });
+    }
+  }
+
   /** Empties the conversation (`/clear`); with `next`, later changes go to a new session. */
   clear(next?: { sessionId: string; sink?: ConversationSink }): void {
     if (next) {

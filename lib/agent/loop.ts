@@ -5,11 +5,20 @@
  */
 import type { ToolState } from "../tools/tool-state.ts";
 import { type Tool, ToolError, type ToolOutput } from "../tools/tool.ts";
-import { isToolUse, replyText, type AssistantReply, type MessageParam, type ToolResultContentBlock, type ToolUseBlock } from "./messages.ts";
+import {
+  isToolUse,
+  replyText,
+  type ApiToolDefinition,
+  type AssistantReply,
+  type MessageParam,
+  type ToolResultContentBlock,
+  type ToolUseBlock,
+} from "./messages.ts";
 import type { ModelClient } from "./model.ts";
 import { toApi, type ToolOffer } from "./tool-search.ts";
 import type { Conversation } from "./conversation.ts";
 import { errorMessage } from "../shared/values.ts";
+import type { CompactInfo } from "./compact.ts";
 
 /** Thrown when `--max-turns` model calls were made and the model still wanted tools. */
 export class MaxTurnsError extends Error {
@@ -28,6 +37,8 @@ export interface LoopHooks {
   onToolEnd?(call: ToolUseBlock, result: ToolResultContentBlock): void;
   /** A running tool reported progress (MCP `notifications/progress`); set only when it can be shown. */
   onToolProgress?(call: ToolUseBlock, message: string): void;
+  /** The conversation was compacted before a model call. */
+  onCompact?(info: CompactInfo): void;
   /** Streamed text; when set, model calls stream. */
   onText?(delta: string): void;
   /** Raw stream events of each model call (stream-json's --include-partial-messages); when set, model calls stream. */
@@ -49,6 +60,11 @@ export interface LoopOptions {
    * defers some definitions and adds its own tool). Without it, every tool goes out in full.
    */
   offer?(tools: Tool[]): ToolOffer;
+  /**
+   * Before every model call, with what that call will carry: compacts the conversation when it
+   * has grown past the threshold (compact.ts), returning what it did.
+   */
+  compact?(conversation: Conversation, request: { system: string; tools: ApiToolDefinition[]; signal: AbortSignal }): Promise<CompactInfo | undefined>;
   /** Runs before every model call (MCP list_changed refresh). */
   beforeModelCall?(): Promise<void>;
   /**
@@ -98,6 +114,8 @@ export async function runLoop(conversation: Conversation, opts: LoopOptions): Pr
     await opts.beforeModelCall?.();
     const current = opts.tools();
     const { definitions, routable: tools } = opts.offer?.(current) ?? { definitions: current.map(toApi), routable: current };
+    const compacted = await opts.compact?.(conversation, { system: opts.system, tools: definitions, signal });
+    if (compacted) opts.hooks?.onCompact?.(compacted);
     const reply = await opts.model.create(
       {
         system: opts.system,

@@ -19,8 +19,11 @@ import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
 import type { SdkHost } from "../mcp/transports/sdk.ts";
 import { UsageMeter } from "./usage.ts";
+import { keepSpills, removeSpills } from "../files/spill.ts";
 import { errorMessage } from "../shared/values.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
+import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
+import type { Conversation } from "./conversation.ts";
 
 export interface RuntimeOptions {
   cwd: string;
@@ -33,6 +36,10 @@ export interface RuntimeOptions {
   sampling: boolean;
   /** Prompt-caching breakpoints (false: --no-cache or DISABLE_PROMPT_CACHING). */
   cache: boolean;
+  /** Keep large tool results' files after the run (sessions are persisted); else they are removed at shutdown. */
+  keepToolResults?: boolean;
+  /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` as set (compact.ts reads it). */
+  autoCompactPercent?: string;
   /** `ENABLE_TOOL_SEARCH` as set (tool-search.ts reads it). */
   toolSearch?: string;
   verbose: boolean;
@@ -92,6 +99,7 @@ export class AgentRuntime {
   connected: Promise<void> = Promise.resolve();
   /** Servers still connecting, in configuration order. */
   readonly connecting = new Set<string>();
+  private readonly compactor: AutoCompactor;
 
   private constructor(
     readonly opts: RuntimeOptions,
@@ -103,6 +111,7 @@ export class AgentRuntime {
     readonly meter: UsageMeter,
   ) {
     this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
+    this.compactor = new AutoCompactor(autoCompactPercent(opts.autoCompactPercent, opts.log));
   }
 
   /**
@@ -112,6 +121,8 @@ export class AgentRuntime {
    */
   static async start(opts: RuntimeOptions): Promise<AgentRuntime> {
     const meter = new UsageMeter();
+    if (opts.keepToolResults) keepSpills();
+    else onShutdown(async () => removeSpills());
     const settings = { cache: opts.cache, meter };
     const model = opts.modelOptional ? optionalModel(opts.model, settings) : createModelClient({ model: opts.model, ...settings });
     let session: AgentRuntime | undefined; // set once servers are up; sampling may come sooner
@@ -271,6 +282,31 @@ export class AgentRuntime {
   /** What the next request carries from `tools` for the current model: all in full, or tool search's choice. */
   offer(tools: Tool[]): ToolOffer {
     return this.toolSearch.offer(tools, this.current.model);
+  }
+
+  /**
+   * `/compact [instructions]`: summarises `conversation` now with the current model, system
+   * prompt and tools (so the summary request reads the turns' cached prefix).
+   * @throws ModelError when the summary call fails; the conversation is then unchanged.
+   */
+  compactNow(conversation: Conversation, instructions: string, signal?: AbortSignal): Promise<CompactInfo | undefined> {
+    const { definitions } = this.offer(this.tools());
+    return compact(conversation, { model: this.current, system: this.systemPrompt(), tools: definitions, signal }, instructions, "manual");
+  }
+
+  /**
+   * Before a model call: compacts when the last reply's prompt passed the threshold (compact.ts).
+   * A failed summary is one log line, and the run goes on uncompacted.
+   */
+  async autoCompact(conversation: Conversation, request: Omit<CompactRequest, "model">): Promise<CompactInfo | undefined> {
+    if (this.compactor.due(conversation, this.current.model) === undefined) return undefined;
+    try {
+      return await compact(conversation, { model: this.current, ...request }, "", "auto");
+    } catch (err) {
+      if (request.signal?.aborted) throw err;
+      this.opts.log(`automatic compaction failed: ${errorMessage(err)}`);
+      return undefined;
+    }
   }
 
   /**

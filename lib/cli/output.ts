@@ -4,6 +4,7 @@
  */
 import type { AssistantReply, MessageParam } from "../agent/messages.ts";
 import type { UsageTotals } from "../agent/usage.ts";
+import type { CompactInfo } from "../agent/compact.ts";
 import type { OutputFormat } from "./args.ts";
 import { writeStdout } from "./stdout.ts";
 
@@ -72,6 +73,13 @@ export class OutputWriter {
   /** stream-json only: `{type:"user", message}`, the tool_result message sent back to the model. */
   user(message: MessageParam): void {
     if (this.format === "stream-json") this.event({ type: "user", message });
+  }
+
+  /** stream-json only: `{type:"system", subtype:"compact_boundary", compact_metadata: {trigger, pre_tokens}}` (Claude Code's shape). */
+  compact(info: CompactInfo): void {
+    if (this.format === "stream-json") {
+      this.event({ type: "system", subtype: "compact_boundary", compact_metadata: { trigger: info.trigger, pre_tokens: info.preTokens ?? null } });
+    }
   }
 
   /** The final result. In text format an error prints nothing: its line is on stderr. */

@@ -64,6 +64,7 @@ export function helpText(runtime: AgentRuntime, interactive: boolean): string {
       "  /clear  start a new conversation",
       "  /model  show the model, or /model <id> to switch",
       "  /cost   tokens and cost so far",
+      "  /compact [instructions]  summarise the conversation so far",
       "  /exit   leave",
     );
   const custom = listCustomCommands(runtime.opts.cwd);

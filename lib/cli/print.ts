@@ -10,6 +10,7 @@ import { runLoop, MaxTurnsError } from "../agent/loop.ts";
 import { ToolState } from "../tools/tool-state.ts";
 import { ModelError } from "../agent/model.ts";
 import { describeUsage, zeroUsage } from "../agent/usage.ts";
+import { describeCompaction } from "../agent/compact.ts";
 import { fatalLine, shutdown, shutdownSignal } from "../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "./stdin.ts";
 import { OutputWriter } from "./output.ts";
@@ -109,6 +110,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
       system: s.systemPrompt(),
       tools: () => s.tools(),
       offer: (tools) => s.offer(tools),
+      compact: (c, request) => s.autoCompact(c, request),
       beforeModelCall: async () => {
         await s.refresh();
         conversation.noteRoutes(s.routes());
@@ -125,6 +127,10 @@ export async function runPrint(args: CliArgs): Promise<number> {
           writer.assistant(reply);
         },
         onToolResults: (m) => writer.user(m),
+        onCompact: (info) => {
+          stderr(describeCompaction(info));
+          writer.compact(info);
+        },
         // Progress is for a person watching a terminal; scripts and pipes never see it.
         onToolProgress: process.stderr.isTTY ? (call, message) => stderr(`${call.name}: ${message}`) : undefined,
         onToolBug: bugs.onToolBug,

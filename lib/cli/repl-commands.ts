@@ -1,6 +1,6 @@
 /**
  * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools,
- * /model [id] and /cost. Text commands reuse print mode's output (print-commands.ts) so both modes agree.
+ * /model [id], /cost and /compact [instructions]. Text commands reuse print mode's output (print-commands.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../agent/runtime.ts";
 import type { Conversation } from "../agent/conversation.ts";
@@ -12,10 +12,11 @@ import { promptCommands, resourceMention } from "../mcp/names.ts";
 import { printBuiltin } from "./print-commands.ts";
 import { mcpStatus } from "./repl-servers.ts";
 import { describeUsage } from "../agent/usage.ts";
+import { describeCompaction } from "../agent/compact.ts";
 import { reconnect } from "./repl-reconnect.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
-export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model", "cost"]);
+export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model", "cost", "compact"]);
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
 export interface ReplState {
@@ -29,10 +30,13 @@ export interface ReplState {
 /**
  * Runs built-in `name` with `args`; returns the text to print (ending with a newline), or
  * "exit" for /exit. /model with an id switches the model for the following turns;
- * `/mcp reconnect <server>` resolves once the server has started again.
+ * `/mcp reconnect <server>` resolves once the server has started again; /compact [instructions]
+ * summarises the conversation (a model call: its text comes as a promise).
  */
-export function runBuiltin(name: string, args: string, runtime: AgentRuntime, state: ReplState): string | "exit" | Promise<string> {
+export function runBuiltin(name: string, args: string, runtime: AgentRuntime, state: ReplState, signal?: AbortSignal): string | "exit" | Promise<string> {
   switch (name) {
+    case "compact":
+      return compactCommand(args, runtime, state, signal);
     case "mcp":
       if (/^reconnect\b/.test(args)) return reconnect(args.slice("reconnect".length).trim(), runtime);
       return mcpStatus(runtime);
@@ -56,6 +60,16 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
     }
     default:
       return printBuiltin(name, runtime, true);
+  }
+}
+
+async function compactCommand(instructions: string, runtime: AgentRuntime, state: ReplState, signal?: AbortSignal): Promise<string> {
+  try {
+    const info = await runtime.compactNow(state.conversation, instructions, signal);
+    return info ? `${describeCompaction(info)}\n` : "Nothing to compact yet.\n";
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return `error: ${err instanceof Error ? err.message : String(err)}\n`;
   }
 }
 

@@ -31,6 +31,7 @@ import { toolStartLine } from "./ui-tool-lines.ts";
 import { toolBugReport } from "./tool-bugs.ts";
 import { openRunSession, SessionError } from "./session-flags.ts";
 import type { OpenedSession } from "../agent/session-open.ts";
+import { describeCompaction } from "../agent/compact.ts";
 import { commandNames, REPL_BUILTINS, resourceMentions, runBuiltin, type ReplState } from "./repl-commands.ts";
 import { errorMessage } from "../shared/values.ts";
 
@@ -185,7 +186,7 @@ class TurnRunner {
       const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput(), warn: view.line }), controller.signal);
       if (parsed.kind === "builtin") {
         status.stop();
-        const out = await runBuiltin(parsed.name, parsed.args, runtime, state);
+        const out = await runBuiltin(parsed.name, parsed.args, runtime, state, controller.signal);
         if (out === "exit") return "exit";
         term.print(out);
         return undefined;
@@ -197,6 +198,7 @@ class TurnRunner {
         system: runtime.systemPrompt(),
         tools: () => runtime.tools(),
         offer: (tools) => runtime.offer(tools),
+        compact: (c, request) => runtime.autoCompact(c, request),
         beforeModelCall: async () => {
           await runtime.refresh();
           conversation.noteRoutes(runtime.routes());
@@ -231,6 +233,7 @@ class TurnRunner {
             partial = "";
             view.callDone(reply.usage?.output_tokens);
           },
+          onCompact: (info) => view.line(style.dim(describeCompaction(info))),
           onToolStart: view.toolStart,
           onToolProgress: view.toolProgress,
           onToolEnd: view.toolEnd,

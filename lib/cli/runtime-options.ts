@@ -29,6 +29,8 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     sampling: args.sampling,
     cache: args.cache && !truthy(process.env.DISABLE_PROMPT_CACHING),
     toolSearch: process.env.ENABLE_TOOL_SEARCH,
+    autoCompactPercent: process.env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE,
+    keepToolResults: args.persistSession,
     verbose: args.verbose,
     debug: args.debug,
     // Neither -p nor the interactive start-up logs in: a server that needs it says so (/mcp offers the login).

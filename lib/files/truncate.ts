@@ -62,12 +62,15 @@ export class HeadTailBuffer {
     return this.total - this.head.length - this.keptTail().length;
   }
 
-  /** Head, then a note saying how many characters were left out when any were, then tail. */
-  toString(): string {
+  /**
+   * Head, then a note saying how many characters were left out when any were (and `extra`, a line
+   * under it: where the whole output is), then tail.
+   */
+  toString(extra?: string): string {
     const tail = this.keptTail();
     const omitted = this.omitted;
     if (omitted === 0) return this.head + tail;
-    return `${this.head}\n\n... [${omitted} characters of output omitted] ...\n\n${tail}`;
+    return `${this.head}\n\n... [${omitted} characters of output omitted] ...${extra ? `\n${extra}` : ""}\n\n${tail}`;
   }
 
   /** The last `tailChars` characters, less a leading low surrogate whose pair was cut away. */

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { settlesWithin } from "../shared/async.ts";
 import { summarizeField, toolInput } from "./define.ts";
 import { HeadTailBuffer } from "../files/truncate.ts";
+import { SpillWriter, spillLine } from "../files/spill.ts";
 import { killProcessGroup, signalGroup, trackGroup } from "../process/group.ts";
 import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
 
@@ -139,9 +140,12 @@ function readCwdFile(file: string): { finalCwd?: string } {
 
 /** Reads `proc`'s output until it exits, times out or is interrupted; then ends its group. */
 async function supervise(proc: Bun.Subprocess<"ignore", "pipe", "ignore">, opts: { timeoutMs: number; signal: AbortSignal }): Promise<CommandResult> {
-  const buffer = new HeadTailBuffer((MAX_OUTPUT_CHARS - 200) / 2, (MAX_OUTPUT_CHARS - 200) / 2);
+  // 400 characters spare: the omitted marker and the line naming the file with the whole output.
+  const buffer = new HeadTailBuffer((MAX_OUTPUT_CHARS - 400) / 2, (MAX_OUTPUT_CHARS - 400) / 2);
+  // Every byte also goes to a file once the output outgrows the cap (spill.ts): nothing is lost.
+  const spill = new SpillWriter("bash", MAX_OUTPUT_CHARS);
   const reader = proc.stdout.getReader();
-  const pump = readAll(reader, buffer);
+  const pump = readAll(reader, buffer, spill);
 
   let timer: Timer | undefined;
   let onAbort: (() => void) | undefined;
@@ -164,15 +168,18 @@ async function supervise(proc: Bun.Subprocess<"ignore", "pipe", "ignore">, opts:
   // Something that left the group (setsid) may still hold the pipe: stop reading regardless.
   await reader.cancel().catch(() => {});
   await pump;
-  return { output: buffer.toString(), exitCode: proc.exitCode, signalCode: proc.signalCode === null ? null : String(proc.signalCode), ended };
+  const path = spill.finish();
+  const output = buffer.omitted > 0 && path ? buffer.toString(spillLine(path, spill.bytes)) : buffer.toString();
+  return { output, exitCode: proc.exitCode, signalCode: proc.signalCode === null ? null : String(proc.signalCode), ended };
 }
 
-async function readAll(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }, buffer: HeadTailBuffer): Promise<void> {
+async function readAll(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }, buffer: HeadTailBuffer, spill: SpillWriter): Promise<void> {
   const decoder = new TextDecoder();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done || !value) break;
+      spill.append(value);
       buffer.append(decoder.decode(value, { stream: true }));
     }
   } catch {

@@ -20,7 +20,8 @@ export type Step =
   | {
       content: Block[];
       stop_reason?: string;
-      usage?: ScriptedUsage;
+      /** `null` sends a reply without any `usage` (some proxies do). */
+      usage?: ScriptedUsage | null;
       /** Streaming only: after the first text block's deltas, hold the stream open until this settles. */
       stall?: Promise<void>;
     }
@@ -87,7 +88,7 @@ export function startModelServer(script: Step[]): ModelServer {
         content: step.content,
         stop_reason: step.stop_reason ?? "end_turn",
         stop_sequence: null,
-        usage: step.usage ?? { input_tokens: 10, output_tokens: 5 },
+        ...(step.usage === null ? {} : { usage: step.usage ?? { input_tokens: 10, output_tokens: 5 } }),
       };
       if (!body.stream) return Response.json(message);
       const events = sse(message);
@@ -135,7 +136,11 @@ function sse(message: any): string[] {
   });
   events.push([
     "message_delta",
-    { type: "message_delta", delta: { stop_reason: message.stop_reason, stop_sequence: null }, usage: { output_tokens: message.usage.output_tokens } },
+    {
+      type: "message_delta",
+      delta: { stop_reason: message.stop_reason, stop_sequence: null },
+      ...(message.usage ? { usage: { output_tokens: message.usage.output_tokens } } : {}),
+    },
   ]);
   events.push(["message_stop", { type: "message_stop" }]);
   return events.map(([event, data]) => `event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);

@@ -5,6 +5,7 @@
  */
 import { base64Bytes, imageBlock } from "../../files/image.ts";
 import { truncate } from "../../files/truncate.ts";
+import { spillText } from "../../files/spill.ts";
 import { readMcpEnv } from "../../mcp/env.ts";
 import type { ToolOutput, ToolResultBlock } from "../../tools/tool.ts";
 import { textOfBlob } from "./text-blob.ts";
@@ -135,7 +136,7 @@ function withinBudget(blocks: ToolResultBlock[], maxChars: number): string | Too
     `\n\n[Output truncated: the MCP tool returned ${total} characters, more than the ${maxChars}-character limit ` +
     `(MAX_MCP_OUTPUT_TOKENS). Call the tool again asking for less (a narrower query, a smaller range or a page), ` +
     `or raise MAX_MCP_OUTPUT_TOKENS.]`;
-  if (allText) return truncate(texts.join("\n"), maxChars, () => note);
+  if (allText) return keptWhole(texts.join("\n"), maxChars, note);
   const kept: ToolResultBlock[] = [];
   let budget = maxChars;
   for (const b of blocks) {
@@ -148,10 +149,27 @@ function withinBudget(blocks: ToolResultBlock[], maxChars: number): string | Too
       budget -= b.text.length;
       continue;
     }
-    kept.push({ type: "text", text: truncate(b.text, budget, () => note) });
+    kept.push({ type: "text", text: keptWhole(b.text, budget, note, texts.filter(Boolean).join("\n")) });
     break;
   }
   return kept;
+}
+
+/** The tail shown after the cut: a quarter of the budget, at most this many characters. */
+const TAIL_CHARS = 2000;
+
+/**
+ * `text` cut to its first `maxChars` characters and `note`; when the whole text could be written
+ * to a file (spill.ts), the note also gives its path and how to read it, and the last characters follow.
+ */
+function keptWhole(text: string, maxChars: number, note: string, whole = text): string {
+  const path = spillText("mcp", whole);
+  if (!path) return truncate(text, maxChars, () => note);
+  let tail = whole.slice(Math.max(whole === text ? maxChars : 0, whole.length - Math.min(TAIL_CHARS, Math.floor(maxChars / 4))));
+  const first = tail.charCodeAt(0);
+  if (first >= 0xdc00 && first <= 0xdfff) tail = tail.slice(1);
+  const saved = ` The whole result (${Buffer.byteLength(whole)} bytes) is saved in ${path}: use Read with offset and limit, or Grep with that path, to see the rest${tail ? `; its last ${tail.length} characters follow` : ""}.`;
+  return truncate(text, maxChars, () => `${note.replace(/\]$/, `${saved}]`)}${tail ? `\n\n${tail}` : ""}`);
 }
 
 function malformed(why: string): ToolOutput {

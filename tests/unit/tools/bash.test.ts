@@ -106,7 +106,8 @@ describe("Bash: output cap", () => {
     expect(out.length).toBeLessThanOrEqual(MAX_OUTPUT_CHARS);
     expect(out).toStartWith("START\ny\ny\n");
     expect(out).toEndWith("y\ny\nEND");
-    const match = /\n\n\.\.\. \[(\d+) characters of output omitted\] \.\.\.\n\n/.exec(out)!;
+    // Under the marker, a line names the file that holds the whole output (lib/files/spill.ts).
+    const match = /\n\n\.\.\. \[(\d+) characters of output omitted\] \.\.\.\n\[Whole output \(300000010 bytes\) saved in [^\]]+\]\n\n/.exec(out)!;
     const [head, tail] = [out.slice(0, match.index), out.slice(match.index + match[0].length)];
     // Every character printed (6 + 300,000,000 + 4) is kept or counted; the final newline is trimmed.
     expect(head.length + Number(match[1]) + tail.length + 1).toBe(300_000_010);
