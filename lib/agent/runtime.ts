@@ -6,83 +6,24 @@
 import type { Tool } from "../tools/tool.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
-import type { McpRegistry, RegistryOptions, ServerSnapshot } from "../mcp/registry.ts";
+import type { McpRegistry, ServerSnapshot } from "../mcp/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
 import { ruleNamesTool, serverRuleName } from "../mcp/names.ts";
 import { createModelClient, ModelError, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
 import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
-import { samplingHandler, type SamplingConsent } from "./mcp/sampling.ts";
+import { samplingHandler } from "./mcp/sampling.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
-import type { SdkHost } from "../mcp/transports/sdk.ts";
 import { UsageMeter } from "./usage.ts";
 import { keepSpills, removeSpills } from "../files/spill.ts";
 import { errorMessage } from "../shared/values.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
 import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
 import type { Conversation } from "./conversation.ts";
-
-export interface RuntimeOptions {
-  cwd: string;
-  model: string;
-  mcpConfig: string[];
-  strictMcpConfig: boolean;
-  disallowedTools: string[];
-  systemPrompt?: string;
-  appendSystemPrompt?: string;
-  sampling: boolean;
-  /** Prompt-caching breakpoints (false: --no-cache or DISABLE_PROMPT_CACHING). */
-  cache: boolean;
-  /** Keep large tool results' files after the run (sessions are persisted); else they are removed at shutdown. */
-  keepToolResults?: boolean;
-  /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` as set (compact.ts reads it). */
-  autoCompactPercent?: string;
-  /** `ENABLE_TOOL_SEARCH` as set (tool-search.ts reads it). */
-  toolSearch?: string;
-  verbose: boolean;
-  debug: boolean;
-  /** One diagnostic line to stderr. */
-  log(line: string): void;
-  /** How MCP servers' failures, stderr (--verbose) and traffic (--debug) reach a person; worded by the CLI. */
-  mcpEvents: Pick<RegistryOptions, "onServerFailed" | "onStderrLine" | "onTrace">;
-  /** Called just before `count` MCP servers start (the interactive start-up status line). */
-  onMcpStart?(count: number): void;
-  /** No key is not an error yet: only a model call would fail (print mode's built-in commands). */
-  modelOptional?: boolean;
-  /** Called as each server has connected or failed. */
-  onMcpServerSettled?(server: ServerSummary): void;
-  /** The OAuth provider of each remote server (lib/cli decides whether a login may run). */
-  authFor?: RegistryOptions["authFor"];
-  /** Servers the host program announced (stream-json `initialize`): they replace configured ones of the same name. */
-  extraServers?: ServerConfig[];
-  /** The host program's control channel, for `sdk` servers. */
-  sdkHost?: SdkHost;
-  /**
-   * The project-scope (`.mcp.json`) servers about to start, enabled ones only; resolves with the
-   * names the user has not approved (they are listed as disabled, not started). Absent: the
-   * rule without a person (project-approval.ts): refused ones stay off, the others start.
-   */
-  approveProjectServers?(servers: ServerConfig[]): Promise<ReadonlySet<string>>;
-  /**
-   * The interactive session: `start` returns once servers are spawned, without waiting for their
-   * handshakes; `connected` settles when every one has connected or failed (each within MCP_TIMEOUT).
-   */
-  background?: boolean;
-  /** Asks the user before a server's sampling request reaches the model (the interactive session). */
-  samplingConsent?: SamplingConsent;
-}
-
-export interface ServerSummary {
-  name: string;
-  /** "disabled": not started (`"disabled": true`, or a project server not approved); `error` says which. */
-  status: "connected" | "failed" | "disabled";
-  error?: string;
-  /** Failed for want of a login this run could not do (`mcp login`, or the /mcp login). */
-  needsAuth?: boolean;
-}
+import type { RuntimeOptions, ServerSummary } from "./runtime-options.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */

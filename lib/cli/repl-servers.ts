@@ -4,7 +4,8 @@
  * (`MCP: 2 connected, 1 failed (/mcp for details)`) is printed when the last one settles, and
  * `/mcp` shows each server's status, transport, counts and last error.
  */
-import type { AgentRuntime, ServerSummary } from "../agent/runtime.ts";
+import type { AgentRuntime } from "../agent/runtime.ts";
+import type { ServerSummary } from "../agent/runtime-options.ts";
 import type { Style } from "./ui-style.ts";
 import { summaryLine } from "./ui-status.ts";
 

@@ -1,6 +1,6 @@
 /**
- * The interactive session's terminal: raw mode for the whole session, keys decoded by
- * repl-keys.ts into the prompt's editor (repl-editor.ts), drawn by the live area (ui-live.ts).
+ * The interactive session's terminal: raw mode for the whole session (repl-key-input.ts), keys
+ * decoded by repl-keys.ts into the prompt's editor (repl-editor.ts), drawn by the live area (ui-live.ts).
  * The prompt stays usable while a turn runs: Enter then queues the input (shown as queued), and
  * queued inputs are handed out one by one, each as its own turn, by the following `readLine`s.
  * Keys: Esc interrupts a turn (or a question); Ctrl-C interrupts a turn, or clears the input; a
@@ -8,8 +8,10 @@
  */
 import type { Completer } from "./repl-complete.ts";
 import { setInterruptHandler } from "../agent/lifecycle.ts";
-import { ESC_TIMEOUT_MS, KEYS_OFF, KEYS_ON, KeyDecoder, type Key } from "./repl-keys.ts";
+import type { Key } from "./repl-keys.ts";
+import { KeyInput } from "./repl-key-input.ts";
 import { LineEditor } from "./repl-editor.ts";
+import { applyEditingKey } from "./repl-edit-keys.ts";
 import { LiveArea } from "./ui-live.ts";
 import type { Style } from "./ui-style.ts";
 import { commonPrefix, completionRows } from "./repl-complete.ts";
@@ -36,8 +38,7 @@ interface Question {
 /** The prompt and its live area (see the file comment); one per session, closed with `close()`. */
 export class Terminal {
   private readonly area = new LiveArea(process.stdout);
-  private readonly decoder = new KeyDecoder();
-  private readonly utf8 = new TextDecoder();
+  private readonly input: KeyInput;
   private readonly editor: LineEditor;
   private readonly queue: string[] = [];
   private reader: ((line: string | null) => void) | undefined;
@@ -52,23 +53,16 @@ export class Terminal {
   private candidates: string[] = [];
   private hint: string | undefined;
   private hintTimer: Timer | undefined;
-  private escTimer: Timer | undefined;
   private lastCtrlC = -Infinity;
   private closed = false;
-  private readonly onData = (chunk: Buffer) => this.feed(this.utf8.decode(chunk, { stream: true }));
   private readonly onResize = () => this.area.resized();
-  private readonly restore = () => this.restoreTerminal();
 
   constructor(private readonly opts: TerminalOptions) {
     this.editor = new LineEditor(opts.history);
-    if (process.stdin.isTTY) process.stdin.setRawMode(true);
-    process.stdout.write(KEYS_ON);
-    process.stdin.on("data", this.onData);
-    process.stdin.resume();
+    this.input = new KeyInput((key) => this.key(key));
     process.stdout.on("resize", this.onResize);
     // A SIGINT from outside (kill -INT) counts as a Ctrl-C press.
     setInterruptHandler(() => this.key({ kind: "ctrl-c" }));
-    process.on("exit", this.restore);
     this.redraw();
   }
 
@@ -154,32 +148,13 @@ export class Terminal {
     if (this.closed) return;
     this.closed = true;
     setInterruptHandler(undefined);
-    process.off("exit", this.restore);
-    process.stdin.off("data", this.onData);
     process.stdout.off("resize", this.onResize);
-    clearTimeout(this.escTimer);
     clearTimeout(this.hintTimer);
     this.area.clear();
-    this.restoreTerminal();
-    process.stdin.pause();
+    this.input.close();
     this.settleReader(null);
     this.question?.resolve(null);
     this.question = undefined;
-  }
-
-  private restoreTerminal(): void {
-    process.stdout.write(KEYS_OFF);
-    if (process.stdin.isTTY) process.stdin.setRawMode(false);
-  }
-
-  private feed(text: string): void {
-    clearTimeout(this.escTimer);
-    for (const key of this.decoder.feed(text)) this.key(key);
-    if (this.decoder.waiting) {
-      this.escTimer = setTimeout(() => {
-        for (const key of this.decoder.flush()) this.key(key);
-      }, ESC_TIMEOUT_MS);
-    }
   }
 
   private key(key: Key): void {
@@ -216,44 +191,8 @@ export class Terminal {
   }
 
   private edit(editor: LineEditor, key: Key): void {
-    switch (key.kind) {
-      case "text":
-        return editor.insert(key.text);
-      case "paste":
-        return editor.paste(key.text);
-      case "newline":
-        return editor.insert("\n");
-      case "backspace":
-        return editor.backspace();
-      case "delete":
-        return editor.delete();
-      case "left":
-        return editor.left();
-      case "right":
-        return editor.right();
-      case "up":
-        return editor.up();
-      case "down":
-        return editor.down();
-      case "home":
-      case "ctrl-a":
-        return editor.home();
-      case "end":
-      case "ctrl-e":
-        return editor.end();
-      case "word-left":
-        return editor.wordLeft();
-      case "word-right":
-        return editor.wordRight();
-      case "ctrl-u":
-        return editor.killBefore();
-      case "ctrl-k":
-        return editor.killAfter();
-      case "ctrl-w":
-        return editor.killWord();
-      case "ctrl-l":
-        return this.area.render({ lines: [] });
-    }
+    if (key.kind === "ctrl-l") this.area.render({ lines: [] });
+    else applyEditingKey(editor, key);
   }
 
   private submit(line: string): void {

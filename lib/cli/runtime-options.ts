@@ -1,7 +1,7 @@
 /**
  * The flags every mode shares, as the session's options: one mapping for -p and the interactive session.
  */
-import type { RuntimeOptions } from "../agent/runtime.ts";
+import type { RuntimeOptions } from "../agent/runtime-options.ts";
 import { DEFAULT_MODEL } from "../agent/model.ts";
 import type { CliArgs } from "./args.ts";
 import { mcpReporter } from "./mcp-lines.ts";

@@ -12,6 +12,7 @@ import { SseParser } from "../sse.ts";
 import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
 import { describeHttpError, discard, displayUrl, HttpClient, type HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
+import { classify, type Outgoing } from "./outgoing.ts";
 import { continueParser, readReplyStream } from "./sse-reply.ts";
 import { settlesWithin } from "../../shared/async.ts";
 import { errorMessage } from "../../shared/values.ts";
@@ -44,8 +45,6 @@ const GET_OPEN_WAIT_MS = 1000;
 const DELETE_WAIT_MS = 1000;
 const ACCEPT_BOTH = "application/json, text/event-stream";
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
-
-type Outgoing = { kind: "request"; id: string | number; method: string } | { kind: "notification"; method: string } | { kind: "response" };
 
 export class StreamableHttpTransport implements Transport {
   readonly messages: Inbox;
@@ -278,13 +277,6 @@ export class StreamableHttpTransport implements Transport {
       // 405, a timeout or a server already gone: the session ends with us either way.
     }
   }
-}
-
-/** What kind of JSON-RPC message we are sending (our own serialisation, so parsing it is cheap and safe). */
-function classify(message: string): Outgoing {
-  const m = JSON.parse(message) as { id?: string | number; method?: string };
-  if (typeof m.method === "string") return m.id === undefined ? { kind: "notification", method: m.method } : { kind: "request", id: m.id, method: m.method };
-  return { kind: "response" };
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts. */

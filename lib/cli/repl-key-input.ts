@@ -1,0 +1,48 @@
+/**
+ * The interactive session's keyboard: stdin in raw mode with the keyboard protocols on (KEYS_ON),
+ * its bytes decoded into keys by repl-keys.ts. The terminal is given back (raw mode off, KEYS_OFF)
+ * on `close()`, or at exit if the session never closed it.
+ */
+import { ESC_TIMEOUT_MS, KEYS_OFF, KEYS_ON, KeyDecoder, type Key } from "./repl-keys.ts";
+
+export class KeyInput {
+  private readonly decoder = new KeyDecoder();
+  private readonly utf8 = new TextDecoder();
+  private escTimer: Timer | undefined;
+  private readonly onData = (chunk: Buffer) => this.feed(this.utf8.decode(chunk, { stream: true }));
+  private readonly restore = () => this.restoreTerminal();
+
+  /** Starts listening at once; every decoded key goes to `onKey`, in order. */
+  constructor(private readonly onKey: (key: Key) => void) {
+    if (process.stdin.isTTY) process.stdin.setRawMode(true);
+    process.stdout.write(KEYS_ON);
+    process.stdin.on("data", this.onData);
+    process.stdin.resume();
+    process.on("exit", this.restore);
+  }
+
+  /** Stops listening and restores the terminal. */
+  close(): void {
+    process.off("exit", this.restore);
+    process.stdin.off("data", this.onData);
+    clearTimeout(this.escTimer);
+    this.restoreTerminal();
+    process.stdin.pause();
+  }
+
+  private restoreTerminal(): void {
+    process.stdout.write(KEYS_OFF);
+    if (process.stdin.isTTY) process.stdin.setRawMode(false);
+  }
+
+  private feed(text: string): void {
+    clearTimeout(this.escTimer);
+    for (const key of this.decoder.feed(text)) this.onKey(key);
+    // A lone ESC may be the start of a sequence: it counts as the Esc key only if nothing follows soon.
+    if (this.decoder.waiting) {
+      this.escTimer = setTimeout(() => {
+        for (const key of this.decoder.flush()) this.onKey(key);
+      }, ESC_TIMEOUT_MS);
+    }
+  }
+}
