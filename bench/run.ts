@@ -15,6 +15,7 @@ import { buildAll, ROOT } from "./build.ts";
 import { contextFigure } from "./fig-context.ts";
 import { firstRequestFigure } from "./fig-first-request.ts";
 import { framingFigure } from "./fig-framing.ts";
+import { httpFigure } from "./fig-http.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
@@ -33,6 +34,7 @@ const FIGURES: Record<string, Figure> = {
   shutdown: shutdownFigure,
   rss: rssFigure,
   context: contextFigure,
+  http: httpFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");
