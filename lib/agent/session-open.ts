@@ -41,8 +41,8 @@ export interface OpenedSession {
  */
 export function openSession(choice: SessionChoice, env: { configDir: string; cwd: string; warn(line: string): void }): OpenedSession {
   const { configDir, cwd, warn } = env;
-  if (choice.sessionId !== undefined && !isUuid(choice.sessionId)) throw new SessionError(`--session-id must be a UUID (got "${choice.sessionId}")`);
-  if (choice.fork && !choice.continue && choice.resume === undefined) throw new SessionError("--fork-session needs --continue or --resume <id>");
+  if (choice.sessionId !== undefined && !isUuid(choice.sessionId)) throw new SessionError(`--session-id must be a UUID (got "${choice.sessionId}")`, true);
+  if (choice.fork && !choice.continue && choice.resume === undefined) throw new SessionError("--fork-session needs --continue or --resume <id>", true);
   if (choice.persist) removeOldSessions(configDir, cleanupPeriodDays(configDir, warn));
 
   let resumedPath: string | undefined;
@@ -57,7 +57,7 @@ export function openSession(choice: SessionChoice, env: { configDir: string; cwd
   const id = appending ? resumed.header.session_id : (choice.sessionId ?? crypto.randomUUID());
   // A resumed session that is not forked keeps its id: --session-id cannot rename it.
   if (appending && choice.sessionId !== undefined && choice.sessionId !== id) {
-    throw new SessionError("--session-id with --resume or --continue needs --fork-session (the resumed session keeps its id)");
+    throw new SessionError("--session-id with --resume or --continue needs --fork-session (the resumed session keeps its id)", true);
   }
   let path: string | undefined;
   try {

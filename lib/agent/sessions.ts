@@ -14,8 +14,19 @@ export const DEFAULT_CLEANUP_DAYS = 30;
 const DAY_MS = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
-/** A session that cannot be opened as asked: one line for stderr. */
-export class SessionError extends Error {}
+/**
+ * A session that cannot be opened as asked: one line for stderr. `usage` marks a malformed id
+ * or flag combination (the command line is wrong: exit 2), as opposed to a session that is
+ * missing or taken (exit 1).
+ */
+export class SessionError extends Error {
+  constructor(
+    message: string,
+    readonly usage = false,
+  ) {
+    super(message);
+  }
+}
 
 /** True for a UUID in its 8-4-4-4-12 hex form (what `--session-id` takes). */
 export const isUuid = (s: string): boolean => UUID.test(s);
@@ -83,7 +94,7 @@ export function listSessions(configDir: string, cwd: string): SessionInfo[] {
  * @throws SessionError when `id` is not a UUID or no such session exists
  */
 export function findSession(configDir: string, cwd: string, id: string): string {
-  if (!isUuid(id)) throw new SessionError(`--resume: "${id}" is not a session id (a UUID)`);
+  if (!isUuid(id)) throw new SessionError(`--resume: "${id}" is not a session id (a UUID)`, true);
   const own = join(sessionsDir(configDir, cwd), `${id}.jsonl`);
   if (existsSync(own)) return own;
   const root = join(configDir, SESSIONS_FOLDER);

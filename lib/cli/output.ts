@@ -12,7 +12,10 @@ export interface ResultEvent {
   type: "result";
   subtype: "success" | "error_max_turns" | "error_during_execution";
   is_error: boolean;
+  /** The answer; on an error, its message (what scripts read), or "" for error_max_turns. */
   result: string;
+  /** Error results only: the error messages, as in the Agent SDK's result (and host mode's). */
+  errors?: string[];
   num_turns: number;
   duration_ms: number;
   duration_api_ms: number;

@@ -61,6 +61,7 @@ export function helpText(runtime: AgentRuntime, interactive: boolean): string {
   const lines = ["Commands:", "  /help   this list", "  /mcp    MCP servers and their status", "  /tools  the tools the model can use"];
   if (interactive)
     lines.push(
+      "  /mcp reconnect <server>  start that server afresh",
       "  /clear  start a new conversation",
       "  /model  show the model, or /model <id> to switch",
       "  /cost   tokens and cost so far",

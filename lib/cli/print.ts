@@ -31,10 +31,14 @@ import { errorMessage } from "../shared/values.ts";
 
 const stderr = (line: string) => process.stderr.write(line + "\n");
 
+/** `-p` with neither a prompt argument nor stdin: a usage error (exit 2). */
+class NoPromptError extends InputError {}
+
 /**
  * Runs one prompt to its end: the answer (or the --output-format events) on stdout, one line
  * per problem on stderr. Returns the exit code: 0 success; 1 the run failed (a model error, bad
- * input, --max-turns, anything unexpected), after json/stream-json printed their error result.
+ * input, --max-turns, anything unexpected), after json/stream-json printed their error result;
+ * 2 a usage error (a malformed session id or flag combination, no prompt at all).
  * Servers are shut down before it returns.
  * @throws only the error of a failed stdout write other than EPIPE (index.ts prints its line).
  */
@@ -48,14 +52,14 @@ export async function runPrint(args: CliArgs): Promise<number> {
   } catch (err) {
     if (!(err instanceof SessionError)) throw err;
     stderr(`error: ${err.message}`);
-    return 1;
+    return err.usage ? 2 : 1;
   }
   const conversation = session.conversation;
   writer.sessionId = conversation.sessionId;
   const stdinText = readPipedStdin(args.prompt === undefined ? undefined : STDIN_GRACE_MS);
   let runtime: AgentRuntime | undefined;
   let turns = 0;
-  const finish = (r: { subtype: "success" | "error_max_turns" | "error_during_execution"; result: string }) => {
+  const finish = (r: { subtype: "success" | "error_max_turns" | "error_during_execution"; result: string; errors?: string[] }) => {
     // Summed over every model call of the run, servers' sampling included (the runtime's meter).
     writer.result({
       ...r,
@@ -86,7 +90,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
     status?.finish(runtime.servers());
     const piped = await stdinText;
     const prompt = [args.prompt, piped.trim() ? piped : undefined].filter((s) => s !== undefined).join("\n\n");
-    if (!prompt.trim()) throw new InputError('no prompt: give one as an argument or on stdin (agent -p "…")');
+    if (!prompt.trim()) throw new NoPromptError('no prompt: give one as an argument or on stdin (agent -p "…")');
     const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: runtime.mcpInput(), warn: stderr });
     if (parsed.kind === "builtin") {
       finish({ subtype: "success", result: printBuiltin(parsed.name, runtime) });
@@ -145,16 +149,17 @@ export async function runPrint(args: CliArgs): Promise<number> {
       // A signal is shutting the run down; its handler sets the exit code and says nothing more.
     } else if (err instanceof MaxTurnsError) {
       stderr(`error: ${err.message}`);
-      finish({ subtype: "error_max_turns", result: "" });
+      finish({ subtype: "error_max_turns", result: "", errors: [err.message] });
     } else if (err instanceof ModelError || err instanceof InputError) {
+      if (err instanceof NoPromptError) code = 2;
       stderr(`error: ${err.message}`);
       // A request the API refused would be refused again on --resume: the saved session ends before it.
       if (err instanceof ModelError && (err.status === 400 || err.status === 413) && mark !== undefined) conversation.rollback(mark);
-      finish({ subtype: "error_during_execution", result: err.message });
+      finish({ subtype: "error_during_execution", result: err.message, errors: [err.message] });
     } else {
       // Unexpected (a malformed reply, a bug): still one line, and still a result object for scripts.
       stderr(fatalLine(err));
-      finish({ subtype: "error_during_execution", result: errorMessage(err) });
+      finish({ subtype: "error_during_execution", result: errorMessage(err), errors: [errorMessage(err)] });
     }
   } finally {
     // The answer goes out first: a server slow to exit must not hold it back.

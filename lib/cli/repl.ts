@@ -60,7 +60,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   } catch (err) {
     if (!(err instanceof SessionError)) throw err;
     process.stderr.write(`error: ${err.message}\n`);
-    return 1;
+    return err.usage ? 2 : 1;
   }
   // Leaving while servers connect (Ctrl-C, SIGTERM) must not leave the live line half-drawn.
   const dropStatus = onShutdown(async () => status.abandon());

@@ -15,7 +15,7 @@ export { SessionError };
  * @throws SessionError (one line for stderr)
  */
 export function openRunSession(args: CliArgs, cwd: string, warn: (line: string) => void, resume = args.resume): OpenedSession {
-  if (resume === "") throw new SessionError("--resume needs a session id here (the picker needs a terminal)");
+  if (resume === "") throw new SessionError("--resume needs a session id here (the picker needs a terminal)", true);
   return openSession(
     { continue: args.continue, resume, sessionId: args.sessionId, fork: args.forkSession, persist: args.persistSession },
     { configDir: userConfigDir(), cwd, warn },

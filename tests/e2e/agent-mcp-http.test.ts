@@ -34,6 +34,17 @@ describe("type http (Streamable HTTP)", () => {
     });
   }
 
+  test("--verbose: the GET stream our own shutdown closes is not reported as broken", async () => {
+    // A primed stream is one being read when we close it (the npm everything server primes its GET stream).
+    const f = fixture("--prime-get");
+    const p = project({ remote: { type: "http", url: f.url } }, [reply(toolUse("mcp__remote__echo", { text: "over http" })), reply(text("done"))]);
+    const r = await p.run("go", { args: ["--verbose"] });
+    expect([r.code, r.stdout]).toEqual([0, "done\n"]);
+    expect(f.requests.some((q) => q.method === "GET")).toBe(true);
+    expect(r.stderr).not.toContain("GET stream");
+    expect(r.stderr).not.toContain("aborted");
+  });
+
   test("a url without type is http; sampling and roots are served over the POST's stream", async () => {
     const f = fixture("--sse");
     const p = project({ remote: { url: f.url } }, [

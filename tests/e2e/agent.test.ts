@@ -175,6 +175,13 @@ describe("model errors", () => {
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("cannot reach the API");
+    // json's error result keeps the message in `result` and, as the Agent SDK's result does, in `errors`.
+    const json = await runAgent(["-p", "hi", "--output-format", "json"], { cwd: tempDir(), model: url });
+    expect(json.code).toBe(1);
+    const result = JSON.parse(json.stdout);
+    expect(result).toMatchObject({ type: "result", subtype: "error_during_execution", is_error: true });
+    expect(result.result).toContain("cannot reach the API");
+    expect(result.errors).toEqual([result.result]);
   });
 
   test("an ANTHROPIC_BASE_URL that is not a URL is one line, before any server starts", async () => {
@@ -286,5 +293,16 @@ describe("flags", () => {
     expect([empty.code, empty.stderr]).toEqual([2, "error: --model needs a model id\n"]);
     const valued = await runAgent(["--print=yes", "x"], { cwd: tempDir() });
     expect(valued.stderr).toBe("error: option --print takes no value\n");
+  });
+
+  test("a --resume that is not a session id, and -p with no prompt at all, are usage errors: one stderr line and exit 2", async () => {
+    server = startModelServer([]);
+    const resume = await runAgent(["-p", "--resume", "nonexist", "x"], { cwd: tempDir(), model: server.url });
+    expect([resume.code, resume.stdout, resume.stderr]).toEqual([2, "", 'error: --resume: "nonexist" is not a session id (a UUID)\n']);
+    const none = await runAgent(["-p"], { cwd: tempDir(), model: server.url });
+    expect([none.code, none.stdout]).toEqual([2, ""]);
+    expect(none.stderr).toStartWith("error: no prompt: ");
+    expect(none.stderr.trim().split("\n")).toHaveLength(1);
+    expect(server.requests).toHaveLength(0);
   });
 });

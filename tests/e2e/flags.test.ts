@@ -37,6 +37,7 @@ describe("--output-format", () => {
     const result = JSON.parse(r.stdout);
     expect(result.subtype).toBe("error_max_turns");
     expect(result.is_error).toBe(true);
+    expect(result.errors).toEqual(["reached --max-turns 1 before the model finished"]);
   });
 
   test("stream-json prints init, assistant and user events, then the result", async () => {

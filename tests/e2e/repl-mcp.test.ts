@@ -74,7 +74,7 @@ describe.skipIf(!TMUX)("MCP in the session", () => {
   );
 
   test(
-    "/help lists prompts with their argument names, custom commands with descriptions, and the keys",
+    "/help lists /mcp reconnect, prompts with their argument names, custom commands with descriptions, and the keys",
     async () => {
       const { term } = await startAgent([], {
         setup: (dir) => {
@@ -88,6 +88,7 @@ describe.skipIf(!TMUX)("MCP in the session", () => {
       const screen = await term.waitFor("Keys:");
       expect(screen).toContain("/mcp__fx__greet <name> [style]  Greets someone.");
       expect(screen).toContain("/review  Review the open diff");
+      expect(screen).toContain("/mcp reconnect <server>  start that server afresh");
       expect(screen).toContain("Esc    interrupt the turn");
     },
     SLOW_TEST_MS,

@@ -97,7 +97,7 @@ describe("saved sessions", () => {
     expect(server.requests[1]!.body.messages.map((m: any) => m.content[0].text)).toEqual(["one", "first answer", "two"]);
   });
 
-  test("--session-id names the new session; a bad or unknown id is one line and exit 1, before any model call", async () => {
+  test("--session-id names the new session; a malformed id is one line and exit 2, an unknown or taken one exit 1, before any model call", async () => {
     const { dir, folder, env } = setup();
     server = startModelServer([reply(text("ok"))]);
     const id = "12345678-1234-4234-8234-123456789abc";
@@ -108,7 +108,7 @@ describe("saved sessions", () => {
     const again = await runAgent(["-p", "hi", "--session-id", id], { cwd: dir, model: server.url, env });
     expect([again.code, again.stderr.trim()]).toEqual([1, `error: session id ${id} is already in use`]);
     const bad = await runAgent(["-p", "hi", "--session-id", "nope"], { cwd: dir, model: server.url, env });
-    expect([bad.code, bad.stderr.trim()]).toEqual([1, 'error: --session-id must be a UUID (got "nope")']);
+    expect([bad.code, bad.stderr.trim()]).toEqual([2, 'error: --session-id must be a UUID (got "nope")']);
     const unknown = await runAgent(["-p", "hi", "--resume", "22345678-1234-4234-8234-123456789abc"], { cwd: dir, model: server.url, env });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain("no saved session 22345678-1234-4234-8234-123456789abc");

@@ -258,7 +258,8 @@ export class StreamableHttpTransport implements Transport {
       try {
         await readReplyStream(response.body, parser, { deliver: (m) => this.messages.push(m), note: this.opts.log, signal: this.stop.signal });
       } catch (error) {
-        this.opts.log?.(`GET stream broke: ${errorMessage(error)}`);
+        // Our own close() aborts the stream: that is no break to report.
+        if (!this.stop.signal.aborted) this.opts.log?.(`GET stream broke: ${errorMessage(error)}`);
       }
       if (this.stop.signal.aborted || this.sessionId !== session) return; // shut down, or a new session opened its own
       failures = parser.stats.events > before ? 0 : failures + 1;
