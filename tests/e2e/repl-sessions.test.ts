@@ -8,6 +8,7 @@ import { join } from "node:path";
 import { reply, startModelServer, text, type ModelServer, type Step } from "../support/model-server.ts";
 import { PROGRAM, tempDir } from "../support/run.ts";
 import { TMUX, TmuxSession } from "../support/tmux.ts";
+import { terminalEnv } from "../support/repl.ts";
 
 let server: ModelServer | undefined;
 let tmux: TmuxSession | undefined;
@@ -28,14 +29,8 @@ async function launch(dir: string, config: string, args: string[] = []): Promise
     command: [PROGRAM, ...args],
     cwd: dir,
     env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: tempDir("agent-home-"),
+      ...terminalEnv(tempDir("agent-home-"), server!.url),
       CLAUDE_CONFIG_DIR: config,
-      TERM: "xterm-256color",
-      LANG: "C.UTF-8",
-      NO_COLOR: "1",
-      ANTHROPIC_BASE_URL: server!.url,
-      ANTHROPIC_API_KEY: "test-key",
     },
   });
   return tmux;

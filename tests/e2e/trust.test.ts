@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { reply, startModelServer, text, type ModelServer } from "../support/model-server.ts";
 import { fixtureServer, PROGRAM, runAgent, tempDir, writeMcpConfig } from "../support/run.ts";
 import { TMUX, TmuxSession } from "../support/tmux.ts";
-import { submit } from "../support/repl.ts";
+import { submit, terminalEnv } from "../support/repl.ts";
 
 /** Types an answer to the question on screen and presses Enter. */
 async function submitAnswer(t: TmuxSession, text: string): Promise<void> {
@@ -50,15 +50,7 @@ async function launch(dir: string, home: string): Promise<TmuxSession> {
   term = await TmuxSession.start({
     command: [PROGRAM],
     cwd: dir,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      TERM: "xterm-256color",
-      LANG: "C.UTF-8",
-      NO_COLOR: "1",
-      ANTHROPIC_BASE_URL: model.url,
-      ANTHROPIC_API_KEY: "test-key",
-    },
+    env: terminalEnv(home, model.url),
   });
   return term;
 }

@@ -58,16 +58,7 @@ export async function launchAgent(script: Step[], opts: StartOptions = {}): Prom
     cwd: dir,
     width: opts.width,
     height: opts.height,
-    env: {
-      PATH: process.env.PATH ?? "/usr/bin:/bin",
-      HOME: home,
-      TERM: "xterm-256color",
-      LANG: "C.UTF-8",
-      NO_COLOR: "1",
-      ANTHROPIC_BASE_URL: server.url,
-      ANTHROPIC_API_KEY: "test-key",
-      ...opts.env,
-    },
+    env: { ...terminalEnv(home, server.url), ...opts.env },
   });
   current = { server, term };
   return { dir, home, term, server };
@@ -104,3 +95,16 @@ export function messageTexts(messages: any[]): string[] {
 
 /** The conversation's marker of an interrupted turn, as Claude Code writes it. */
 export const INTERRUPT_MARKER = "[Request interrupted by user]";
+
+/** The environment of an agent under tmux: a fresh HOME, a plain terminal, the scripted model. */
+export function terminalEnv(home: string, modelUrl: string): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? "/usr/bin:/bin",
+    HOME: home,
+    TERM: "xterm-256color",
+    LANG: "C.UTF-8",
+    NO_COLOR: "1",
+    ANTHROPIC_BASE_URL: modelUrl,
+    ANTHROPIC_API_KEY: "test-key",
+  };
+}
