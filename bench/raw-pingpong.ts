@@ -73,8 +73,13 @@ export class RawPeer {
   }
 
   private send(line: string): void {
-    this.proc.stdin.write(line);
-    void this.proc.stdin.flush();
+    try {
+      this.proc.stdin.write(line);
+    } catch {
+      // A dead server can break the pipe before its stdout's EOF is read: the same ending either way.
+      throw endedError();
+    }
+    void Promise.resolve(this.proc.stdin.flush()).catch(() => {});
   }
 
   /** Resolves once `count` response lines have arrived in total; rejects if stdout ends first. */
