@@ -85,7 +85,7 @@ describe("the GET stream", () => {
       expect(toolResult(p.model.requests[2]!).content).toBe("still here");
       const [first, second] = gets(f);
       expect(second!.headers["mcp-session-id"]).toBe(first!.headers["mcp-session-id"]!);
-      expect(second!.headers["last-event-id"]).toBe(resumed ? "g1:0" : undefined);
+      expect(second!.headers["last-event-id"] ?? "none").toBe(resumed ? "g1:0" : "none");
       // One session from start to end: a single initialize, and it is the one DELETEd.
       expect(f.requests.filter((q) => q.body.includes('"initialize"'))).toHaveLength(1);
       expect(f.requests.find((q) => q.method === "DELETE")?.headers["mcp-session-id"]).toBe(first!.headers["mcp-session-id"]!);

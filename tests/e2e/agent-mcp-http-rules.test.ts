@@ -57,7 +57,7 @@ describe("redirects", () => {
     ]);
     const away = f.requests.filter((q) => q.origin === "secondary");
     expect(away.map(methodOf)).toContain("initialize");
-    for (const q of away) expect([q.headers.authorization, q.headers["mcp-session-id"]]).toEqual([undefined, undefined]);
+    for (const q of away) expect([q.headers.authorization ?? "none", q.headers["mcp-session-id"] ?? "none"]).toEqual(["none", "none"]);
     // The configured origin itself still gets the header meant for it.
     const home = f.requests.filter((q) => q.origin === "primary");
     expect(home.length).toBeGreaterThan(1);
@@ -75,7 +75,7 @@ describe("an expired session (404)", () => {
     expect(toolResult(p.model.requests[1]!).content).toBe("after expiry");
     const inits = posts(f, "initialize");
     expect(inits).toHaveLength(2);
-    expect(inits.map((q) => q.headers["mcp-session-id"])).toEqual([undefined, undefined]);
+    expect(inits.map((q) => q.headers["mcp-session-id"] ?? "none")).toEqual(["none", "none"]);
     const calls = posts(f, "tools/call");
     expect(calls).toHaveLength(2);
     const [old, renewed] = calls.map((q) => q.headers["mcp-session-id"]);
