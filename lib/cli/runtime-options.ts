@@ -8,7 +8,7 @@ import { mcpReporter } from "./mcp-lines.ts";
 import { lazyAuthFor } from "./oauth-lazy.ts";
 import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 
-type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers" | "background" | "samplingConsent">;
+type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers" | "background" | "samplingConsent" | "elicitation">;
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default
