@@ -159,7 +159,8 @@ describe.skipIf(!TMUX)("elicitation in the session", () => {
       // Declined: reachable without filling the required field.
       await submit(term, "once more");
       for (const q of QUESTIONS) await answer(term, q);
-      screen = await term.waitFor(SEND);
+      // The fourth summary of the session: two forms before, one of them edited.
+      screen = await term.waitFor((s) => s.split(SEND).length === 5);
       expect(screen).toContain("  1. String: (required)");
       await answer(term, 'Send this to "everything"' + SEND, "d");
       await term.waitFor((s) => s.includes("third done") && atPrompt(s));
