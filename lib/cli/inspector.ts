@@ -7,13 +7,15 @@
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
 import { readMcpEnv, timeouts } from "../mcp/env.ts";
 import { McpRegistry, type ServerSnapshot } from "../mcp/registry.ts";
+import { workingDirectoryRoots } from "../mcp/features.ts";
+import { elicitationPolicy } from "../agent/elicitation-policy.ts";
 import { mapPromptArguments } from "../agent/mcp/prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { UsageError } from "./args.ts";
 import { lazyAuthFor } from "./oauth-lazy.ts";
 import { commandUsage, INSPECTOR_USAGE, manageCommand, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
 import * as fmt from "./inspector-format.ts";
-import { mcpReporter } from "./mcp-lines.ts";
+import { mcpReporter, NO_SERVERS } from "./mcp-lines.ts";
 import { writeStdout } from "./stdout.ts";
 import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 import { errorMessage } from "../shared/values.ts";
@@ -61,7 +63,7 @@ export async function runInspector(argv: string[]): Promise<number> {
     const selected = selectServers(args, servers);
     if (!selected.length) {
       // A config that was there but could not be used is a failure, not "nothing configured".
-      const none = warnings.length ? "No MCP servers could be loaded (see above)." : "No MCP servers configured (.mcp.json or --mcp-config).";
+      const none = warnings.length ? "No MCP servers could be loaded (see above)." : NO_SERVERS;
       await writeStdout(args.json ? "[]\n" : none + "\n");
       return warnings.length ? 1 : 0;
     }
@@ -75,6 +77,8 @@ export async function runInspector(argv: string[]): Promise<number> {
       ...mcpReporter(log, args),
       verbose: args.verbose,
       debug: args.debug,
+      // Roots as always; elicitation only when --elicitation says how to answer (no sampling: no model here).
+      features: { roots: workingDirectoryRoots(cwd), ...(args.elicitation ? { elicitation: elicitationPolicy(args.elicitation, stderr) } : {}) },
       // A status listing never logs in; the commands that use a server may (a terminal or $BROWSER).
       authFor: lazyAuthFor({ allowLogin: !["list", "get"].includes(args.command), debug: args.debug ? stderr : undefined }),
     });
