@@ -3,7 +3,7 @@
  * basic/authorization): static headers, the `Authorization` an auth provider supplies, one retry
  * after a challenge it answered, two more attempts (with backoff) for a request that never reached
  * the server and none for any other failure, redirects followed by hand (307/308 keep method and body; another
- * origin gets neither `Authorization` nor `Mcp-Session-Id`), proxies chosen from the environment,
+ * origin gets none of the config's headers, no `Authorization` and no `Mcp-Session-Id`), proxies chosen from the environment,
  * and Bun's own fetch idle timeout switched off: `MCP_TIMEOUT` and `MCP_TOOL_TIMEOUT` bound requests.
  */
 import type { HttpAuthProvider } from "../auth/provider.ts";
@@ -55,7 +55,7 @@ function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<vo
 const MAX_REDIRECTS = 5;
 /** Characters of a response body quoted in an error line. */
 export const BODY_EXCERPT_CHARS = 300;
-/** Headers that never cross to another origin on a redirect. */
+/** Protocol headers that never cross to another origin on a redirect (the config's headers never do either). */
 const ORIGIN_BOUND = ["authorization", "mcp-session-id"];
 
 export class HttpClient {
@@ -98,7 +98,8 @@ export class HttpClient {
     let body = req.body;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const sameOrigin = new URL(target).origin === origin;
-      const headers: Record<string, string> = { ...this.staticHeaders, ...req.headers };
+      // The config's headers are the server's own (API keys as much as Authorization): never another origin's.
+      const headers: Record<string, string> = sameOrigin ? { ...this.staticHeaders, ...req.headers } : { ...req.headers };
       if (sameOrigin && !this.staticAuth && this.opts.auth) {
         const authorization = await this.opts.auth.authorization();
         if (authorization) headers.Authorization = authorization;
