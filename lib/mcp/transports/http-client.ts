@@ -147,9 +147,16 @@ export function describeFetchError(error: unknown, url: string): string {
   const origin = safeOrigin(url);
   if (code === "ECONNREFUSED" || code === "ConnectionRefused") return `cannot connect to ${origin}: ECONNREFUSED`;
   if (code === "ENOTFOUND") return `cannot connect to ${origin}: host not found (ENOTFOUND)`;
-  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/i.test(code)) return `TLS: ${errorMessage(error)} (${code}) from ${origin}`;
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/i.test(code)) return `TLS: ${fetchReason(error, code)} (${code}) from ${origin}`;
   if ((error as Error)?.name === "AbortError") return `request to ${origin} aborted`;
-  return `cannot connect to ${origin}: ${errorMessage(error)}${code ? ` (${code})` : ""}`;
+  return `cannot connect to ${origin}: ${fetchReason(error, code)}${code ? ` (${code})` : ""}`;
+}
+
+/** Reasons for codes whose runtime message is only the code, the URL and advice meant for programmers. */
+const READABLE_REASON: Record<string, string> = { ERR_TLS_CERT_ALTNAME_INVALID: "the certificate is not valid for this host name" };
+
+function fetchReason(error: unknown, code: string): string {
+  return READABLE_REASON[code] ?? errorMessage(error).replace(/\s*For more information, pass `verbose: true` in the second argument to fetch\(\)\.?/, "");
 }
 
 /**
