@@ -6,7 +6,7 @@
  * Keys: Esc interrupts a turn (or a question); Ctrl-C interrupts a turn, or clears the input; a
  * second Ctrl-C within DOUBLE_PRESS_MS of the first leaves; Ctrl-D on an empty input leaves.
  */
-import type { Completer } from "./repl-complete.ts";
+import type { Completer, Completion } from "./repl-complete.ts";
 import { setInterruptHandler } from "../agent/lifecycle.ts";
 import type { Key } from "./repl-keys.ts";
 import { KeyInput } from "./repl-key-input.ts";
@@ -14,7 +14,7 @@ import { LineEditor } from "./repl-editor.ts";
 import { applyEditingKey } from "./repl-edit-keys.ts";
 import { LiveArea } from "./ui-live.ts";
 import type { Style } from "./ui-style.ts";
-import { commonPrefix, completionRows } from "./repl-complete.ts";
+import { completionRows } from "./repl-complete.ts";
 
 export const PROMPT = "> ";
 /** Continuation lines of a multi-line input are indented under the prompt. */
@@ -256,12 +256,22 @@ export class Terminal {
 
   private complete(): void {
     const editor = this.editor;
-    if (editor.cursor !== editor.text.length) return;
-    const [hits, replaced] = this.opts.completer(editor.text);
-    if (!hits.length) return;
-    const prefix = hits.length === 1 ? hits[0]! + (hits[0]!.endsWith("/") ? "" : " ") : commonPrefix(hits);
-    if (prefix.length > replaced.length) editor.insert(prefix.slice(replaced.length));
-    if (hits.length > 1) this.candidates = hits;
+    const line = editor.text;
+    if (editor.cursor !== line.length) return;
+    const result = this.opts.completer(line);
+    if (!(result instanceof Promise)) return this.applyCompletion(result);
+    // A server is asked (completion/complete): its answer applies only to the input it was asked for.
+    void result.then((completion) => {
+      if (this.closed || this.question || editor.text !== line || editor.cursor !== line.length) return;
+      this.applyCompletion(completion);
+      this.redraw();
+    });
+  }
+
+  private applyCompletion({ replaced, insert, shown }: Completion): void {
+    if (insert.startsWith(replaced)) this.editor.insert(insert.slice(replaced.length));
+    else if (!shown.length) this.editor.replaceBefore(replaced.length, insert);
+    this.candidates = shown;
   }
 
   private settleReader(line: string | null): void {
