@@ -1,5 +1,6 @@
 /** What the CLI hands the agent runtime (runtime.ts) for one run, and how it reports each MCP server. */
 import type { ServerConfig } from "../mcp/config.ts";
+import type { ClientFeatures } from "../mcp/features.ts";
 import type { RegistryOptions } from "../mcp/registry.ts";
 import type { SdkHost } from "../mcp/transports/sdk.ts";
 import type { SamplingConsent } from "./mcp/sampling.ts";
@@ -52,6 +53,12 @@ export interface RuntimeOptions {
   background?: boolean;
   /** Asks the user before a server's sampling request reaches the model (the interactive session). */
   samplingConsent?: SamplingConsent;
+  /**
+   * Serves servers' `elicitation/create` and declares the capability (MCP 2025-11-25, client/elicitation):
+   * the interactive session's form (form and URL mode), or a headless `--elicitation` policy (form only).
+   * Absent: not declared, as `-p` and `mcp-init` require by default.
+   */
+  elicitation?: ClientFeatures["elicitation"];
 }
 
 export interface ServerSummary {

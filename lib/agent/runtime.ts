@@ -105,6 +105,7 @@ export class AgentRuntime {
           roots: workingDirectoryRoots(opts.cwd),
           // Read at each request: /model switches what servers' sampling uses too.
           sampling: opts.sampling ? samplingHandler(() => session?.model ?? model, opts.log, opts.samplingConsent) : undefined,
+          elicitation: opts.elicitation,
         },
         onServerSettled: (s) => {
           pending.delete(s.name);

@@ -57,6 +57,7 @@ export async function runMcpInit(args: string[]): Promise<number> {
   let fixture: { id?: unknown; serverResponse?: any };
   try {
     const text = readFixtureText(args[0]);
+    if (!text.trim()) throw new FixtureError(`fixture ${args[0] ?? "<stdin>"} is empty`);
     try {
       fixture = JSON.parse(text);
     } catch (err) {

@@ -13,7 +13,7 @@ import { UsageError } from "./args.ts";
 import { lazyAuthFor } from "./oauth-lazy.ts";
 import { commandUsage, INSPECTOR_USAGE, manageCommand, parseInspectorArgs, parseToolArguments, type InspectorArgs } from "./inspector-args.ts";
 import * as fmt from "./inspector-format.ts";
-import { mcpReporter } from "./mcp-lines.ts";
+import { mcpReporter, NO_SERVERS } from "./mcp-lines.ts";
 import { writeStdout } from "./stdout.ts";
 import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 import { errorMessage } from "../shared/values.ts";
@@ -61,7 +61,7 @@ export async function runInspector(argv: string[]): Promise<number> {
     const selected = selectServers(args, servers);
     if (!selected.length) {
       // A config that was there but could not be used is a failure, not "nothing configured".
-      const none = warnings.length ? "No MCP servers could be loaded (see above)." : "No MCP servers configured (.mcp.json or --mcp-config).";
+      const none = warnings.length ? "No MCP servers could be loaded (see above)." : NO_SERVERS;
       await writeStdout(args.json ? "[]\n" : none + "\n");
       return warnings.length ? 1 : 0;
     }

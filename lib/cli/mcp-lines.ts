@@ -6,6 +6,9 @@
 import type { FailurePhase, RegistryOptions, ServerSnapshot } from "../mcp/registry.ts";
 import { stderrSuffix } from "./stderr-tail.ts";
 
+/** What `mcp list`, `/mcp` and the `-p` server table say when no scope names a server (Claude Code's three scopes). */
+export const NO_SERVERS = "No MCP servers configured: add one with ./your_program.sh mcp add (local, project or user scope), or use .mcp.json or --mcp-config.";
+
 /** Longest traced message shown, in characters. */
 const TRACE_CHARS = 2000;
 

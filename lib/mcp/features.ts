@@ -1,10 +1,11 @@
 /**
- * What this client offers servers (MCP 2025-11-25, client/roots, client/sampling): one value that
+ * What this client offers servers (MCP 2025-11-25, client/roots, client/sampling, client/elicitation): one value that
  * decides both the `capabilities` declared in `initialize` and the handlers for the server's
  * requests, so the two can never disagree. A feature is offered exactly when its handler is set.
  */
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
+import type { ElicitParams, ElicitResult } from "./elicitation.ts";
 import { McpError, methodNotFound } from "./errors.ts";
 import { type ClientCapabilities, ErrorCode } from "./protocol.ts";
 
@@ -25,11 +26,17 @@ export interface ClientFeatures {
   roots?: () => Root[];
   /** Serves `sampling/createMessage` and resolves with its result; declares `sampling`. */
   sampling?: (params: unknown, ctx: ServerRequestContext) => Promise<unknown>;
+  /**
+   * Serves `elicitation/create`; declares `elicitation: {form: {}}`, plus `url: {}` when `url` is
+   * true. A URL-mode request is refused before `handle` when `url` is false.
+   */
+  elicitation?: { url: boolean; handle: (params: ElicitParams, ctx: ServerRequestContext) => Promise<ElicitResult> };
 }
 
 /** The `capabilities` of `initialize`, in wire order: one empty object per feature offered. */
 export function declaredCapabilities(features: ClientFeatures): ClientCapabilities {
-  return { ...(features.roots ? { roots: {} } : {}), ...(features.sampling ? { sampling: {} } : {}) };
+  const elicitation = features.elicitation && { elicitation: features.elicitation.url ? { form: {}, url: {} } : { form: {} } };
+  return { ...(features.roots ? { roots: {} } : {}), ...(features.sampling ? { sampling: {} } : {}), ...elicitation };
 }
 
 /**
@@ -44,6 +51,13 @@ export async function serveRequest(features: ClientFeatures, method: string, par
     case "sampling/createMessage":
       if (!features.sampling) throw new McpError(ErrorCode.MethodNotFound, "sampling is disabled in this client");
       return features.sampling(params, ctx);
+    case "elicitation/create": {
+      if (!features.elicitation) throw new McpError(ErrorCode.MethodNotFound, "elicitation is not offered by this client");
+      const p = params as ElicitParams;
+      if (p?.mode === "url" && !features.elicitation.url)
+        throw new McpError(ErrorCode.InvalidParams, "elicitation/create: URL mode is not offered by this client (form mode only)");
+      return features.elicitation.handle(p, ctx);
+    }
     default:
       throw methodNotFound(method);
   }

@@ -46,4 +46,9 @@ describe("mcp-init", () => {
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("nope.json");
   });
+
+  test("an empty stdin is named as empty, not as bad JSON", async () => {
+    const r = await runAgent(["mcp-init"], { cwd: tempDir(), stdin: "" });
+    expect(r).toMatchObject({ code: 2, stdout: "", stderr: "mcp-init: fixture <stdin> is empty\n" });
+  });
 });

@@ -2,6 +2,7 @@
  * `agent mcp …` through the real program, against the fixture server and the npm reference
  * server `@modelcontextprotocol/server-everything`. No model server and no API key anywhere.
  */
+import { NO_SERVERS } from "../../lib/cli/mcp-lines.ts";
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -58,7 +59,7 @@ describe("mcp inspector, fixture server", () => {
     "list with no servers configured says so and succeeds",
     async () => {
       const r = await mcp(tempDir(), "list");
-      expect(r).toMatchObject({ code: 0, stdout: "No MCP servers configured (.mcp.json or --mcp-config).\n" });
+      expect(r).toMatchObject({ code: 0, stdout: `${NO_SERVERS}\n` });
     },
     TEST_TIMEOUT_MS,
   );
@@ -122,7 +123,7 @@ describe("mcp inspector, fixture server", () => {
       const extra = JSON.stringify({ mcpServers: { other: fixtureServer() } });
       const run = (...argv: string[]) => runAgent(argv, { cwd: dir, env: { ANTHROPIC_API_KEY: undefined } });
       const strict = await run("--strict-mcp-config", "mcp", "list");
-      expect(strict).toMatchObject({ code: 0, stdout: "No MCP servers configured (.mcp.json or --mcp-config).\n" });
+      expect(strict).toMatchObject({ code: 0, stdout: `${NO_SERVERS}\n` });
       const tools = await run("--mcp-config", extra, "mcp", "tools", "other");
       expect(tools.code).toBe(0);
       expect(tools.stdout).toContain("echo  Returns its text argument.");

@@ -2,6 +2,7 @@
  * As a new user would: `mcp add` a server, then `mcp list` and `-p` use it, then `mcp remove`
  * undoes it; once for a stdio server, once for the npm everything server in Streamable HTTP mode.
  */
+import { NO_SERVERS } from "../../lib/cli/mcp-lines.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -60,7 +61,7 @@ describe("mcp add, then use, then remove", () => {
     expect([run.code, run.stdout]).toEqual([0, "done\n"]);
     expect(JSON.stringify(model.requests[1]!.body.messages)).toContain("added by mcp add");
     expect((await runAgent(["mcp", "remove", "fx"], { cwd: p.dir, env: p.env })).code).toBe(0);
-    expect((await runAgent(["mcp", "list"], { cwd: p.dir, env: p.env })).stdout).toBe("No MCP servers configured (.mcp.json or --mcp-config).\n");
+    expect((await runAgent(["mcp", "list"], { cwd: p.dir, env: p.env })).stdout).toBe(`${NO_SERVERS}\n`);
   });
 
   test("the everything server over HTTP: mcp add --transport http, its tools listed and called, then removed", async () => {
