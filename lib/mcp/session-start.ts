@@ -97,7 +97,7 @@ export async function listInto(client: McpClient, state: ServerState, kinds: Lis
     resources: async () => {
       // Templates come under the resources capability; their failure leaves the resources listed.
       const templates = orNone(client.listResourceTemplates(request)).catch((error) => {
-        opts.log(`MCP server "${state.name}": resources/templates/list failed: ${errorMessage(error)}`);
+        if (!toolsFailed) opts.log(`MCP server "${state.name}": resources/templates/list failed: ${errorMessage(error)}`);
         return undefined;
       });
       const [resources, listed] = await Promise.all([client.listResources(request), templates]);
