@@ -3,6 +3,7 @@
  */
 import { parseArgs } from "node:util";
 import { ignoredSdkFlags, SDK_IGNORED } from "./sdk-flags.ts";
+import { ELICITATION_POLICIES, type ElicitationPolicy, isElicitationPolicy } from "../agent/elicitation-policy.ts";
 
 /** The version `--version` prints. */
 export const VERSION = "0.1.0";
@@ -28,6 +29,7 @@ Options:
   --append-system-prompt <text> append to the system prompt
   --dangerously-skip-permissions  never ask before running tools (interactive)
   --no-sampling                 refuse MCP servers' sampling/createMessage requests
+  --elicitation <policy>        answer MCP servers' input forms with nobody to ask: accept-defaults, decline or cancel
   -c, --continue                continue the newest conversation of this directory
   -r, --resume [id]             resume a conversation by id (without one, on a terminal: pick one)
   --session-id <uuid>           the id of the new conversation
@@ -60,6 +62,8 @@ export interface CliArgs {
   appendSystemPrompt?: string;
   skipPermissions: boolean;
   sampling: boolean;
+  /** `--elicitation`: the headless answer to servers' form requests; absent, elicitation is not declared. */
+  elicitation?: ElicitationPolicy;
   /** Prompt-caching breakpoints; false with --no-cache. */
   cache: boolean;
   verbose: boolean;
@@ -100,6 +104,15 @@ export function describeParseError(err: Error & { code?: string }, help = "--hel
 /** A flag the user got wrong; the CLI prints its message on one stderr line and exits 2. */
 export class UsageError extends Error {}
 
+/**
+ * `--elicitation <policy>` (here and in `agent mcp …`): the policy, or undefined when the flag is absent.
+ * @throws UsageError for any other value.
+ */
+export function parseElicitationFlag(value: string | undefined): ElicitationPolicy | undefined {
+  if (value === undefined || isElicitationPolicy(value)) return value;
+  throw new UsageError(`--elicitation must be ${ELICITATION_POLICIES.slice(0, -1).join(", ")} or ${ELICITATION_POLICIES.at(-1)} (got "${value}")`);
+}
+
 const options = {
   print: { type: "boolean", short: "p" },
   model: { type: "string" },
@@ -115,6 +128,7 @@ const options = {
   "append-system-prompt": { type: "string" },
   "dangerously-skip-permissions": { type: "boolean" },
   "no-sampling": { type: "boolean" },
+  elicitation: { type: "string" },
   "no-cache": { type: "boolean" },
   verbose: { type: "boolean" },
   debug: { type: "boolean" },
@@ -184,6 +198,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     appendSystemPrompt: values["append-system-prompt"] as string | undefined,
     skipPermissions: Boolean(values["dangerously-skip-permissions"]),
     sampling: !values["no-sampling"],
+    elicitation: parseElicitationFlag(values.elicitation as string | undefined),
     cache: !values["no-cache"],
     verbose: Boolean(values.verbose || values.debug),
     debug: Boolean(values.debug),

@@ -2,7 +2,8 @@
  * The command line of `agent mcp <command> …`, parsed with util.parseArgs.
  */
 import { parseArgs } from "node:util";
-import { describeParseError, UsageError } from "./args.ts";
+import { describeParseError, parseElicitationFlag, UsageError } from "./args.ts";
+import type { ElicitationPolicy } from "../agent/elicitation-policy.ts";
 import { MANAGE_COMMANDS, type ManageCommandName } from "./mcp-manage-args.ts";
 
 export const INSPECTOR_USAGE = `Usage: agent mcp <command> [options]
@@ -29,6 +30,7 @@ Options:
   --json                     the raw results as JSON on stdout
   --mcp-config <file|json>   extra MCP servers (repeatable)
   --strict-mcp-config        use only --mcp-config servers, not .mcp.json
+  --elicitation <policy>     answer servers' input forms: accept-defaults, decline or cancel (else not offered)
   --verbose                  server stderr and diagnostics on stderr
   --debug                    also the JSON-RPC traffic on stderr
   -h, --help                 print this help
@@ -59,6 +61,8 @@ export interface InspectorArgs {
   json: boolean;
   mcpConfig: string[];
   strictMcpConfig: boolean;
+  /** `--elicitation`: the headless answer to servers' form requests; absent, elicitation is not declared. */
+  elicitation?: ElicitationPolicy;
   verbose: boolean;
   debug: boolean;
 }
@@ -95,6 +99,7 @@ export function parseInspectorArgs(argv: string[]): InspectorArgs {
         json: { type: "boolean" },
         "mcp-config": { type: "string", multiple: true },
         "strict-mcp-config": { type: "boolean" },
+        elicitation: { type: "string" },
         verbose: { type: "boolean" },
         debug: { type: "boolean" },
         help: { type: "boolean", short: "h" },
@@ -108,6 +113,7 @@ export function parseInspectorArgs(argv: string[]): InspectorArgs {
     json: Boolean(values.json),
     mcpConfig: (values["mcp-config"] as string[] | undefined) ?? [],
     strictMcpConfig: Boolean(values["strict-mcp-config"]),
+    elicitation: parseElicitationFlag(values.elicitation as string | undefined),
     verbose: Boolean(values.verbose || values.debug),
     debug: Boolean(values.debug),
   };

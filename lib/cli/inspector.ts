@@ -7,6 +7,8 @@
 import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
 import { readMcpEnv, timeouts } from "../mcp/env.ts";
 import { McpRegistry, type ServerSnapshot } from "../mcp/registry.ts";
+import { workingDirectoryRoots } from "../mcp/features.ts";
+import { elicitationPolicy } from "../agent/elicitation-policy.ts";
 import { mapPromptArguments } from "../agent/mcp/prompts.ts";
 import { installExitHandlers, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { UsageError } from "./args.ts";
@@ -75,6 +77,8 @@ export async function runInspector(argv: string[]): Promise<number> {
       ...mcpReporter(log, args),
       verbose: args.verbose,
       debug: args.debug,
+      // Roots as always; elicitation only when --elicitation says how to answer (no sampling: no model here).
+      features: { roots: workingDirectoryRoots(cwd), ...(args.elicitation ? { elicitation: elicitationPolicy(args.elicitation, stderr) } : {}) },
       // A status listing never logs in; the commands that use a server may (a terminal or $BROWSER).
       authFor: lazyAuthFor({ allowLogin: !["list", "get"].includes(args.command), debug: args.debug ? stderr : undefined }),
     });

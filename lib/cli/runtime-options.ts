@@ -3,17 +3,19 @@
  */
 import type { RuntimeOptions } from "../agent/runtime-options.ts";
 import { DEFAULT_MODEL } from "../agent/model.ts";
+import { elicitationPolicy } from "../agent/elicitation-policy.ts";
 import type { CliArgs } from "./args.ts";
 import { mcpReporter } from "./mcp-lines.ts";
 import { lazyAuthFor } from "./oauth-lazy.ts";
 import { colorEnabled, plainUnlessColor } from "./ui-style.ts";
 
-type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers" | "background" | "samplingConsent">;
+type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers" | "background" | "samplingConsent" | "elicitation">;
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default
  * model (a resumed session's saved model before $ANTHROPIC_MODEL); the MCP, tool, prompt and diagnostic flags as they are; `callbacks` for the mode's display,
- * with servers' ANSI codes stripped from logged lines unless stderr takes colour.
+ * with servers' ANSI codes stripped from logged lines unless stderr takes colour. `--elicitation` becomes the headless
+ * elicitation policy (its lines through `log`); an `elicitation` in `callbacks` (a person's form) replaces it.
  */
 export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks, savedModel?: string): RuntimeOptions {
   const log = plainUnlessColor(callbacks.log, colorEnabled(process.stderr));
@@ -35,6 +37,8 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     debug: args.debug,
     // Neither -p nor the interactive start-up logs in: a server that needs it says so (/mcp offers the login).
     authFor: lazyAuthFor({ allowLogin: false, debug: args.debug ? callbacks.log : undefined, stderr: callbacks.log }),
+    // Without the flag nothing is declared: servers see exactly {roots, sampling}.
+    elicitation: args.elicitation && elicitationPolicy(args.elicitation, log),
     ...callbacks,
     log,
     mcpEvents: mcpReporter(log, args),

@@ -223,6 +223,8 @@ export class McpClient {
       const kind = changed[1] as ListKind;
       this.dirty.add(kind);
       this.opts.onListChanged?.(kind);
+    } else if (method === "notifications/elicitation/complete" && typeof params?.elicitationId === "string") {
+      this.opts.features.elicitation?.onComplete?.(this.name, params.elicitationId);
     } else if (method === "notifications/message") {
       const data = params?.data;
       const text = typeof data === "string" ? data : JSON.stringify(data);

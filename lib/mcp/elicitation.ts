@@ -23,6 +23,20 @@ export interface UrlElicitParams {
 
 export type ElicitParams = FormElicitParams | UrlElicitParams;
 
+/**
+ * URLElicitationRequiredError (MCP 2025-11-25, client/elicitation#url-elicitation-required-error):
+ * a request fails with this code when the user must first complete the URL-mode elicitations in
+ * its `data.elicitations`.
+ */
+export const URL_ELICITATION_REQUIRED = -32042;
+
+/** The well-formed URL-mode requests of a -32042 error's `data` (`{elicitations: [...]}`); [] when none. */
+export function requiredUrlElicitations(data: unknown): UrlElicitParams[] {
+  const list = (data as { elicitations?: unknown } | undefined)?.elicitations;
+  if (!Array.isArray(list)) return [];
+  return list.filter((e): e is UrlElicitParams => !!e && typeof e === "object" && typeof e.url === "string" && typeof (e.message ?? "") === "string");
+}
+
 /** One accepted value: the restricted primitives of requestedSchema. */
 export type ElicitValue = string | number | boolean | string[];
 

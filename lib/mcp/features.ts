@@ -28,9 +28,15 @@ export interface ClientFeatures {
   sampling?: (params: unknown, ctx: ServerRequestContext) => Promise<unknown>;
   /**
    * Serves `elicitation/create`; declares `elicitation: {form: {}}`, plus `url: {}` when `url` is
-   * true. A URL-mode request is refused before `handle` when `url` is false.
+   * true. A URL-mode request is refused before `handle` when `url` is false. `onComplete` hears a
+   * server's `notifications/elicitation/complete` (URL mode: the out-of-band step is done); the
+   * id is the server's and unchecked: one it never sent, or sent twice, is the listener's to ignore.
    */
-  elicitation?: { url: boolean; handle: (params: ElicitParams, ctx: ServerRequestContext) => Promise<ElicitResult> };
+  elicitation?: {
+    url: boolean;
+    handle: (params: ElicitParams, ctx: ServerRequestContext) => Promise<ElicitResult>;
+    onComplete?: (server: string, elicitationId: string) => void;
+  };
 }
 
 /** The `capabilities` of `initialize`, in wire order: one empty object per feature offered. */

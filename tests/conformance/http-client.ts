@@ -1,7 +1,8 @@
 /**
  * The conformance client for the transport scenarios: the suite appends the server URL and sets
  * MCP_CONFORMANCE_SCENARIO; this writes a `.mcp.json` naming that URL as a `type: "http"` server in
- * a fresh folder and drives the real program's inspector there (`mcp list`, `mcp call`).
+ * a fresh folder and drives the real program's inspector there (`mcp list`, `mcp call`, with
+ * `--elicitation accept-defaults` for the elicitation scenario).
  * Usage: http-client.ts <server-url>. Exit code: the inspector's.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -17,6 +18,8 @@ const STEPS: Record<string, string[][]> = {
   initialize: [["mcp", "list"]],
   tools_call: [["mcp", "call", "conformance", "add_numbers", '{"a":2,"b":3}']],
   "sse-retry": [["mcp", "call", "conformance", "test_reconnection", "{}"]],
+  // The suite's server asks for a form whose every field has a default; the policy sends them.
+  "elicitation-sep1034-client-defaults": [["mcp", "call", "--elicitation", "accept-defaults", "conformance", "test_client_elicitation_defaults", "{}"]],
 };
 
 const steps = STEPS[scenario];

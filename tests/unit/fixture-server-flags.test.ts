@@ -167,6 +167,47 @@ describe("lists", () => {
   });
 });
 
+describe("--elicitation-tools", () => {
+  const textOf = (res: any) => res.result.content[0].text;
+
+  test("elicit sends a form (its default has every kind, each with a default) and returns the answer", async () => {
+    const peer = start("--elicitation-tools");
+    await peer.handshake();
+    expect(await toolNames(peer)).toEqual(expect.arrayContaining(["elicit", "elicit_url", "url_required"]));
+    const pending = call(peer, "elicit");
+    const req = (await peer.waitFor((r) => r.json?.method === "elicitation/create")).json;
+    expect(req.params.mode).toBe("form");
+    expect(Object.values(req.params.requestedSchema.properties).every((p: any) => "default" in p)).toBe(true);
+    expect(new Set(Object.values(req.params.requestedSchema.properties).map((p: any) => p.type))).toEqual(
+      new Set(["string", "integer", "number", "boolean", "array"]),
+    );
+    peer.send({ jsonrpc: "2.0", id: req.id, result: { action: "accept", content: { name: "Bo" } } });
+    expect(JSON.parse(textOf(await pending))).toEqual({ action: "accept", content: { name: "Bo" } });
+
+    const schema = { type: "object", properties: { code: { type: "string" } }, required: ["code"] };
+    const given = call(peer, "elicit", { schema, message: "Your code?" });
+    const req2 = (await peer.waitFor((r) => r.json?.method === "elicitation/create" && r.json.id !== req.id)).json;
+    expect(req2.params).toEqual({ mode: "form", message: "Your code?", requestedSchema: schema });
+    peer.send({ jsonrpc: "2.0", id: req2.id, error: { code: -32601, message: "Method not found" } });
+    expect((await given).result).toEqual({ content: [{ type: "text", text: "elicitation/create failed: -32601 Method not found" }], isError: true });
+  });
+
+  test("elicit_url sends a URL-mode request, then elicitation/complete after an accept; url_required fails with -32042", async () => {
+    const peer = start("--elicitation-tools");
+    await peer.handshake();
+    const pending = call(peer, "elicit_url");
+    const req = (await peer.waitFor((r) => r.json?.method === "elicitation/create")).json;
+    expect(req.params).toMatchObject({ mode: "url", url: "https://example.com/fixture/connect", elicitationId: expect.any(String) });
+    peer.send({ jsonrpc: "2.0", id: req.id, result: { action: "accept" } });
+    const complete = (await peer.waitFor((r) => r.json?.method === "notifications/elicitation/complete")).json;
+    expect(complete.params).toEqual({ elicitationId: req.params.elicitationId });
+    expect(JSON.parse(textOf(await pending))).toEqual({ action: "accept" });
+    const failed = (await call(peer, "url_required")).error;
+    expect(failed.code).toBe(-32042);
+    expect(failed.data.elicitations).toEqual([expect.objectContaining({ mode: "url", url: "https://example.com/fixture/connect" })]);
+  });
+});
+
 describe("tool-call misbehaviours", () => {
   test("--never-answer-tools reads tools/call and stays silent", async () => {
     const peer = start("--never-answer-tools");

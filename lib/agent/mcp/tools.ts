@@ -7,6 +7,7 @@ import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
 import { callToolResultToOutput, normalizeInputSchema } from "./content.ts";
 import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from "../../mcp/errors.ts";
 import { ToolNamer } from "../../mcp/names.ts";
+import { requiredUrlElicitations, URL_ELICITATION_REQUIRED } from "../../mcp/elicitation.ts";
 import type { McpTool, ProgressParams } from "../../mcp/protocol.ts";
 import type { McpRegistry } from "../../mcp/registry.ts";
 import { errorMessage } from "../../shared/values.ts";
@@ -126,6 +127,12 @@ function describeProgress(p: ProgressParams): string {
 }
 
 function describeCallError(error: unknown, { server, tool }: ToolRoute): string {
+  const urls = error instanceof McpError && error.code === URL_ELICITATION_REQUIRED ? requiredUrlElicitations(error.data) : [];
+  if (urls.length) {
+    // The model cannot open a page: it can tell the user which, and why, and call again once they have.
+    const pages = urls.map((e) => `${e.url}${e.message ? ` (${JSON.stringify(e.message)})` : ""}`).join("; ");
+    return `MCP server "${server}" needs the user to open ${urls.length === 1 ? "a page" : `${urls.length} pages`} before ${tool} can run: ${pages}. Ask the user to open it and finish there, then call ${tool} again.`;
+  }
   if (error instanceof McpError) return `MCP server "${server}" returned an error for ${tool}: ${error.message}`;
   if (error instanceof RequestTimeoutError) {
     return `MCP tool ${tool} on server "${server}" timed out after ${error.timeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled`;
