@@ -4,7 +4,8 @@
  * The prompt stays usable while a turn runs: Enter then queues the input (shown as queued), and
  * queued inputs are handed out one by one, each as its own turn, by the following `readLine`s.
  * Keys: Esc interrupts a turn (or a question); Ctrl-C interrupts a turn, or clears the input; a
- * second Ctrl-C within DOUBLE_PRESS_MS of the first leaves; Ctrl-D on an empty input leaves.
+ * second Ctrl-C within DOUBLE_PRESS_MS of the first leaves; Ctrl-D on an empty input leaves;
+ * Ctrl-Z suspends the session (`fg` brings it back).
  */
 import type { Completer, Completion } from "./repl-complete.ts";
 import { setInterruptHandler } from "../agent/lifecycle.ts";
@@ -178,6 +179,7 @@ export class Terminal {
     if (this.closed) return;
     if (key.kind !== "tab") this.candidates = [];
     if (key.kind === "ctrl-c") return this.ctrlC();
+    if (key.kind === "ctrl-z") return this.suspend();
     const q = this.question;
     if (q) {
       if (key.kind === "escape") return this.answer(null);
@@ -204,6 +206,13 @@ export class Terminal {
       default:
         this.edit(this.editor, key);
     }
+    this.redraw();
+  }
+
+  /** Ctrl-Z: the live area is erased for the shell, and drawn again on return. */
+  private suspend(): void {
+    this.area.clear();
+    this.input.suspend();
     this.redraw();
   }
 
