@@ -96,6 +96,23 @@ describe("--elicitation", () => {
   });
 });
 
+describe("MCP_TOOL_TIMEOUT while we answer the server", () => {
+  test("a sampling request answered after the tool's whole timeout: the call still succeeds", async () => {
+    const p = project(withFixture, [
+      reply(toolUse("mcp__fx__sample", { prompt: "take your time" })),
+      // The model behind sampling is slower than MCP_TOOL_TIMEOUT: the tool call's clock stands still meanwhile.
+      async () => {
+        await Bun.sleep(3000);
+        return reply(text("worth the wait"));
+      },
+      reply(text("done")),
+    ]);
+    const r = await p.run("sample", { env: { MCP_TOOL_TIMEOUT: "1500" } });
+    expect([r.code, r.stdout]).toEqual([0, "done\n"]);
+    expect(toolResult(p.model.requests[2]!)).toMatchObject({ content: "worth the wait" });
+  });
+});
+
 describe("URL elicitation required (-32042)", () => {
   test("the tool's error names the page to open and why, for the model to tell the user", async () => {
     const { result } = await callOnce("url_required", {}, []);
