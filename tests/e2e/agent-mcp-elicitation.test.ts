@@ -86,6 +86,17 @@ describe("--elicitation", () => {
     }
   });
 
+  test("host mode (stream-json) takes the flag too: the answer reaches the tool, the line goes to stderr, stdout stays JSON", async () => {
+    const p = project(withFixture, [reply(toolUse("mcp__fx__elicit", {})), reply(text("done"))]);
+    const message = JSON.stringify({ type: "user", message: { role: "user", content: "ask" }, parent_tool_use_id: null });
+    const host = ["--output-format", "stream-json", "--input-format", "stream-json", "--elicitation", "cancel"];
+    const r = await runAgent(host, { cwd: p.dir, model: p.model.url, stdin: `${message}\n` });
+    expect(r.code).toBe(0);
+    for (const line of r.stdout.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+    expect(JSON.parse(toolResult(p.model.requests[1]!).content)).toEqual({ action: "cancel" });
+    expect(r.stderr).toContain('MCP server "fx" asked for input: "Tell the fixture about yourself" — cancelled (--elicitation cancel)');
+  });
+
   test("mcp call --elicitation accept-defaults answers the form; the result on stdout, the line on stderr", async () => {
     const dir = tempDir();
     writeMcpConfig(dir, { fx: fixtureServer("--elicitation-tools") });
