@@ -67,7 +67,7 @@ export function loginInteraction(opts: LoginEnvironment = {}): LoginInteraction 
 }
 
 /** Spawns `$BROWSER <url>` (`%s` replaced when present) or the platform opener; false when there is neither. */
-function openBrowser(url: string, env: Record<string, string | undefined>): boolean {
+export function openBrowser(url: string, env: Record<string, string | undefined>): boolean {
   const browser = env.BROWSER?.split(":").find(Boolean);
   let argv: string[];
   if (browser) {

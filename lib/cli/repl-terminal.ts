@@ -29,6 +29,9 @@ export interface TerminalOptions {
   style: Style;
 }
 
+/** One question of a dialog: the typed line, or null when interrupted or withdrawn. */
+export type Ask = (prompt: string, body?: string[], initial?: string) => Promise<string | null>;
+
 interface Question {
   prompt: string;
   editor: LineEditor;
@@ -82,20 +85,34 @@ export class Terminal {
 
   /**
    * Asks `prompt` on the prompt's row, after `body` (printed for good); the typed answer, or null
-   * on Esc / Ctrl-C. Questions from concurrent askers (a tool's permission, a server's sampling)
-   * are asked one after the other. Answers are not kept in history.
+   * on Esc / Ctrl-C. Questions from concurrent askers (a tool's permission, a server's sampling or
+   * elicitation) are asked one after the other. `initial` is pre-filled, editable text. Answers are not kept in history.
    */
-  ask(prompt: string, body: string[] = []): Promise<string | null> {
-    const asked = this.asking.then(() => {
-      if (this.closed) return null;
+  ask(prompt: string, body: string[] = [], initial = ""): Promise<string | null> {
+    return this.dialog((ask) => ask(prompt, body, initial));
+  }
+
+  /**
+   * Runs `run` with the questions to itself: other askers wait until it settles, so a form's
+   * questions are never interleaved with another's. Once `signal` fires, the question showing
+   * is withdrawn and later ones resolve null at once.
+   */
+  dialog<T>(run: (ask: Ask) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const ask: Ask = (prompt, body = [], initial = "") => {
+      if (this.closed || signal?.aborted) return Promise.resolve(null);
       if (body.length) this.area.print(body.join("\n"));
       return new Promise<string | null>((resolve) => {
-        this.question = { prompt, editor: new LineEditor(), resolve };
+        const editor = new LineEditor();
+        editor.set(initial);
+        const withdraw = () => this.question?.editor === editor && this.answer(null);
+        signal?.addEventListener("abort", withdraw, { once: true });
+        this.question = { prompt, editor, resolve: (line) => (signal?.removeEventListener("abort", withdraw), resolve(line)) };
         this.redraw();
       });
-    });
-    this.asking = asked.catch(() => null);
-    return asked;
+    };
+    const held = this.asking.then(() => run(ask));
+    this.asking = held.catch(() => null);
+    return held;
   }
 
   /** A line under the status (MCP servers still connecting); undefined hides it. */

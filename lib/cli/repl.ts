@@ -25,6 +25,7 @@ import { createCompleter } from "./repl-complete.ts";
 import { permissionHook } from "./repl-permission.ts";
 import { ServerProgress } from "./repl-servers.ts";
 import { samplingConsent } from "./repl-sampling.ts";
+import { deferredElicitation } from "./repl-elicitation.ts";
 import type { SamplingConsent } from "../agent/mcp/sampling.ts";
 import { permissionPreview } from "./ui-permission.ts";
 import { toolStartLine } from "./ui-tool-lines.ts";
@@ -68,6 +69,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   let started: AgentRuntime | undefined;
   const progress = new ServerProgress(style, () => started);
   let consent: SamplingConsent | undefined;
+  const elicitation = deferredElicitation();
   try {
     runtime = await AgentRuntime.start(
       runtimeOptions(
@@ -79,6 +81,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
           approveProjectServers: trustHook(cwd),
           background: true,
           samplingConsent: (server, params, signal) => consent?.(server, params, signal) ?? Promise.resolve(false),
+          elicitation: elicitation.feature,
         },
         session.savedModel,
       ),
@@ -109,6 +112,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   const resumedTurns = state.conversation.turns;
   if (resumedTurns) term.print((await import("./repl-resume.ts")).resumedScreen(state.conversation, style, cwd));
   const turn = new TurnRunner(runtime, state, term, style, args);
+  elicitation.attach({ term, style, waiting: (server) => turn.waitingForUser(`Waiting for your answer to ${server}…`) });
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.
     let first = args.prompt?.trim() ? args.prompt : undefined;
@@ -132,6 +136,8 @@ export async function runRepl(args: CliArgs): Promise<number> {
 class TurnRunner {
   /** --allowedTools plus every "always" answer of this session. */
   private readonly allowed: Set<string>;
+  /** While a turn runs: says on its status line that the user is being asked, until the returned call. */
+  private waiting: ((phase: string) => () => void) | undefined;
 
   constructor(
     private readonly runtime: AgentRuntime,
@@ -141,6 +147,11 @@ class TurnRunner {
     private readonly args: CliArgs,
   ) {
     this.allowed = new Set(args.allowedTools);
+  }
+
+  /** The status line says `phase` until the returned call (a server's question to the user); nothing when no turn runs. */
+  waitingForUser(phase: string): () => void {
+    return this.waiting?.(phase) ?? (() => undefined);
   }
 
   /** Handles one submitted line; "exit" when the user asked to leave. Never throws. */
@@ -173,6 +184,11 @@ class TurnRunner {
       void exitAfterShutdown(0);
     });
     status.start();
+    this.waiting = (phase) => {
+      view.endLine();
+      status.set(phase);
+      return view.resumeStatus;
+    };
     try {
       // A turn needs every server that may still connect (each within MCP_TIMEOUT); /mcp and the like do not.
       const builtin = /^\/(\S+)/.exec(line.trim())?.[1];
@@ -258,6 +274,7 @@ class TurnRunner {
         view.line(style.red(`error: ${err instanceof InputError || err instanceof ModelError ? err.message : describe(err)}`));
       }
     } finally {
+      this.waiting = undefined;
       status.stop();
       term.idle();
     }
