@@ -6,8 +6,10 @@
 import { afterEach, expect, test } from "bun:test";
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
+import { startEverythingHttp, stopRemotePeers } from "../tests/support/http-peers.ts";
 import { reply, startModelServer, text, type ModelServer } from "../tests/support/model-server.ts";
 import { BUN, FIXTURE_SERVER, baseEnv, fixtureServer, tempDir, writeMcpConfig } from "../tests/support/run.ts";
+import { type Caller, makeResource, ours, raw, sdk, serveNoise, sessionResource, startFixture } from "./http-callers.ts";
 import { rawHandshake } from "./raw-handshake.ts";
 import { RawPeer } from "./raw-pingpong.ts";
 
@@ -83,4 +85,36 @@ test("RawPeer fails instead of hanging when the server dies", async () => {
   const peer = await RawPeer.start([BUN, FIXTURE_SERVER, "--crash-after", "2"], dir());
   await expect(peer.sequential(5)).rejects.toThrow("the server closed its output");
   await peer.close();
+});
+
+test("the raw HTTP session reads a whole reply: SSE and JSON, as many bytes as the result carries", async () => {
+  for (const sse of [true, false]) {
+    const fixture = await startFixture(sse);
+    try {
+      const session = await raw(fixture.url);
+      const bytes = await session.request("tools/call", { name: "big", arguments: { bytes: 1 << 20 } });
+      expect({ sse, enough: bytes > 1 << 20, under: bytes < (1 << 20) + 1000 }).toEqual({ sse, enough: true, under: true });
+    } finally {
+      fixture.stop();
+    }
+  }
+});
+
+test("the everything server's session resource holds the noise as a base64 blob of 4/3 its size, for every caller", async () => {
+  const server = await startEverythingHttp("streamableHttp");
+  const noise = serveNoise(300_000);
+  const callers: Caller[] = [];
+  try {
+    callers.push(await ours(server.url), await sdk(server.url));
+    const uris = await Promise.all(callers.map((c, i) => makeResource(c, `test-${i}.gz`, noise.url)));
+    const lengths = await Promise.all(callers.map((c, i) => c.read(uris[i]!)));
+    for (const length of lengths) expect(length).toBeGreaterThanOrEqual(400_000);
+    const session = await raw(server.url);
+    await session.request("tools/call", { name: "gzip-file-as-resource", arguments: { name: "test-raw.gz", data: noise.url, outputType: "resourceLink" } });
+    expect(await session.request("resources/read", { uri: sessionResource("test-raw.gz") })).toBeGreaterThan(400_000);
+  } finally {
+    await Promise.all(callers.map((c) => c.close()));
+    noise.stop();
+    stopRemotePeers();
+  }
 });

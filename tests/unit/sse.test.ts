@@ -82,6 +82,16 @@ describe("SseParser (HTML living standard, event stream interpretation)", () => 
     }
   });
 
+  test("field names split at every byte: a bare `data` is an empty line of data, a long or unknown name is ignored", () => {
+    const text = "data\ndatas: no\nretryx: 9\n:data: comment\nevent:e\ndata:  two\n\n";
+    const bytes = encode(text);
+    for (let cut = 0; cut <= bytes.length; cut++) {
+      const { events, parser } = parse(bytes, (b) => [b.subarray(0, cut), b.subarray(cut)]);
+      expect({ cut, events }).toEqual({ cut, events: [ev("\n two", "e")] });
+      expect(parser.retryMs).toBeUndefined();
+    }
+  });
+
   test("byte by byte gives the same events as one chunk", () => {
     const text = 'event: message\nid: 1\ndata: {"jsonrpc":"2.0",\ndata: "id":1}\n\n: c\nretry: 5\n\ndata: z\n\n';
     const whole = parse(text).events;
@@ -99,6 +109,35 @@ describe("SseParser (HTML living standard, event stream interpretation)", () => 
     });
     expect(events[0]!.data.length).toBe(payload.length);
     expect(parser.stats.bytesScanned).toBe(parser.stats.bytesIn);
+    expect(parser.stats.bytesCopied).toBeLessThanOrEqual(parser.stats.bytesIn);
+  });
+
+  test("parsers fed alternately keep their own lines (the join buffer they share is never read across pushes)", () => {
+    const rand = prng(7);
+    const texts = ["a", "b", "c"].map((tag) => `id: ${tag}\ndata: ${tag.repeat(3000)}\ndata: ${tag}é\n\n`.repeat(3));
+    const feeds = texts.map((t) => randomSplit(encode(t), rand, 700));
+    const parsers = texts.map(() => new SseParser());
+    const got: SseEvent[][] = texts.map(() => []);
+    for (let step = 0; feeds.some((f) => step < f.length); step++) {
+      for (let p = 0; p < parsers.length; p++) if (step < feeds[p]!.length) got[p]!.push(...parsers[p]!.push(feeds[p]![step]!));
+    }
+    texts.forEach((_, p) => {
+      const tag = "abc"[p]!;
+      expect(got[p]).toEqual(Array.from({ length: 3 }, () => ev(`${tag.repeat(3000)}\n${tag}é`, "message", tag)));
+    });
+  });
+
+  test("a line longer than the reused join buffer (16 MiB) arrives whole", () => {
+    const size = 17 * 1024 * 1024;
+    const { events, parser } = parse(`data: ${"z".repeat(size - 1)}!\n\ndata: next\n\n`, (b) => {
+      const out: Uint8Array[] = [];
+      for (let at = 0; at < b.length; at += 1 << 20) out.push(b.subarray(at, at + (1 << 20)));
+      return out;
+    });
+    expect(events.map((e) => [e.data.length, e.data.at(-1)])).toEqual([
+      [size, "!"],
+      [4, "t"],
+    ]);
     expect(parser.stats.bytesCopied).toBeLessThanOrEqual(parser.stats.bytesIn);
   });
 
