@@ -67,8 +67,8 @@ describe("redirects", () => {
 
 describe("an expired session (404)", () => {
   test("one new initialize without the old id, then the request once more: the call runs once and the new session is DELETEd", async () => {
-    // Start-up makes four requests (initialize and three lists): the tools/call is the one that finds the session gone.
-    const f = fixture("--expire-after", "4");
+    // Start-up makes five requests (initialize and four lists: tools, prompts, resources, resource templates): the tools/call is the one that finds the session gone.
+    const f = fixture("--expire-after", "5");
     const p = project({ remote: { type: "http", url: f.url } }, echoScript("after expiry"));
     const r = await p.run("go");
     expect([r.code, r.stdout, r.stderr]).toEqual([0, "done\n", ""]);
