@@ -16,7 +16,7 @@ import { median, ms, naRow, perSecond, series, verdict, type Row } from "./measu
 import { startEverythingHttp, stopRemotePeers } from "../tests/support/http-peers.ts";
 
 const RATE_RUNS = 5;
-const BIG_RUNS = 11;
+const BIG_RUNS = 21;
 const CALLS = 300;
 const BIG_BYTES = 10 * 1024 * 1024;
 /** Incompressible bytes whose base64 is 10 MiB. */
