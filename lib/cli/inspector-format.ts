@@ -89,16 +89,17 @@ export function listTable(states: ServerSnapshot[]): string {
   return states
     .map((s) => {
       const caps = s.capabilities ? `; capabilities: ${capabilityList(s.capabilities) || "(none)"}` : "";
-      const detail =
-        s.status === "connected"
-          ? [plural(s.tools.length, "tool"), plural(s.prompts.length, "prompt"), plural(s.resources.length, "resource")].join(", ")
-          : s.status === "failed"
-            ? failureReason(s) + caps
-            : "";
+      const detail = s.status === "connected" ? provides(s) : s.status === "failed" ? failureReason(s) + caps : "";
       const row = `${s.name.padEnd(width)}  ${statusText(s).padEnd(statusWidth)}  ${remoteLabel(s.config)}${detail}`.trimEnd();
       return s.config.origin ? `${row}\n${" ".repeat(width + 2)}${originText(s.config.origin)}` : row;
     })
     .join("\n");
+}
+
+/** `3 tools, 1 prompt, 2 resources`, then `, 1 resource template` when the server has any. */
+function provides(s: ServerSnapshot): string {
+  const templates = s.resourceTemplates?.length ? [plural(s.resourceTemplates.length, "resource template")] : [];
+  return [plural(s.tools.length, "tool"), plural(s.prompts.length, "prompt"), plural(s.resources.length, "resource"), ...templates].join(", ");
 }
 
 /** Scope, source file and shadowed entries, for the JSON outputs. */
@@ -121,6 +122,7 @@ export function listJson(states: ServerSnapshot[]): object[] {
     tools: s.tools.length,
     prompts: s.prompts.length,
     resources: s.resources.length,
+    ...(s.resourceTemplates?.length ? { resourceTemplates: s.resourceTemplates.length } : {}),
     ...originJson(s),
   }));
 }
@@ -169,7 +171,7 @@ export function detailsText(s: ServerSnapshot): string {
   if (s.protocolVersion) lines.push(`  protocol:      ${s.protocolVersion}`);
   lines.push(`  capabilities:  ${capabilityList(s.capabilities ?? {}) || "(none)"}`);
   if (s.status === "connected") {
-    lines.push(`  provides:      ${plural(s.tools.length, "tool")}, ${plural(s.prompts.length, "prompt")}, ${plural(s.resources.length, "resource")}`);
+    lines.push(`  provides:      ${provides(s)}`);
   }
   if (s.instructions) lines.push("  instructions:", ...s.instructions.split("\n").map((l) => `    ${l}`.trimEnd()));
   return lines.join("\n");

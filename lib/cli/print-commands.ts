@@ -44,7 +44,7 @@ const KEY_HELP = [
   "Keys:",
   "  Enter  send (while a turn runs: queue)     \\ Enter, Alt+Enter, Shift+Enter  new line",
   "  Esc    interrupt the turn                  Ctrl-C  interrupt, or clear the input; twice to leave",
-  "  Tab    complete commands, @files, @server:uri    Up/Down  history      Ctrl-D  leave",
+  "  Tab    complete commands, @files, @server:uri    Up/Down  history      Ctrl-D  leave      Ctrl-Z  suspend",
 ];
 
 /** ` <required> [optional]` for a prompt's declared arguments, in order. */

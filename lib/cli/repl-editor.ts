@@ -33,6 +33,13 @@ export class LineEditor {
     this.cursor += s.length;
   }
 
+  /** Replaces the `count` characters (UTF-16 units) before the cursor with `s` (a completion that rewrites what was typed). */
+  replaceBefore(count: number, s: string): void {
+    const start = Math.max(0, this.cursor - count);
+    this.text = this.text.slice(0, start) + s + this.text.slice(this.cursor);
+    this.cursor = start + s.length;
+  }
+
   /** Inserts pasted text: whole when short, as a placeholder when large (CRLF already normalised). */
   paste(s: string): void {
     const lines = s.split("\n").length;

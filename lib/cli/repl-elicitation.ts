@@ -41,11 +41,25 @@ export interface ElicitationUi {
 
 export type ElicitationFeature = NonNullable<ClientFeatures["elicitation"]>;
 
-/** The session's elicitation feature: form and URL mode, so `initialize` declares `elicitation: {form: {}, url: {}}`. */
+/**
+ * The session's elicitation feature: form and URL mode, so `initialize` declares `elicitation: {form: {}, url: {}}`.
+ * A server's `notifications/elicitation/complete` for a URL the user opened prints one line; one
+ * for an id it never sent us, or a second one, prints nothing.
+ */
 export function elicitationFeature(ui: ElicitationUi): ElicitationFeature {
+  // Accepted URL-mode requests, by server and elicitation id (ids are each server's own): the URL opened.
+  const opened = new Map<string, string>();
+  const key = (server: string, id: string) => `${server}\0${id}`;
   return {
     url: true,
-    handle: (params, ctx) => (isUrlMode(params) ? openUrl(params, ctx, ui) : fillForm(params, ctx, ui)),
+    handle: (params, ctx) =>
+      isUrlMode(params) ? openUrl(params, ctx, ui, (url) => opened.set(key(ctx.server, String(params.elicitationId)), url)) : fillForm(params, ctx, ui),
+    onComplete: (server, id) => {
+      const url = opened.get(key(server, id));
+      if (url === undefined) return;
+      opened.delete(key(server, id));
+      ui.term.print(ui.style.dim(`MCP server "${clean(server)}" says the page you opened is done: ${clean(url)}`));
+    },
   };
 }
 
@@ -56,7 +70,11 @@ export function elicitationFeature(ui: ElicitationUi): ElicitationFeature {
 export function deferredElicitation(): { feature: ElicitationFeature; attach(ui: ElicitationUi): void } {
   let live: ElicitationFeature | undefined;
   return {
-    feature: { url: true, handle: (params, ctx) => live?.handle(params, ctx) ?? Promise.resolve(CANCEL) },
+    feature: {
+      url: true,
+      handle: (params, ctx) => live?.handle(params, ctx) ?? Promise.resolve(CANCEL),
+      onComplete: (server, id) => live?.onComplete?.(server, id),
+    },
     attach: (ui) => {
       live = elicitationFeature(ui);
     },
@@ -156,7 +174,7 @@ async function chooseFields(fields: FormField[], ask: Ask, style: Style): Promis
  * fetching the URL without it); yes opens and accepts, no declines. Only http and https URLs are opened.
  * @throws McpError -32602 when `url` is not a URL.
  */
-async function openUrl(params: UrlElicitParams, ctx: ServerRequestContext, ui: ElicitationUi): Promise<ElicitResult> {
+async function openUrl(params: UrlElicitParams, ctx: ServerRequestContext, ui: ElicitationUi, accepted: (url: string) => void): Promise<ElicitResult> {
   if (typeof params.url !== "string" || !URL.canParse(params.url)) throw new McpError(ErrorCode.InvalidParams, "elicitation/create: url is not a valid URL");
   const url = new URL(params.url);
   const { style } = ui;
@@ -184,6 +202,7 @@ async function openUrl(params: UrlElicitParams, ctx: ServerRequestContext, ui: E
           return { action: "decline" };
         }
         if (!(ui.open ?? ((u) => openBrowser(u, process.env)))(url.href)) ui.term.print(style.dim("  (no browser to open: open the URL above yourself)"));
+        accepted(url.href);
         return { action: "accept" };
       }
     } finally {

@@ -1,7 +1,8 @@
 /**
  * The interactive session's keyboard: stdin in raw mode with the keyboard protocols on (KEYS_ON),
  * its bytes decoded into keys by repl-keys.ts. The terminal is given back (raw mode off, KEYS_OFF)
- * on `close()`, or at exit if the session never closed it.
+ * on `close()`, while the session is suspended (`suspend()`), or at exit if the session never
+ * closed it: the shell behind it must get plain keys again.
  */
 import { ESC_TIMEOUT_MS, KEYS_OFF, KEYS_ON, KeyDecoder, type Key } from "./repl-keys.ts";
 
@@ -28,6 +29,19 @@ export class KeyInput {
     clearTimeout(this.escTimer);
     this.restoreTerminal();
     process.stdin.pause();
+  }
+
+  /**
+   * Ctrl-Z: gives the terminal back and stops the process (SIGTSTP, as the terminal would have
+   * sent it outside raw mode); takes the terminal again once it runs on (`fg`). Without job
+   * control the signal is discarded and the session simply goes on.
+   */
+  suspend(): void {
+    this.restoreTerminal();
+    // Stops before kill() returns (a signal sent to oneself is delivered at once); back here means continued.
+    process.kill(process.pid, "SIGTSTP");
+    if (process.stdin.isTTY) process.stdin.setRawMode(true);
+    process.stdout.write(KEYS_ON);
   }
 
   private restoreTerminal(): void {

@@ -36,7 +36,8 @@ export type Key =
         | "ctrl-k"
         | "ctrl-u"
         | "ctrl-w"
-        | "ctrl-l";
+        | "ctrl-l"
+        | "ctrl-z";
     };
 
 /** Sequences that turn on bracketed paste, kitty's disambiguate flag and modifyOtherKeys mode 1. */
@@ -61,6 +62,7 @@ const CONTROL: Record<string, Key["kind"]> = {
   "\x15": "ctrl-u",
   "\x17": "ctrl-w",
   "\x0c": "ctrl-l",
+  "\x1a": "ctrl-z",
   "\x02": "left",
   "\x06": "right",
 };

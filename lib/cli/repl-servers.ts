@@ -57,7 +57,8 @@ export class ServerProgress {
 }
 
 /**
- * `/mcp`: one line per server — `name: connected · stdio · 3 tools, 1 prompt, 2 resources`,
+ * `/mcp`: one line per server — `name: connected · stdio · 3 tools, 1 prompt, 2 resources` (then
+ * `, 1 resource template` when it has any),
  * `name: connecting…`, `name: failed · stdio · <last error>`, `name: disabled (why)`.
  */
 export function mcpStatus(runtime: AgentRuntime): string {
@@ -68,7 +69,8 @@ export function mcpStatus(runtime: AgentRuntime): string {
     if (runtime.connecting.has(s.name)) return `${s.name}: connecting… · ${transport}`;
     if (s.status === "disabled") return `${s.name}: disabled (${s.error ?? "by its entry"})`;
     if (s.status === "failed") return `${s.name}: failed · ${transport} · ${s.error ?? "unknown error"}`;
-    const counts = [count(s.tools.length, "tool"), count(s.prompts.length, "prompt"), count(s.resources.length, "resource")].join(", ");
+    const templates = s.resourceTemplates?.length ? [count(s.resourceTemplates.length, "resource template")] : [];
+    const counts = [count(s.tools.length, "tool"), count(s.prompts.length, "prompt"), count(s.resources.length, "resource"), ...templates].join(", ");
     return `${s.name}: connected · ${transport} · ${counts}${s.error ? ` · last error: ${s.error}` : ""}`;
   });
   return `${lines.join("\n")}\n`;

@@ -4,9 +4,10 @@
  * The prompt stays usable while a turn runs: Enter then queues the input (shown as queued), and
  * queued inputs are handed out one by one, each as its own turn, by the following `readLine`s.
  * Keys: Esc interrupts a turn (or a question); Ctrl-C interrupts a turn, or clears the input; a
- * second Ctrl-C within DOUBLE_PRESS_MS of the first leaves; Ctrl-D on an empty input leaves.
+ * second Ctrl-C within DOUBLE_PRESS_MS of the first leaves; Ctrl-D on an empty input leaves;
+ * Ctrl-Z suspends the session (`fg` brings it back).
  */
-import type { Completer } from "./repl-complete.ts";
+import type { Completer, Completion } from "./repl-complete.ts";
 import { setInterruptHandler } from "../agent/lifecycle.ts";
 import type { Key } from "./repl-keys.ts";
 import { KeyInput } from "./repl-key-input.ts";
@@ -14,7 +15,7 @@ import { LineEditor } from "./repl-editor.ts";
 import { applyEditingKey } from "./repl-edit-keys.ts";
 import { LiveArea } from "./ui-live.ts";
 import type { Style } from "./ui-style.ts";
-import { commonPrefix, completionRows } from "./repl-complete.ts";
+import { completionRows } from "./repl-complete.ts";
 
 export const PROMPT = "> ";
 /** Continuation lines of a multi-line input are indented under the prompt. */
@@ -178,6 +179,7 @@ export class Terminal {
     if (this.closed) return;
     if (key.kind !== "tab") this.candidates = [];
     if (key.kind === "ctrl-c") return this.ctrlC();
+    if (key.kind === "ctrl-z") return this.suspend();
     const q = this.question;
     if (q) {
       if (key.kind === "escape") return this.answer(null);
@@ -204,6 +206,13 @@ export class Terminal {
       default:
         this.edit(this.editor, key);
     }
+    this.redraw();
+  }
+
+  /** Ctrl-Z: the live area is erased for the shell, and drawn again on return. */
+  private suspend(): void {
+    this.area.clear();
+    this.input.suspend();
     this.redraw();
   }
 
@@ -273,12 +282,22 @@ export class Terminal {
 
   private complete(): void {
     const editor = this.editor;
-    if (editor.cursor !== editor.text.length) return;
-    const [hits, replaced] = this.opts.completer(editor.text);
-    if (!hits.length) return;
-    const prefix = hits.length === 1 ? hits[0]! + (hits[0]!.endsWith("/") ? "" : " ") : commonPrefix(hits);
-    if (prefix.length > replaced.length) editor.insert(prefix.slice(replaced.length));
-    if (hits.length > 1) this.candidates = hits;
+    const line = editor.text;
+    if (editor.cursor !== line.length) return;
+    const result = this.opts.completer(line);
+    if (!(result instanceof Promise)) return this.applyCompletion(result);
+    // A server is asked (completion/complete): its answer applies only to the input it was asked for.
+    void result.then((completion) => {
+      if (this.closed || this.question || editor.text !== line || editor.cursor !== line.length) return;
+      this.applyCompletion(completion);
+      this.redraw();
+    });
+  }
+
+  private applyCompletion({ replaced, insert, shown }: Completion): void {
+    if (insert.startsWith(replaced)) this.editor.insert(insert.slice(replaced.length));
+    else if (!shown.length) this.editor.replaceBefore(replaced.length, insert);
+    this.candidates = shown;
   }
 
   private settleReader(line: string | null): void {

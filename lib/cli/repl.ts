@@ -22,6 +22,7 @@ import { addUserInput, recordInterrupt } from "./repl-turns.ts";
 import { History, historyPath } from "./repl-history.ts";
 import { PROMPT, Terminal } from "./repl-terminal.ts";
 import { createCompleter } from "./repl-complete.ts";
+import { completionSources } from "./repl-complete-sources.ts";
 import { permissionHook } from "./repl-permission.ts";
 import { ServerProgress } from "./repl-servers.ts";
 import { samplingConsent } from "./repl-sampling.ts";
@@ -33,7 +34,7 @@ import { toolBugReport } from "./tool-bugs.ts";
 import { openRunSession, SessionError } from "./session-flags.ts";
 import type { OpenedSession } from "../agent/session-open.ts";
 import { describeCompaction } from "../agent/compact.ts";
-import { commandNames, REPL_BUILTINS, resourceMentions, runBuiltin, type ReplState } from "./repl-commands.ts";
+import { REPL_BUILTINS, runBuiltin, type ReplState } from "./repl-commands.ts";
 import { errorMessage } from "../shared/values.ts";
 
 /** The abort reason of a turn the user interrupted with Ctrl-C. */
@@ -98,7 +99,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
 
   const history = new History(historyPath(), (line) => term.print(line));
   const term = new Terminal({
-    completer: createCompleter({ cwd, commands: () => commandNames(runtime), resources: () => resourceMentions(runtime) }),
+    completer: createCompleter(completionSources(runtime, cwd)),
     history: history.load(),
     style,
   });

@@ -9,12 +9,15 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   initializeRequest,
   type CallToolResult,
+  type CompleteRequest,
+  type CompleteResult,
   type GetPromptResult,
   type Implementation,
   type InitializeResult,
   type ListKind,
   type McpPrompt,
   type McpResource,
+  type McpResourceTemplate,
   type McpTool,
   type ReadResourceResult,
   type ServerCapabilities,
@@ -137,6 +140,19 @@ export class McpClient {
     return this.paginate("resources/list", "resources", (r) => typeof r.uri === "string", opts) as Promise<McpResource[]>;
   }
 
+  /** `resources/templates/list`, every page (server/resources#resource-templates). */
+  listResourceTemplates(opts?: RequestOptions): Promise<McpResourceTemplate[]> {
+    return this.paginate("resources/templates/list", "resourceTemplates", (t) => typeof t.uriTemplate === "string", opts) as Promise<McpResourceTemplate[]>;
+  }
+
+  /**
+   * `completion/complete` (server/utilities/completion): values for an argument of a prompt or a
+   * variable of a resource template. Only for servers that declared `completions`. Throws like `callTool`.
+   */
+  complete(request: CompleteRequest, opts?: RequestOptions): Promise<CompleteResult> {
+    return this.request("completion/complete", { ...request }, opts);
+  }
+
   /**
    * `tools/call` with the server's own tool name. Resolves with the raw result, `isError` included.
    * @throws McpError, RequestTimeoutError, RequestCancelledError or ConnectionClosedError.
@@ -174,7 +190,7 @@ export class McpClient {
   /** Follows `nextCursor` to the end (server/utilities/pagination), stopping on a repeated cursor. */
   private async paginate(method: string, key: string, valid: (item: Record<string, unknown>) => boolean, opts?: RequestOptions): Promise<unknown[]> {
     const items: unknown[] = [];
-    // A list is keyed by name (tools, prompts) or uri (resources); a page served twice adds nothing.
+    // A list is keyed by name (tools, prompts), uri (resources) or uriTemplate; a page served twice adds nothing.
     const ids = new Set<string>();
     const seen = new Set<string>();
     let cursor: string | undefined;
@@ -184,7 +200,7 @@ export class McpClient {
       if (!Array.isArray(list)) throw new Error(`${this.peer}: ${method} result has no "${key}" array`);
       for (const item of list) {
         if (isObject(item) && valid(item)) {
-          const id = String(key === "resources" ? item.uri : item.name);
+          const id = String(key === "resources" ? item.uri : key === "resourceTemplates" ? item.uriTemplate : item.name);
           if (!ids.has(id)) items.push(item);
           ids.add(id);
         } else this.opts.warn?.(`${this.peer}: ${method} entry skipped (malformed): ${JSON.stringify(item)?.slice(0, 120)}`);

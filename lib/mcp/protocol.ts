@@ -124,6 +124,38 @@ export interface McpResource {
   [key: string]: unknown;
 }
 
+/**
+ * One entry of `resources/templates/list` (server/resources#resource-templates): `uriTemplate`
+ * is an RFC 6570 URI template, e.g. `file:///{path}`.
+ */
+export interface McpResourceTemplate {
+  uriTemplate: string;
+  name: string;
+  title?: string;
+  description?: string;
+  mimeType?: string;
+  [key: string]: unknown;
+}
+
+/**
+ * What `completion/complete` completes (server/utilities/completion): a prompt's argument, or a
+ * variable of a resource template.
+ */
+export type CompletionRef = { type: "ref/prompt"; name: string } | { type: "ref/resource"; uri: string };
+
+/** `completion/complete` params: the argument (its name and the text typed so far) and, in `context.arguments`, those already chosen. */
+export interface CompleteRequest {
+  ref: CompletionRef;
+  argument: { name: string; value: string };
+  context?: { arguments: Record<string, string> };
+}
+
+/** `completion/complete` result: at most 100 `values`; `total` and `hasMore` when there are more. */
+export interface CompleteResult {
+  completion: { values: string[]; total?: number; hasMore?: boolean };
+  [key: string]: unknown;
+}
+
 /** `tools/call` result (server/tools#tool-result); content blocks are converted by content.ts. */
 export interface CallToolResult {
   content?: unknown[];

@@ -6,7 +6,7 @@ import type { ClientFeatures } from "./features.ts";
 import type { ServerConfig } from "./config.ts";
 import type { TransportContext } from "./transports/factory.ts";
 import type { SdkHost } from "./transports/sdk.ts";
-import type { Implementation, ListKind, McpPrompt, McpResource, McpTool, ServerCapabilities } from "./protocol.ts";
+import type { Implementation, ListKind, McpPrompt, McpResource, McpResourceTemplate, McpTool, ServerCapabilities } from "./protocol.ts";
 
 export interface RegistryOptions {
   /** Working directory for the servers. */
@@ -70,6 +70,8 @@ export interface ServerState {
   tools: readonly McpTool[];
   prompts: readonly McpPrompt[];
   resources: readonly McpResource[];
+  /** `resources/templates/list`, listed with the resources (and again when they change); none until then. */
+  resourceTemplates?: readonly McpResourceTemplate[];
   /** Last stderr lines, kept when the server failed. */
   stderr: readonly string[];
   /** Process id of the server (leader of its process group), once spawned. */

@@ -6,7 +6,7 @@
 import type { McpClient } from "./client.ts";
 import type { ServerConfig } from "./config.ts";
 import { type ClientFeatures, workingDirectoryRoots } from "./features.ts";
-import type { CallToolResult, GetPromptResult, ListKind, McpPrompt, McpResource, ReadResourceResult } from "./protocol.ts";
+import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, ListKind, McpPrompt, McpResource, ReadResourceResult } from "./protocol.ts";
 import type { RequestOptions } from "./jsonrpc.ts";
 import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./env.ts";
 import { errorMessage } from "../shared/values.ts";
@@ -192,6 +192,11 @@ export class McpRegistry {
     return this.client(server).readResource(uri, { timeoutMs: this.toolTimeoutFor(server) });
   }
 
+  /** `completion/complete` (see `McpClient.complete`), bounded by the entry's `toolTimeout` unless `opts` says otherwise. Rejects like `getPrompt`. */
+  async complete(server: string, request: CompleteRequest, opts: RequestOptions = {}): Promise<CompleteResult> {
+    return this.client(server).complete(request, { timeoutMs: this.toolTimeoutFor(server), ...opts });
+  }
+
   /**
    * `tools/call` with the server's own tool name, returning the raw result (`isError` included),
    * bounded by the entry's `toolTimeout`, else MCP_TOOL_TIMEOUT, unless `opts` says otherwise. Rejects like `getPrompt`, and with
@@ -229,7 +234,7 @@ export class McpRegistry {
     }
     await this.endings.get(name);
     for (const key of ["error", "needsAuth", "protocolVersion", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
-    Object.assign(state, { status: "failed", tools: [], prompts: [], resources: [], stderr: [] });
+    Object.assign(state, { status: "failed", tools: [], prompts: [], resources: [], resourceTemplates: undefined, stderr: [] });
     this.changes++;
     await this.startOne(state);
     this.changes++;

@@ -91,7 +91,20 @@ export interface ListOptions {
 export async function listInto(client: McpClient, state: ServerState, kinds: ListKind[], opts: ListOptions): Promise<void> {
   const request = { timeoutMs: opts.timeoutMs };
   let toolsFailed = false;
-  const listers = { tools: () => client.listTools(request), prompts: () => client.listPrompts(request), resources: () => client.listResources(request) };
+  const listers = {
+    tools: () => client.listTools(request),
+    prompts: () => client.listPrompts(request),
+    resources: async () => {
+      // Templates come under the resources capability; their failure leaves the resources listed.
+      const templates = orNone(client.listResourceTemplates(request)).catch((error) => {
+        if (!toolsFailed) opts.log(`MCP server "${state.name}": resources/templates/list failed: ${errorMessage(error)}`);
+        return undefined;
+      });
+      const [resources, listed] = await Promise.all([client.listResources(request), templates]);
+      if (listed) state.resourceTemplates = Object.freeze(listed);
+      return resources;
+    },
+  };
   await Promise.all(
     kinds.map(async (kind) => {
       client.dirty.delete(kind);

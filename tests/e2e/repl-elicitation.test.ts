@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { reply, text, toolUse, type RecordedRequest } from "../support/model-server.ts";
 import { npmServer } from "../support/mcp.ts";
 import { fixtureServer, tempDir, writeMcpConfig } from "../support/run.ts";
-import { TMUX, type TmuxSession } from "../support/tmux.ts";
+import { TMUX } from "../support/tmux.ts";
+import { answer, lastLine } from "../support/repl-answer.ts";
 import { atPrompt, startAgent, stopAgent, submit, waitUntil } from "../support/repl.ts";
 
 afterEach(stopAgent);
@@ -58,20 +59,6 @@ const DEFAULTS = {
 };
 
 const SEND = "? [a]ccept / [e]dit / [d]ecline / [c]ancel ";
-
-/** The live question: the screen's last line, which is where the terminal asks. */
-const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1)!;
-
-/**
- * Waits until the question on the last line starts with `question` and shows `shown` after it
- * (what is pre-filled), then clears it first when `clear`, types `typed` and presses Enter.
- */
-async function answer(term: TmuxSession, question: string, typed = "", opts: { clear?: boolean; shown?: string } = {}): Promise<void> {
-  await term.waitFor((s) => lastLine(s).trim().startsWith(question.trim()) && (opts.shown === undefined || lastLine(s).endsWith(opts.shown)));
-  if (opts.clear) await term.keys("C-u");
-  if (typed) await term.type(typed);
-  await term.keys("Enter");
-}
 
 function everythingProject(dir: string): void {
   writeMcpConfig(dir, { everything: npmServer("everything", ["stdio"]) });

@@ -105,6 +105,19 @@ describe("lists", () => {
     expect(warnings[0]).toContain("tools/list stopped after 2 pages (repeated cursor");
   });
 
+  test("resource templates: every page of resources/templates/list, completion/complete of a variable, a read of an expansion", async () => {
+    const logFile = join(tempDir(), "stdin.log");
+    const client = await connected(["--resource-templates", "--paginate", "1", "--log-file", logFile]);
+    expect((await client.listResourceTemplates()).map((t) => t.uriTemplate)).toEqual(["fixture://notes/{name}", "fixture://users/{id}/profile"]);
+    expect(received(logFile).filter((m) => m.method === "resources/templates/list")).toHaveLength(2);
+    expect(client.capabilities.completions).toEqual({});
+    const answer = await client.complete({ ref: { type: "ref/resource", uri: "fixture://notes/{name}" }, argument: { name: "name", value: "al" } });
+    expect(answer.completion.values).toEqual(["alpha", "alpine"]);
+    const sent = received(logFile).find((m) => m.method === "completion/complete");
+    expect(sent?.params).toEqual({ ref: { type: "ref/resource", uri: "fixture://notes/{name}" }, argument: { name: "name", value: "al" } });
+    expect((await client.readResource("fixture://notes/alpha")).contents[0]?.text).toBe("note alpha");
+  });
+
   test("prompts and resources list and fetch", async () => {
     const client = await connected([]);
     expect((await client.listPrompts()).map((p) => p.name)).toContain("greet");

@@ -24,6 +24,11 @@ export interface TmuxOptions {
   env: Record<string, string>;
   width?: number;
   height?: number;
+  /**
+   * tmux's `extended-keys on`: keys like Shift+Enter reach a program that asked for them
+   * (modifyOtherKeys) as CSI sequences; to others tmux 3.3 types the key's name.
+   */
+  extendedKeys?: boolean;
 }
 
 export class TmuxSession {
@@ -49,7 +54,8 @@ export class TmuxSession {
     const scratch = mkdtempSync(join(tmpdir(), "agent-tmux-"));
     const session = new TmuxSession(`agent-test-${process.pid}-${crypto.randomUUID().slice(0, 8)}`, scratch);
     const conf = join(scratch, "tmux.conf");
-    writeFileSync(conf, "set -g remain-on-exit on\nset -g history-limit 5000\nset -g default-terminal xterm-256color\n");
+    const extended = opts.extendedKeys ? "set -s extended-keys on\n" : "";
+    writeFileSync(conf, `set -g remain-on-exit on\nset -g history-limit 5000\nset -g default-terminal xterm-256color\n${extended}`);
     const env = Object.entries(opts.env).map(([k, v]) => `${k}=${v}`);
     await session.tmux(
       ["-f", conf, "new-session", "-d", "-s", "main", "-x", String(opts.width ?? 120), "-y", String(opts.height ?? 40), "-c", opts.cwd],
@@ -62,6 +68,12 @@ export class TmuxSession {
   /** Sends tmux key names (`Enter`, `C-c`, `Tab`, `Up`…). */
   async keys(...keys: string[]): Promise<void> {
     await this.tmux(["send-keys", "-t", "main"], keys);
+  }
+
+  /** Sends `raw` byte for byte (UTF-16 units below 256), as a terminal sends an escape sequence. */
+  async bytes(raw: string): Promise<void> {
+    const hex = [...raw].map((c) => c.charCodeAt(0).toString(16).padStart(2, "0"));
+    await this.tmux(["send-keys", "-t", "main", "-H"], hex);
   }
 
   /** Types `text` literally (no key-name lookup). */

@@ -49,8 +49,8 @@ describe("key decoder", () => {
   test("Shift+Enter and Alt+Enter are newlines: ESC CR, kitty CSI 13;2u, modifyOtherKeys CSI 27;2;13~", () => {
     const d = new KeyDecoder();
     expect(kinds(d.feed("\x1b\r\x1b[13;2u\x1b[27;2;13~\x1b[13u"))).toEqual(["newline", "newline", "newline", "enter"]);
-    // kitty's disambiguate mode reports Ctrl-C and Esc as CSI u.
-    expect(kinds(d.feed("\x1b[99;5u\x1b[27u"))).toEqual(["ctrl-c", "escape"]);
+    // kitty's disambiguate mode reports Ctrl-C, Esc and Ctrl-Z as CSI u.
+    expect(kinds(d.feed("\x1b[99;5u\x1b[27u\x1b[122;5u\x1a"))).toEqual(["ctrl-c", "escape", "ctrl-z", "ctrl-z"]);
   });
 
   test("bracketed paste is one key, CRLF as LF, even split across reads and holding escapes", () => {

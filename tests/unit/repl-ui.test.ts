@@ -1,11 +1,10 @@
 /**
- * The pure pieces of the interactive session: completion, permission decisions, tool lines, the
+ * The pure pieces of the interactive session: permission decisions, tool lines, the
  * start-up status line, colours and history (real files in a temp folder).
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createCompleter } from "../../lib/cli/repl-complete.ts";
 import { History, HISTORY_SIZE, historyPath } from "../../lib/cli/repl-history.ts";
 import { isAllowed, parseAnswer, permissionHook } from "../../lib/cli/repl-permission.ts";
 import { ruleNamesTool } from "../../lib/mcp/names.ts";
@@ -19,45 +18,6 @@ import type { Tool } from "../../lib/tools/tool.ts";
 import { tempDir } from "../support/run.ts";
 
 const plain = createStyle(false);
-
-describe("completion", () => {
-  const dir = tempDir();
-  mkdirSync(join(dir, "src"));
-  writeFileSync(join(dir, "src", "main.ts"), "");
-  writeFileSync(join(dir, "src", "util.ts"), "");
-  writeFileSync(join(dir, "my notes.txt"), "");
-  writeFileSync(join(dir, ".hidden"), "");
-  const complete = createCompleter({
-    cwd: dir,
-    commands: () => ["help", "mcp", "model", "mcp__fx__greet"],
-    resources: () => ["fx:fixture://hello", "fx:fixture://blob"],
-  });
-
-  test("slash commands by prefix", () => {
-    expect(complete("/mo")).toEqual([["/model"], "/mo"]);
-    expect(complete("/mc")).toEqual([["/mcp", "/mcp__fx__greet"], "/mc"]);
-    expect(complete("/zz")).toEqual([[], "/zz"]);
-    expect(complete("/help me")).toEqual([[], "/help me"]);
-  });
-
-  test("@ files: folders end in /, hidden only when asked, spaces quoted", () => {
-    expect(complete("look at @sr")).toEqual([["@src/"], "@sr"]);
-    expect(complete("look at @src/u")).toEqual([["@src/util.ts"], "@src/u"]);
-    expect(complete("@my")).toEqual([['@"my notes.txt"'], "@my"]);
-    expect(complete("@.h")).toEqual([["@.hidden"], "@.h"]);
-    expect(complete("@")[0]).not.toContain("@.hidden");
-    expect(complete("@nope/x")).toEqual([[], "@nope/x"]);
-  });
-
-  test("@ MCP resources as server:uri", () => {
-    expect(complete("read @fx:fixture://h")).toEqual([["@fx:fixture://hello"], "@fx:fixture://h"]);
-    expect(complete("@fx")[0]).toEqual(["@fx:fixture://hello", "@fx:fixture://blob"]);
-  });
-
-  test("text without a command or mention completes nothing", () => {
-    expect(complete("hello wor")).toEqual([[], "hello wor"]);
-  });
-});
 
 describe("permissions", () => {
   /** The built-in tool of that name (its own asksPermission and summary), else an MCP-like tool that asks. */

@@ -14,6 +14,7 @@ import type { Discovery, Fetch } from "./discovery.ts";
 import { GrantRefusedError, UnknownClientError } from "./errors.ts";
 import type { GrantContext } from "./grants.ts";
 import { AuthRequiredError, type ChallengedRequest, type HttpAuthProvider } from "./provider.ts";
+import { proxiedFetch } from "../proxy.ts";
 import { chooseScopes, splitScopes, unionScopes } from "./scopes.ts";
 import type { StoreEntry, StoredClient, StoredTokens, TokenStore } from "./store.ts";
 import { canonicalResource } from "./urls.ts";
@@ -35,6 +36,7 @@ export interface OAuthProviderOptions {
   interaction?: LoginInteraction;
   /** The command that logs in, for the needs-authentication line. */
   loginCommand?: string;
+  /** Every OAuth request's fetch; by default one that picks the proxy as the MCP transports do (lib/mcp/proxy.ts). */
   fetch?: Fetch;
   /** --debug lines: steps and URLs, never a token or a secret. */
   debug?: (line: string) => void;
@@ -55,6 +57,7 @@ export class OAuthProvider implements HttpAuthProvider {
   private refreshRefused = false;
 
   constructor(private readonly opts: OAuthProviderOptions) {
+    this.opts = { ...opts, fetch: opts.fetch ?? proxiedFetch };
     this.key = canonicalResource(opts.url);
   }
 

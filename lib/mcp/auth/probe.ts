@@ -5,6 +5,7 @@
  * at a custom URL.
  */
 import { initializeRequest } from "../protocol.ts";
+import { proxiedFetch } from "../proxy.ts";
 import { bearerChallenge } from "./www-authenticate.ts";
 
 export type ProbeResult = { status: "challenge"; challenge: Record<string, string> } | { status: "open" } | { status: "other"; code: number };
@@ -13,7 +14,7 @@ export type ProbeResult = { status: "challenge"; challenge: Record<string, strin
 export async function probeChallenge(url: string, headers: Record<string, string> = {}, timeoutMs = 10_000): Promise<ProbeResult> {
   let res: Response;
   try {
-    res = await fetch(url, {
+    res = await proxiedFetch(url, {
       method: "POST",
       headers: { ...headers, "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: JSON.stringify(initializeRequest(0, {})),

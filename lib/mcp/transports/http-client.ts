@@ -8,6 +8,7 @@
  */
 import type { HttpAuthProvider } from "../auth/provider.ts";
 import { errorMessage } from "../../shared/values.ts";
+import { proxyFor } from "../proxy.ts";
 
 export interface HttpClientOptions {
   /** Headers from the config entry, sent on every request to the server's own origin. */
@@ -137,28 +138,6 @@ export class HttpClient {
     }
     throw new Error(`too many redirects (more than ${MAX_REDIRECTS}) from ${url}`);
   }
-}
-
-/**
- * The proxy for `url` from HTTPS_PROXY / HTTP_PROXY (either case), or false for a direct
- * connection: always for loopback hosts, and for hosts NO_PROXY lists ("*", a host, ".suffix" or
- * "suffix", optionally with ":port").
- */
-export function proxyFor(url: string, env: Record<string, string | undefined>): string | false {
-  const u = new URL(url);
-  const host = u.hostname.replace(/^\[|\]$/g, "").toLowerCase();
-  if (host === "localhost" || host.endsWith(".localhost") || host === "::1" || /^127\./.test(host)) return false;
-  const port = u.port || (u.protocol === "https:" ? "443" : "80");
-  const noProxy = (env.NO_PROXY ?? env.no_proxy ?? "").split(/[,\s]+/).filter(Boolean);
-  for (const entry of noProxy) {
-    if (entry === "*") return false;
-    const [pattern, entryPort] = entry.toLowerCase().split(/:(?=\d+$)/) as [string, string | undefined];
-    if (entryPort && entryPort !== port) continue;
-    const bare = pattern.replace(/^\*?\./, "");
-    if (host === bare || host.endsWith(`.${bare}`)) return false;
-  }
-  const proxy = u.protocol === "https:" ? (env.HTTPS_PROXY ?? env.https_proxy) : (env.HTTP_PROXY ?? env.http_proxy);
-  return proxy ? proxy : false;
 }
 
 /** One line for a fetch that failed before any response: refused, unresolvable host, TLS. */

@@ -126,6 +126,8 @@ export class StreamableHttpTransport implements Transport {
 
   private async post(message: string, out: Outgoing, mayReinit: boolean): Promise<void> {
     const initialize = out.kind === "request" && out.method === "initialize";
+    // While a new session starts there is no id to send: wait for it (its own POSTs pass mayReinit false).
+    if (this.reinit && mayReinit) await this.reinit.catch(() => {});
     const usedSession = this.sessionId;
     const response = await this.http.fetch(this.url, { method: "POST", headers: this.headers(initialize), body: message, signal: this.stop.signal });
     this.lastStatus = response.status;
@@ -196,8 +198,9 @@ export class StreamableHttpTransport implements Transport {
 
   /** Session expired (404): one new initialize, without the old id, shared by every request that saw it. */
   private renewSession(expired: string): Promise<void> {
+    if (this.reinit) return this.reinit; // another request that saw the 404 is renewing it
     if (this.sessionId !== expired) return Promise.resolve(); // another request already renewed it
-    this.reinit ??= (async () => {
+    this.reinit = (async () => {
       this.opts.log?.("the session expired (HTTP 404); starting a new one");
       this.sessionId = undefined;
       const frame = this.initializeFrame;

@@ -1,0 +1,20 @@
+/**
+ * Answering the interactive session's questions (permissions, forms) in tmux: each answer waits
+ * for its own question on the last line first, since keys sent before a question shows would go
+ * to the prompt instead.
+ */
+import type { TmuxSession } from "./tmux.ts";
+
+/** The screen's last line: where the terminal asks. */
+export const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1)!;
+
+/**
+ * Waits until the last line starts with `question` and ends with `shown` (what is pre-filled),
+ * then clears the input first when `clear` (Ctrl-U), types `typed` and presses Enter.
+ */
+export async function answer(term: TmuxSession, question: string, typed = "", opts: { clear?: boolean; shown?: string } = {}): Promise<void> {
+  await term.waitFor((s) => lastLine(s).trim().startsWith(question.trim()) && (opts.shown === undefined || lastLine(s).endsWith(opts.shown)));
+  if (opts.clear) await term.keys("C-u");
+  if (typed) await term.type(typed);
+  await term.keys("Enter");
+}
