@@ -24,7 +24,8 @@ import { McpError } from "../mcp/errors.ts";
 import type { ClientFeatures, ServerRequestContext } from "../mcp/features.ts";
 import { ErrorCode } from "../mcp/protocol.ts";
 import { fieldQuestion, readAnswer, showValue } from "./repl-elicitation-fields.ts";
-import type { Ask, Terminal } from "./repl-terminal.ts";
+import type { Ask } from "./repl-questions.ts";
+import type { Terminal } from "./repl-terminal.ts";
 import { openBrowser } from "./oauth-login.ts";
 import type { Style } from "./ui-style.ts";
 

@@ -16,6 +16,7 @@ import { LineEditor } from "./repl-editor.ts";
 import { applyEditingKey } from "./repl-edit-keys.ts";
 import { LiveArea } from "./ui-live.ts";
 import type { Style } from "./ui-style.ts";
+import { type Ask, Questions } from "./repl-questions.ts";
 
 export const PROMPT = "> ";
 /** Continuation lines of a multi-line input are indented under the prompt. */
@@ -30,15 +31,6 @@ export interface TerminalOptions {
   style: Style;
 }
 
-/** One question of a dialog: the typed line, or null when interrupted or withdrawn. */
-export type Ask = (prompt: string, body?: string[], initial?: string) => Promise<string | null>;
-
-interface Question {
-  prompt: string;
-  editor: LineEditor;
-  resolve(line: string | null): void;
-}
-
 /** The prompt and its live area (see the file comment); one per session, closed with `close()`. */
 export class Terminal {
   private readonly area = new LiveArea(process.stdout);
@@ -47,8 +39,12 @@ export class Terminal {
   private readonly tab: TabCompletion;
   private readonly queue: string[] = [];
   private reader: ((line: string | null) => void) | undefined;
-  private question: Question | undefined;
-  private asking: Promise<unknown> = Promise.resolve();
+  private readonly questions = new Questions({
+    print: (text) => this.area.print(text),
+    redraw: () => this.redraw(),
+    closed: () => this.closed,
+    interrupted: () => this.opts.style.dim("(interrupted)"),
+  });
   private notice: string | undefined;
   private busyInterrupt: (() => void) | undefined;
   private onLeave: (() => void) | undefined;
@@ -94,27 +90,9 @@ export class Terminal {
     return this.dialog((ask) => ask(prompt, body, initial));
   }
 
-  /**
-   * Runs `run` with the questions to itself: other askers wait until it settles, so a form's
-   * questions are never interleaved with another's. Once `signal` fires, the question showing
-   * is withdrawn and later ones resolve null at once.
-   */
+  /** Runs `run` with the question row to itself, other askers waiting (see Questions.dialog). */
   dialog<T>(run: (ask: Ask) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    const ask: Ask = (prompt, body = [], initial = "") => {
-      if (this.closed || signal?.aborted) return Promise.resolve(null);
-      if (body.length) this.area.print(body.join("\n"));
-      return new Promise<string | null>((resolve) => {
-        const editor = new LineEditor();
-        editor.set(initial);
-        const withdraw = () => this.question?.editor === editor && this.answer(null);
-        signal?.addEventListener("abort", withdraw, { once: true });
-        this.question = { prompt, editor, resolve: (line) => (signal?.removeEventListener("abort", withdraw), resolve(line)) };
-        this.redraw();
-      });
-    };
-    const held = this.asking.then(() => run(ask));
-    this.asking = held.catch(() => null);
-    return held;
+    return this.questions.dialog(run, signal);
   }
 
   /** A line under the status (MCP servers still connecting); undefined hides it. */
@@ -172,8 +150,7 @@ export class Terminal {
     this.area.clear();
     this.input.close();
     this.settleReader(null);
-    this.question?.resolve(null);
-    this.question = undefined;
+    this.questions.drop();
   }
 
   private key(key: Key): void {
@@ -181,10 +158,10 @@ export class Terminal {
     if (key.kind !== "tab") this.tab.dismiss();
     if (key.kind === "ctrl-c") return this.ctrlC();
     if (key.kind === "ctrl-z") return this.suspend();
-    const q = this.question;
+    const q = this.questions.current;
     if (q) {
-      if (key.kind === "escape") return this.answer(null);
-      if (key.kind === "enter") return this.answer(q.editor.take());
+      if (key.kind === "escape") return this.questions.answer(null);
+      if (key.kind === "enter") return this.questions.answer(q.editor.take());
       this.edit(q.editor, key);
       return this.redraw();
     }
@@ -202,7 +179,7 @@ export class Terminal {
         else if (!this.busyInterrupt) this.settleReader(null);
         break;
       case "tab":
-        this.tab.press(this.editor, () => !this.closed && !this.question);
+        this.tab.press(this.editor, () => !this.closed && !this.questions.current);
         break;
       default:
         this.edit(this.editor, key);
@@ -238,14 +215,6 @@ export class Terminal {
     this.area.print(PROMPT + line.replace(/\n/g, `\n${CONTINUATION}`));
   }
 
-  private answer(line: string | null): void {
-    const q = this.question!;
-    this.question = undefined;
-    this.area.print(`${q.prompt}${line ?? this.opts.style.dim("(interrupted)")}`);
-    q.resolve(line);
-    this.redraw();
-  }
-
   private interrupt(): void {
     if (!this.busyInterrupt) return;
     // Inputs queued behind an interrupted turn go back to the prompt instead of being sent.
@@ -264,7 +233,7 @@ export class Terminal {
       return this.settleReader(null);
     }
     this.lastCtrlC = now;
-    if (this.question) this.answer(null);
+    if (this.questions.current) this.questions.answer(null);
     else if (this.busyInterrupt) this.interrupt();
     else if (this.editor.text) this.editor.clear();
     this.showHint("(press Ctrl-C again to exit, or Ctrl-D)");
@@ -294,7 +263,7 @@ export class Terminal {
     if (this.status) lines.push(this.status);
     if (this.notice) lines.push(this.notice);
     for (const q of this.queue) lines.push(style.dim(`  ↳ queued: ${q.split("\n")[0]}${q.includes("\n") ? " …" : ""}`));
-    const q = this.question;
+    const q = this.questions.current;
     const editor = q?.editor ?? this.editor;
     const first = q?.prompt ?? PROMPT;
     const before = editor.text.slice(0, editor.cursor);
