@@ -2,14 +2,16 @@
  * One JSON-RPC 2.0 connection over framed lines (MCP 2025-11-25, basic#messages and
  * basic/utilities: cancellation, progress, ping). Knows ids, the pending requests, timeouts,
  * incoming requests and notifications; knows nothing about processes or MCP features.
+ * While the peer's own request is being served, the timeouts of ours stand still (deadline.ts).
  */
 import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, methodNotFound, toErrorObject, toMcpError } from "./errors.ts";
 import type { FramedLine } from "./framing.ts";
-import type { JsonRpcErrorObject, JsonRpcRequest, ProgressParams, RequestId } from "./protocol.ts";
-import { errorMessage, isObject } from "../shared/values.ts";
+import { isRequestId, type JsonRpcErrorObject, type JsonRpcRequest, type ProgressParams, type RequestId } from "./protocol.ts";
+import { Deadlines } from "./deadline.ts";
+import { errorMessage, isObject, preview } from "../shared/values.ts";
 
 export interface RequestOptions {
-  /** Reject after this many ms (sending `notifications/cancelled`); no timeout when absent. */
+  /** Reject after this many ms not spent serving the peer's requests, sending `notifications/cancelled`; none when absent. */
   timeoutMs?: number;
   /** Aborting rejects the request and sends `notifications/cancelled`. */
   signal?: AbortSignal;
@@ -64,6 +66,7 @@ export class JsonRpcConnection {
   private nextId = 1;
   private readonly pending = new Map<RequestId, Pending>();
   private readonly incoming = new Map<RequestId, AbortController>();
+  private readonly deadlines = new Deadlines();
   private closedError: Error | null = null;
   private resolveClosed!: (reason: Error) => void;
 
@@ -100,10 +103,10 @@ export class JsonRpcConnection {
       frame = { ...frame, params: { ...frame.params, _meta: meta } };
     }
     return new Promise<T>((resolve, reject) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
+      let stopClock: (() => void) | undefined;
       const onAbort = () => this.abandon(id, new RequestCancelledError(method, this.opts.peer), "cancelled by the client");
       const cleanup = () => {
-        clearTimeout(timer);
+        stopClock?.();
         opts.signal?.removeEventListener("abort", onAbort);
       };
       this.pending.set(id, {
@@ -115,7 +118,7 @@ export class JsonRpcConnection {
       });
       if (opts.timeoutMs !== undefined && Number.isFinite(opts.timeoutMs)) {
         const ms = opts.timeoutMs;
-        timer = setTimeout(() => this.abandon(id, new RequestTimeoutError(method, ms, this.opts.peer), `timed out after ${ms} ms`), ms);
+        stopClock = this.deadlines.start(ms, () => this.abandon(id, new RequestTimeoutError(method, ms, this.opts.peer), `timed out after ${ms} ms`));
       }
       opts.signal?.addEventListener("abort", onAbort, { once: true });
       const failed = (error: unknown) => {
@@ -219,6 +222,8 @@ export class JsonRpcConnection {
     const controller = new AbortController();
     this.incoming.set(id, controller);
     const handler = this.opts.onRequest;
+    // Our requests' answers may wait on this one (a tool call on the form it asked for): their clocks stop meanwhile.
+    const release = this.deadlines.hold();
     void (async () => {
       let outcome: { result: unknown } | { error: JsonRpcErrorObject };
       try {
@@ -227,6 +232,7 @@ export class JsonRpcConnection {
       } catch (error) {
         outcome = { error: toErrorObject(error) };
       }
+      release();
       if (this.incoming.get(id) === controller) this.incoming.delete(id);
       // A cancelled request gets no response (basic/utilities/cancellation).
       if (!controller.signal.aborted) this.reply(id, outcome);
@@ -286,14 +292,4 @@ export class JsonRpcConnection {
   private note(text: string): void {
     this.opts.log?.(`${this.opts.peer}: ${text}`);
   }
-}
-
-function isRequestId(value: unknown): value is RequestId {
-  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
-}
-
-/** A single-line excerpt of untrusted text, for notes. */
-function preview(text: string, max = 120): string {
-  const flat = text.slice(0, max + 1).replace(/[\x00-\x1f\x7f]/g, " ");
-  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
 }

@@ -22,6 +22,11 @@ export interface ClientCapabilities {
 /** JSON-RPC 2.0 id: a string or an integer. */
 export type RequestId = string | number;
 
+/** A valid id (basic#requests): a string or an integer, never null or a fraction. */
+export function isRequestId(value: unknown): value is RequestId {
+  return typeof value === "string" || (typeof value === "number" && Number.isInteger(value));
+}
+
 /**
  * The `initialize` request frame, keys in wire order:
  * `{"jsonrpc":"2.0","id":id,"method":"initialize","params":{"protocolVersion","capabilities","clientInfo"}}`.

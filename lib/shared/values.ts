@@ -17,3 +17,9 @@ export function describeType(value: unknown): string {
 export function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
+
+/** A single-line excerpt of untrusted text, for notes: control characters as spaces, at most `max` characters. */
+export function preview(text: string, max = 120): string {
+  const flat = text.slice(0, max + 1).replace(/[\x00-\x1f\x7f]/g, " ");
+  return flat.length > max ? `${flat.slice(0, max)}…` : flat;
+}

@@ -86,6 +86,17 @@ describe("--elicitation", () => {
     }
   });
 
+  test("host mode (stream-json) takes the flag too: the answer reaches the tool, the line goes to stderr, stdout stays JSON", async () => {
+    const p = project(withFixture, [reply(toolUse("mcp__fx__elicit", {})), reply(text("done"))]);
+    const message = JSON.stringify({ type: "user", message: { role: "user", content: "ask" }, parent_tool_use_id: null });
+    const host = ["--output-format", "stream-json", "--input-format", "stream-json", "--elicitation", "cancel"];
+    const r = await runAgent(host, { cwd: p.dir, model: p.model.url, stdin: `${message}\n` });
+    expect(r.code).toBe(0);
+    for (const line of r.stdout.trim().split("\n")) expect(() => JSON.parse(line)).not.toThrow();
+    expect(JSON.parse(toolResult(p.model.requests[1]!).content)).toEqual({ action: "cancel" });
+    expect(r.stderr).toContain('MCP server "fx" asked for input: "Tell the fixture about yourself" — cancelled (--elicitation cancel)');
+  });
+
   test("mcp call --elicitation accept-defaults answers the form; the result on stdout, the line on stderr", async () => {
     const dir = tempDir();
     writeMcpConfig(dir, { fx: fixtureServer("--elicitation-tools") });
@@ -93,6 +104,23 @@ describe("--elicitation", () => {
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ action: "accept", content: { name: "Ada" } });
     expect(lines(r.stderr)).toEqual([expect.stringMatching(/^MCP server "fx" asked for input: .* — accepted with its defaults/)]);
+  });
+});
+
+describe("MCP_TOOL_TIMEOUT while we answer the server", () => {
+  test("a sampling request answered after the tool's whole timeout: the call still succeeds", async () => {
+    const p = project(withFixture, [
+      reply(toolUse("mcp__fx__sample", { prompt: "take your time" })),
+      // The model behind sampling is slower than MCP_TOOL_TIMEOUT: the tool call's clock stands still meanwhile.
+      async () => {
+        await Bun.sleep(3000);
+        return reply(text("worth the wait"));
+      },
+      reply(text("done")),
+    ]);
+    const r = await p.run("sample", { env: { MCP_TOOL_TIMEOUT: "1500" } });
+    expect([r.code, r.stdout]).toEqual([0, "done\n"]);
+    expect(toolResult(p.model.requests[2]!)).toMatchObject({ content: "worth the wait" });
   });
 });
 

@@ -44,9 +44,10 @@ describe("redirects", () => {
     });
   }
 
-  test("307 to another origin: it never sees Authorization or Mcp-Session-Id, so the session cannot go on there (one line, exit 0)", async () => {
+  test("307 to another origin: it never sees the config's headers (Authorization or any other) or Mcp-Session-Id, so the session cannot go on there (one line, exit 0)", async () => {
     const f = fixture("--redirect", "307", "--redirect-cross-origin");
-    const p = project({ remote: { type: "http", url: f.url, headers: { Authorization: "Bearer s3cret" } }, ok: fixtureServer() }, [
+    const headers = { Authorization: "Bearer s3cret", "X-Api-Key": "k3y" };
+    const p = project({ remote: { type: "http", url: f.url, headers }, ok: fixtureServer() }, [
       reply(toolUse("mcp__ok__echo", { text: "local" })),
       reply(text("done")),
     ]);
@@ -57,18 +58,19 @@ describe("redirects", () => {
     ]);
     const away = f.requests.filter((q) => q.origin === "secondary");
     expect(away.map(methodOf)).toContain("initialize");
-    for (const q of away) expect([q.headers.authorization ?? "none", q.headers["mcp-session-id"] ?? "none"]).toEqual(["none", "none"]);
+    for (const q of away) {
+      expect([q.headers.authorization, q.headers["x-api-key"], q.headers["mcp-session-id"]].map((h) => h ?? "none")).toEqual(["none", "none", "none"]);
+    }
     // The configured origin itself still gets the header meant for it.
     const home = f.requests.filter((q) => q.origin === "primary");
     expect(home.length).toBeGreaterThan(1);
-    expect(home.every((q) => q.headers.authorization === "Bearer s3cret")).toBe(true);
+    expect(home.every((q) => q.headers.authorization === "Bearer s3cret" && q.headers["x-api-key"] === "k3y")).toBe(true);
   });
 });
 
 describe("an expired session (404)", () => {
   test("one new initialize without the old id, then the request once more: the call runs once and the new session is DELETEd", async () => {
-    // Start-up makes five requests (initialize and four lists: tools, prompts, resources, resource templates): the tools/call is the one that finds the session gone.
-    const f = fixture("--expire-after", "5");
+    const f = fixture("--expire-on-call");
     const p = project({ remote: { type: "http", url: f.url } }, echoScript("after expiry"));
     const r = await p.run("go");
     expect([r.code, r.stdout, r.stderr]).toEqual([0, "done\n", ""]);

@@ -2,7 +2,8 @@
  * TLS failures of remote MCP servers through the real program: a server whose certificate has
  * expired, or is self-signed and trusted by nobody, is one stderr line at start-up naming the
  * server, its origin and the TLS reason, with no stack trace; the run goes on with the other
- * servers and its exit code does not change. NODE_EXTRA_CA_CERTS is the way to trust a private CA.
+ * servers and its exit code does not change. NODE_EXTRA_CA_CERTS is the way to trust a private CA;
+ * a trusted certificate for another host name is refused too.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { type HttpFixture, startHttpFixture } from "../../fixtures/servers/http-server.ts";
@@ -69,5 +70,16 @@ describe.skipIf(!certs)("TLS", () => {
     const trusted = await p.run("go", { env: { NODE_EXTRA_CA_CERTS: certs!.selfSigned.cert } });
     expect([trusted.code, trusted.stdout, trusted.stderr]).toEqual([0, "done\n", ""]);
     expect(toolResult(p.model.requests[2]!).content).toBe("trusted");
+  });
+
+  test("a trusted certificate for another name: one line saying so, without the runtime's advice to its own programmers", async () => {
+    const f = httpsFixture(certs!.selfSigned);
+    const url = f.url.replace("127.0.0.1", "localhost");
+    const p = project({ secure: { type: "http", url } }, [reply(text("done"))]);
+    const r = await p.run("go", { env: { NODE_EXTRA_CA_CERTS: certs!.selfSigned.cert } });
+    expect([r.code, r.stdout]).toEqual([0, "done\n"]);
+    expect(lines(r.stderr)).toEqual([
+      `MCP server "secure" failed to start: TLS: the certificate is not valid for this host name (ERR_TLS_CERT_ALTNAME_INVALID) from ${origin(url)}`,
+    ]);
   });
 });

@@ -3,7 +3,7 @@
  * basic/authorization): static headers, the `Authorization` an auth provider supplies, one retry
  * after a challenge it answered, two more attempts (with backoff) for a request that never reached
  * the server and none for any other failure, redirects followed by hand (307/308 keep method and body; another
- * origin gets neither `Authorization` nor `Mcp-Session-Id`), proxies chosen from the environment,
+ * origin gets none of the config's headers, no `Authorization` and no `Mcp-Session-Id`), proxies chosen from the environment,
  * and Bun's own fetch idle timeout switched off: `MCP_TIMEOUT` and `MCP_TOOL_TIMEOUT` bound requests.
  */
 import type { HttpAuthProvider } from "../auth/provider.ts";
@@ -55,7 +55,7 @@ function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<vo
 const MAX_REDIRECTS = 5;
 /** Characters of a response body quoted in an error line. */
 export const BODY_EXCERPT_CHARS = 300;
-/** Headers that never cross to another origin on a redirect. */
+/** Protocol headers that never cross to another origin on a redirect (the config's headers never do either). */
 const ORIGIN_BOUND = ["authorization", "mcp-session-id"];
 
 export class HttpClient {
@@ -98,7 +98,8 @@ export class HttpClient {
     let body = req.body;
     for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
       const sameOrigin = new URL(target).origin === origin;
-      const headers: Record<string, string> = { ...this.staticHeaders, ...req.headers };
+      // The config's headers are the server's own (API keys as much as Authorization): never another origin's.
+      const headers: Record<string, string> = sameOrigin ? { ...this.staticHeaders, ...req.headers } : { ...req.headers };
       if (sameOrigin && !this.staticAuth && this.opts.auth) {
         const authorization = await this.opts.auth.authorization();
         if (authorization) headers.Authorization = authorization;
@@ -146,9 +147,16 @@ export function describeFetchError(error: unknown, url: string): string {
   const origin = safeOrigin(url);
   if (code === "ECONNREFUSED" || code === "ConnectionRefused") return `cannot connect to ${origin}: ECONNREFUSED`;
   if (code === "ENOTFOUND") return `cannot connect to ${origin}: host not found (ENOTFOUND)`;
-  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/i.test(code)) return `TLS: ${errorMessage(error)} (${code}) from ${origin}`;
+  if (/CERT|SSL|TLS|SELF_SIGNED|UNABLE_TO_VERIFY|HOSTNAME_MISMATCH/i.test(code)) return `TLS: ${fetchReason(error, code)} (${code}) from ${origin}`;
   if ((error as Error)?.name === "AbortError") return `request to ${origin} aborted`;
-  return `cannot connect to ${origin}: ${errorMessage(error)}${code ? ` (${code})` : ""}`;
+  return `cannot connect to ${origin}: ${fetchReason(error, code)}${code ? ` (${code})` : ""}`;
+}
+
+/** Reasons for codes whose runtime message is only the code, the URL and advice meant for programmers. */
+const READABLE_REASON: Record<string, string> = { ERR_TLS_CERT_ALTNAME_INVALID: "the certificate is not valid for this host name" };
+
+function fetchReason(error: unknown, code: string): string {
+  return READABLE_REASON[code] ?? errorMessage(error).replace(/\s*For more information, pass `verbose: true` in the second argument to fetch\(\)\.?/, "");
 }
 
 /**
