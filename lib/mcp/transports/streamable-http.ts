@@ -39,10 +39,7 @@ const MAX_RESUMES = 5;
 const DEFAULT_RETRY_MS = 1000;
 /** Consecutive failed GET-stream connections before we stop trying (the session goes on POST-only). */
 const MAX_GET_FAILURES = 3;
-/**
- * Longest a request waits for the GET stream's answer after initialized (ms). Short: a server whose
- * runtime holds the headers until the first body byte (Bun.serve does) costs every start-up all of it.
- */
+/** Longest a request waits for the GET stream's answer after initialized (ms); short, since a server holding its headers (Bun.serve) costs every start-up all of it. */
 const GET_OPEN_WAIT_MS = 250;
 /** Longest shutdown waits on DELETE (ms). */
 const DELETE_WAIT_MS = 1000;
