@@ -16,7 +16,7 @@ import { median, ms, naRow, perSecond, series, verdict, type Row } from "./measu
 import { startEverythingHttp, stopRemotePeers } from "../tests/support/http-peers.ts";
 
 const RATE_RUNS = 5;
-const BIG_RUNS = 11;
+const BIG_RUNS = 21;
 const CALLS = 300;
 const BIG_BYTES = 10 * 1024 * 1024;
 /** Incompressible bytes whose base64 is 10 MiB. */
@@ -53,7 +53,14 @@ async function bigSeries(mine: () => Promise<number>, theirs: () => Promise<numb
   // No warm-up inside `series`: `record` keeps every sample, and the first of each is dropped here.
   await series(BIG_RUNS + 1, { ours: record("ours", mine), sdk: record("sdk", theirs), floor: record("floor", floor) }, 0);
   const of = (name: keyof typeof samples, key: keyof Sample) => median(samples[name].slice(1).map((s) => s[key]));
-  return { ours: of("ours", "wall"), sdk: of("sdk", "wall"), floor: of("floor", "wall"), oursCpu: of("ours", "cpu"), sdkCpu: of("sdk", "cpu") };
+  return {
+    ours: of("ours", "wall"),
+    sdk: of("sdk", "wall"),
+    floor: of("floor", "wall"),
+    oursCpu: of("ours", "cpu"),
+    sdkCpu: of("sdk", "cpu"),
+    floorCpu: of("floor", "cpu"),
+  };
 }
 
 /** The rows of one 10 MB figure: the result (against the target), the client's CPU, the floor. */
@@ -78,7 +85,7 @@ function bigRows(figure: string, m: Awaited<ReturnType<typeof bigSeries>>, targe
     },
     {
       figure: `… its floor: server and transfer (raw session, reply bytes read and dropped)`,
-      value: ms(m.floor),
+      value: `${ms(m.floor)} (CPU ${ms(m.floorCpu)})`,
       baseline: sdkLabel(m.sdk),
       ratio: `SDK ÷ floor ${(m.sdk / m.floor).toFixed(2)}×`,
       target: "2× needs SDK ÷ floor ≥ 2",
@@ -119,17 +126,18 @@ export async function httpFigure(ctx: BenchContext): Promise<FigureResult> {
     });
 
     ctx.log(`http: ${RATE_RUNS} runs of ${CALLS} sequential calls; ${BIG_RUNS} runs of each 10 MB result, ours, the SDK's and the raw floor`);
-    const rate = await series(RATE_RUNS, { ours: () => sequential(a), sdk: () => sequential(b) });
+    const rateCpu = { ours: [] as number[], sdk: [] as number[] };
+    const rate = await series(RATE_RUNS, { ours: () => sequential(a, rateCpu.ours), sdk: () => sequential(b, rateCpu.sdk) });
     const everything = await bigSeries(
       () => a.read(uriA),
       () => b.read(uriB),
-      () => rawEverything.request("resources/read", { uri: sessionResource("bench-raw.gz") }),
+      () => rawEverything.request("resources/read", { uri: sessionResource("bench-raw.gz") }, BIG_BYTES),
     );
     const bigCall = { name: "big", arguments: { bytes: BIG_BYTES } };
     const viaSse = await bigSeries(
       async () => (await sseA.big(BIG_BYTES)).length,
       async () => (await sseB.big(BIG_BYTES)).length,
-      () => rawSse.request("tools/call", bigCall),
+      () => rawSse.request("tools/call", bigCall, BIG_BYTES),
     );
     const viaJson = await bigSeries(
       async () => (await jsonA.big(BIG_BYTES)).length,
@@ -149,6 +157,14 @@ export async function httpFigure(ctx: BenchContext): Promise<FigureResult> {
         target: "≥ 1.0× the SDK's rate",
         result: verdict(oursRate >= sdkRate),
       },
+      {
+        figure: "… its client CPU per call alone (this process; the server runs in its own)",
+        value: `${median(rateCpu.ours.slice(1)).toFixed(3)} ms`,
+        baseline: `${median(rateCpu.sdk.slice(1)).toFixed(3)} ms (SDK StreamableHTTPClientTransport)`,
+        ratio: `${(median(rateCpu.sdk.slice(1)) / median(rateCpu.ours.slice(1))).toFixed(2)}× less`,
+        target: "—",
+        result: "reported",
+      },
       ...bigRows(EVERYTHING_FIGURE, everything, TWICE),
       ...bigRows(SSE_FIGURE, viaSse, TWICE),
       ...bigRows(JSON_FIGURE, viaJson, undefined),
@@ -159,7 +175,7 @@ export async function httpFigure(ctx: BenchContext): Promise<FigureResult> {
         "",
         `Both clients talk to the same servers in the same run, interleaved. Sequential: medians of ${RATE_RUNS} runs of ${CALLS} \`echo\` calls against the everything server (\`streamableHttp\` mode, SSE replies).`,
         `10 MB: medians of ${BIG_RUNS} runs (after a warm-up) of ours, the SDK's and a raw session (the floor), in turn. Against the everything server, \`resources/read\` of a session resource its \`gzip-file-as-resource\` tool made from 7.5 MiB of incompressible bytes (a 10 MiB base64 blob); its \`echo\` cannot carry 10 MB (HTTP 413 to the request). Against our fixture server (its own process), the \`big\` tool, with SSE and with JSON replies.`,
-        "Client CPU is this process's CPU time during the call (JavaScript, Bun's HTTP thread and GC); the servers run in their own processes. The floor reads the reply's bytes and drops them: no decoding, no JSON. A client can be at most SDK ÷ floor times faster than the SDK.",
+        "Client CPU is this process's CPU time during the call (JavaScript, Bun's HTTP thread and GC); the servers run in their own processes. The floor reads the reply's bytes and drops them, no decoding and no JSON, and stops the clock when the response event is complete (a JSON reply: at its end). A client can be at most SDK ÷ floor times faster than the SDK.",
       ].join("\n"),
     ];
     return { rows, notes };
@@ -188,8 +204,13 @@ export async function httpFigure(ctx: BenchContext): Promise<FigureResult> {
   }
 }
 
-async function sequential(caller: Caller): Promise<number> {
+/** CALLS sequential echo calls: resolves with their wall ms; pushes this process's CPU ms per call to `cpu` (warm-up included). */
+async function sequential(caller: Caller, cpu: number[]): Promise<number> {
+  const cpu0 = process.cpuUsage();
   const started = performance.now();
   for (let i = 0; i < CALLS; i++) await caller.echo("hi");
-  return performance.now() - started;
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu0);
+  cpu.push((used.user + used.system) / 1000 / CALLS);
+  return wall;
 }

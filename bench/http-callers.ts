@@ -59,10 +59,18 @@ export async function sdk(url: string): Promise<Caller> {
   };
 }
 
-/** A session by hand: `request` POSTs one request and resolves with the reply's size in bytes, read and dropped. */
+/** A session by hand, for the floor: the work of the server and the transfer, and nothing of a client's. */
 export interface RawSession {
-  request(method: string, params: Record<string, unknown>): Promise<number>;
+  /**
+   * POSTs one request and resolves with the reply's size in bytes, read and dropped (no decoding,
+   * no JSON). A JSON reply is read to its end. An SSE reply is read until `atLeast` bytes have come
+   * and a chunk ends an event (a blank line): the moment a client has the whole response, since
+   * servers may end the stream a little later; without `atLeast`, to the stream's end.
+   */
+  request(method: string, params: Record<string, unknown>, atLeast?: number): Promise<number>;
 }
+
+const LF = 0x0a;
 
 export async function raw(url: string): Promise<RawSession> {
   const headers: Record<string, string> = { "Content-Type": "application/json", Accept: "application/json, text/event-stream" };
@@ -82,12 +90,19 @@ export async function raw(url: string): Promise<RawSession> {
   await init.arrayBuffer();
   await (await post({ jsonrpc: "2.0", method: "notifications/initialized" })).arrayBuffer();
   return {
-    request: async (method, params) => {
+    request: async (method, params, atLeast) => {
       const response = await post({ jsonrpc: "2.0", id: id++, method, params });
       if (!response.ok || !response.body) throw new Error(`raw ${method}: HTTP ${response.status}`);
+      const sse = /^text\/event-stream/i.test(response.headers.get("content-type") ?? "");
+      const reader = response.body.getReader();
       let bytes = 0;
-      // The server ends the reply stream after the response; nothing is decoded or parsed.
-      for await (const chunk of response.body) bytes += chunk.length;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return bytes;
+        bytes += value.length;
+        if (sse && atLeast !== undefined && bytes >= atLeast && value.at(-1) === LF && value.at(-2) === LF) break;
+      }
+      void reader.cancel().catch(() => {}); // after the clock stopped: the response is complete
       return bytes;
     },
   };

@@ -159,6 +159,25 @@ describe("readEvents", () => {
     expect(events).toEqual([ev("a"), ev("b")]);
   });
 
+  test("without Bun's readMany (one read per chunk) the events are the same", async () => {
+    const proto = ReadableStreamDefaultReader.prototype as { readMany?: unknown };
+    const readMany = proto.readMany;
+    const bytes = encode('id: 1\ndata: {"a":\ndata: 1}\n\n: c\ndata: é\n\n');
+    const read = async () => {
+      const events: SseEvent[] = [];
+      for await (const e of readEvents(streamOf(randomSplit(bytes, prng(3), 5)))) events.push(e);
+      return events;
+    };
+    const withMany = await read();
+    delete proto.readMany;
+    try {
+      expect(await read()).toEqual(withMany);
+    } finally {
+      proto.readMany = readMany;
+    }
+    expect(withMany).toEqual([ev('{"a":\n1}', "message", "1"), ev("é", "message", "1")]);
+  });
+
   test("an abort ends the iteration of a stream that never ends", async () => {
     const controller = new AbortController();
     const stream = new ReadableStream<Uint8Array>({
