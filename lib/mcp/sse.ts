@@ -8,8 +8,8 @@
  * Linear in the input: each byte is scanned for a line end once and copied at most once (a line
  * spanning several chunks is joined once, when it ends); only field values are decoded, each once.
  * The join goes into one buffer reused by every parser (up to 16 MiB), because a fresh multi-megabyte
- * buffer costs more in page faults than the copy itself: a 10 MB `data:` line is joined about 3 ms
- * sooner into memory already mapped.
+ * buffer costs more in page faults than the copy itself: joining a 10 MB `data:` line into memory
+ * already mapped saves about 3 ms of CPU (bench/RESULTS.md, Streamable HTTP 10 MB results).
  */
 import { chunks } from "./byte-stream.ts";
 
