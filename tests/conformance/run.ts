@@ -1,7 +1,7 @@
 /**
  * Runs client scenarios of the MCP conformance suite (`@modelcontextprotocol/conformance`, pinned)
  * against our client, several at once, and prints one line per scenario and the total.
- * `bun tests/conformance/run.ts [scenario…]` (the transport and auth client scenarios by default); exit 1 when
+ * `bun tests/conformance/run.ts [scenario…]` (the transport, elicitation and auth client scenarios by default); exit 1 when
  * a scenario fails that the baseline (baseline.yml, the suite's `--expected-failures`) does not list.
  * Each scenario gets a fresh config folder (so no token leaks between them) and the `$BROWSER`
  * stand-in, which follows the suite's authorization redirect like a person approving at once.

@@ -131,7 +131,7 @@ function describeCallError(error: unknown, { server, tool }: ToolRoute): string 
   if (urls.length) {
     // The model cannot open a page: it can tell the user which, and why, and call again once they have.
     const pages = urls.map((e) => `${e.url}${e.message ? ` (${JSON.stringify(e.message)})` : ""}`).join("; ");
-    return `MCP server "${server}" needs the user to open ${urls.length === 1 ? "a page" : `${urls.length} pages`} before ${tool} can run: ${pages}. Ask the user to open it and finish there, then call ${tool} again.`;
+    return `MCP server "${server}" needs the user to open ${urls.length === 1 ? "a page" : `${urls.length} pages`} before ${tool} can run: ${pages}. Ask the user to open ${urls.length === 1 ? "it" : "them"} and finish there, then call ${tool} again.`;
   }
   if (error instanceof McpError) return `MCP server "${server}" returned an error for ${tool}: ${error.message}`;
   if (error instanceof RequestTimeoutError) {
