@@ -1,7 +1,8 @@
 /**
  * Proxies for remote MCP servers through the real program: `HTTP_PROXY` (or `http_proxy`) carries
  * every request to a server at a non-loopback address, `NO_PROXY` (or `no_proxy`) naming the host
- * bypasses it, and loopback (127.0.0.1, localhost) never goes through a proxy; the OAuth requests
+ * bypasses it, `HTTPS_PROXY` tunnels https with CONNECT (and `HTTP_PROXY` alone leaves https
+ * direct), and loopback (127.0.0.1, localhost) never goes through a proxy; the OAuth requests
  * (the challenge probe, resource and authorization-server metadata) follow the same rule. The
  * proxy is a real forward proxy (tests/support/forward-proxy.ts) that marks what it forwards with
  * `Via`, so the fixture server's own log says which requests came through it.
@@ -12,6 +13,7 @@ import { type ForwardProxy, nonLoopbackIPv4, startForwardProxy, VIA } from "../s
 import { project, stopProjects, toolResult } from "../support/mcp.ts";
 import { reply, text, toolUse } from "../support/model-server.ts";
 import { runAgent, tempDir, writeMcpConfig } from "../support/run.ts";
+import { makeTestCerts, OPENSSL } from "../support/tls-certs.ts";
 
 const fixtures: HttpFixture[] = [];
 const proxies: ForwardProxy[] = [];
@@ -100,6 +102,26 @@ describe.skipIf(!ip)("a server at a non-loopback address", () => {
     const r = await callEcho(f.url, proxyEnv({ HTTP_PROXY: px.url, NO_PROXY: `${ip}:${other}` }));
     expect([r.code, r.stdout.trim()]).toEqual([0, "proxied?"]);
     expect(viaProxy(f)).toHaveLength(f.requests.length);
+  });
+});
+
+describe.skipIf(!ip || !OPENSSL)("an https server at a non-loopback address", () => {
+  test("HTTPS_PROXY tunnels it with CONNECT; HTTP_PROXY alone is for http and leaves it direct", async () => {
+    const certs = makeTestCerts(ip)!;
+    const f = fixture(["--host", ip!, "--tls-cert", certs.selfSigned.cert, "--tls-key", certs.selfSigned.key]);
+    const px = await proxy();
+    const trust = { NODE_EXTRA_CA_CERTS: certs.selfSigned.cert };
+    const tunnelled = await callEcho(f.url, proxyEnv({ ...trust, HTTPS_PROXY: px.url }));
+    expect([tunnelled.code, tunnelled.stdout.trim(), tunnelled.stderr]).toEqual([0, "proxied?", ""]);
+    const tunnels = px.requests.filter((r) => r.startsWith("CONNECT "));
+    expect(tunnels.length).toBeGreaterThan(0);
+    expect(new Set(tunnels)).toEqual(new Set([`CONNECT ${ip}:${port(f)}`]));
+    expect(f.requests.length).toBeGreaterThan(2);
+
+    px.requests.length = 0;
+    const direct = await callEcho(f.url, proxyEnv({ ...trust, HTTP_PROXY: px.url }));
+    expect([direct.code, direct.stdout.trim()]).toEqual([0, "proxied?"]);
+    expect(px.requests).toEqual([]);
   });
 });
 

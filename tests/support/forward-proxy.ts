@@ -1,11 +1,11 @@
 /**
  * A forward HTTP proxy for tests (RFC 9112 §3.2.2 absolute-form requests), on 127.0.0.1 port 0:
  * records every request it gets, adds `Via: 1.1 test-proxy` and forwards it, streaming both ways
- * (event streams included). CONNECT (HTTPS tunnels) is recorded and refused with 501: the tests
- * that use it speak plain http.
+ * (event streams included). CONNECT (RFC 9110 §9.3.6, how https goes through a proxy) opens a
+ * plain TCP tunnel: what flows in it is TLS the proxy cannot read, so only the CONNECT is recorded.
  */
 import { createServer, request as forward } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { networkInterfaces } from "node:os";
 
 export interface ForwardProxy {
@@ -20,6 +20,8 @@ export const VIA = "1.1 test-proxy";
 
 export async function startForwardProxy(): Promise<ForwardProxy> {
   const requests: string[] = [];
+  // A tunnel's sockets leave the HTTP server's hands: closed here, by close().
+  const tunnels = new Set<Socket>();
   const server = createServer((req, res) => {
     requests.push(`${req.method} ${req.url}`);
     let target: URL;
@@ -43,9 +45,19 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
     res.on("close", () => upstream.destroy());
     req.pipe(upstream);
   });
-  server.on("connect", (req, socket) => {
+  server.on("connect", (req, socket, head) => {
     requests.push(`CONNECT ${req.url}`);
-    socket.end("HTTP/1.1 501 Not Implemented\r\n\r\n");
+    const { hostname, port } = new URL(`http://${req.url}`);
+    const upstream = connect(Number(port), hostname.replace(/^\[|\]$/g, ""), () => {
+      socket.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+      if (head.length) upstream.write(head);
+      upstream.pipe(socket);
+      socket.pipe(upstream);
+    });
+    upstream.on("error", () => socket.end("HTTP/1.1 502 Bad Gateway\r\n\r\n"));
+    socket.on("error", () => upstream.destroy());
+    socket.on("close", () => upstream.destroy());
+    tunnels.add(socket as Socket).add(upstream);
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
@@ -55,6 +67,7 @@ export async function startForwardProxy(): Promise<ForwardProxy> {
       new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeAllConnections();
+        for (const s of tunnels) s.destroy();
       }),
   };
 }

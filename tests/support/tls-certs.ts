@@ -1,7 +1,7 @@
 /**
  * Test-only TLS certificates, made with `openssl` when a test asks (nothing is committed): one
- * that expired in 2020 and one self-signed that nobody trusts, both for the address 127.0.0.1 only
- * (so `https://localhost` is a name the certificate does not cover).
+ * that expired in 2020 and one self-signed that nobody trusts, both for the address 127.0.0.1 (and
+ * one more address when asked), never for a name (so `https://localhost` is one they do not cover).
  * `makeTestCerts()` is undefined when openssl is missing; the tests that need it skip with a note.
  */
 import { writeFileSync } from "node:fs";
@@ -18,8 +18,7 @@ export interface TestCerts {
   selfSigned: CertPair;
 }
 
-const SAN = "subjectAltName = IP:127.0.0.1";
-const CA_CONFIG = `[ ca ]
+const caConfig = (san: string) => `[ ca ]
 default_ca = test
 [ test ]
 database = index.txt
@@ -35,7 +34,7 @@ prompt = no
 [ dn ]
 CN = 127.0.0.1
 [ san ]
-${SAN}
+${san}
 `;
 
 export const OPENSSL = Bun.which("openssl");
@@ -45,12 +44,16 @@ function openssl(dir: string, args: string[]): void {
   if (r.exitCode !== 0) throw new Error(`openssl ${args[0]} failed: ${r.stderr.toString()}`);
 }
 
-/** Generates both pairs in a fresh temporary folder; undefined without openssl. */
-export function makeTestCerts(): TestCerts | undefined {
+/**
+ * Generates both pairs in a fresh temporary folder; undefined without openssl.
+ * @param alsoFor another IP address both certificates cover (e.g. this machine's non-loopback one).
+ */
+export function makeTestCerts(alsoFor?: string): TestCerts | undefined {
   if (!OPENSSL) return undefined;
   const dir = tempDir("agent-tls-");
-  writeFileSync(join(dir, "ca.cnf"), CA_CONFIG);
-  writeFileSync(join(dir, "san.cnf"), `${SAN}\n`);
+  const san = `subjectAltName = IP:127.0.0.1${alsoFor ? `,IP:${alsoFor}` : ""}`;
+  writeFileSync(join(dir, "ca.cnf"), caConfig(san));
+  writeFileSync(join(dir, "san.cnf"), `${san}\n`);
   writeFileSync(join(dir, "index.txt"), "");
   writeFileSync(join(dir, "serial"), "01\n");
   const newKey = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"];
