@@ -81,6 +81,7 @@ export function createCompleter(sources: CompletionSources): Completer {
         .map((r) => ({ shown: `@${r}`, insert: `@${r}`, final: true })),
     ];
     const asked: Promise<Candidate[]>[] = [];
+    const hints: string[] = [];
     for (const template of sources.templates?.() ?? []) {
       const head = `${template.server}:`;
       if (!prefix.startsWith(head)) {
@@ -91,7 +92,10 @@ export function createCompleter(sources: CompletionSources): Completer {
       const position = templatePosition(template.uriTemplate, prefix.slice(head.length));
       if (position?.kind === "literal") {
         known.push({ shown: `@${head}${position.shown}`, insert: `@${head}${position.text}`, final: position.final });
-      } else if (position?.kind === "variable" && template.completes && sources.completeValue) {
+      } else if (position?.kind === "variable") {
+        // Inside a variable nothing else can be offered: the template itself shows what is expected.
+        hints.push(`@${head}${template.uriTemplate}`);
+        if (!template.completes || !sources.completeValue) continue;
         const { variable, value, context } = position;
         const values = sources.completeValue(template, variable, value, context).catch(() => [] as string[]);
         asked.push(
@@ -104,8 +108,8 @@ export function createCompleter(sources: CompletionSources): Completer {
         );
       }
     }
-    if (!asked.length) return choose(mention, known);
-    return Promise.all(asked).then((lists) => choose(mention, [...known, ...lists.flat()]));
+    if (!asked.length) return choose(mention, known, hints);
+    return Promise.all(asked).then((lists) => choose(mention, [...known, ...lists.flat()], hints));
   };
 }
 
@@ -115,11 +119,14 @@ function templateCandidate(t: TemplateSource): Candidate {
   return { shown: `@${t.server}:${t.uriTemplate}`, insert: `@${t.server}:${literal}`, final: literal === t.uriTemplate };
 }
 
-/** The one candidate inserted (with a space when it is whole), or the shared prefix and the list. */
-function choose(replaced: string, all: Candidate[]): Completion {
+/**
+ * The one candidate inserted (with a space when it is whole), or the shared prefix and the list;
+ * with no candidate at all, `hints` (templates whose variable is being typed) are listed.
+ */
+function choose(replaced: string, all: Candidate[], hints: string[] = []): Completion {
   const seen = new Set<string>();
   const candidates = all.filter((c) => !seen.has(c.shown) && seen.add(c.shown)).slice(0, MAX_CANDIDATES);
-  if (candidates.length === 0) return { replaced, insert: replaced, shown: [] };
+  if (candidates.length === 0) return { replaced, insert: replaced, shown: hints };
   if (candidates.length === 1) {
     const only = candidates[0]!;
     return { replaced, insert: only.insert + (only.final ? " " : ""), shown: [] };

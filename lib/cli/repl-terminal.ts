@@ -7,7 +7,8 @@
  * second Ctrl-C within DOUBLE_PRESS_MS of the first leaves; Ctrl-D on an empty input leaves;
  * Ctrl-Z suspends the session (`fg` brings it back).
  */
-import type { Completer, Completion } from "./repl-complete.ts";
+import type { Completer } from "./repl-complete.ts";
+import { TabCompletion } from "./repl-tab.ts";
 import { setInterruptHandler } from "../agent/lifecycle.ts";
 import type { Key } from "./repl-keys.ts";
 import { KeyInput } from "./repl-key-input.ts";
@@ -15,7 +16,6 @@ import { LineEditor } from "./repl-editor.ts";
 import { applyEditingKey } from "./repl-edit-keys.ts";
 import { LiveArea } from "./ui-live.ts";
 import type { Style } from "./ui-style.ts";
-import { completionRows } from "./repl-complete.ts";
 import { type Ask, Questions } from "./repl-questions.ts";
 
 export const PROMPT = "> ";
@@ -36,6 +36,7 @@ export class Terminal {
   private readonly area = new LiveArea(process.stdout);
   private readonly input: KeyInput;
   private readonly editor: LineEditor;
+  private readonly tab: TabCompletion;
   private readonly queue: string[] = [];
   private reader: ((line: string | null) => void) | undefined;
   private readonly questions = new Questions({
@@ -50,7 +51,6 @@ export class Terminal {
   private status: string | undefined;
   private activity: string[] = [];
   private pending: string[] = [];
-  private candidates: string[] = [];
   private hint: string | undefined;
   private hintTimer: Timer | undefined;
   private lastCtrlC = -Infinity;
@@ -59,6 +59,7 @@ export class Terminal {
 
   constructor(private readonly opts: TerminalOptions) {
     this.editor = new LineEditor(opts.history);
+    this.tab = new TabCompletion(opts.completer, () => this.redraw());
     this.input = new KeyInput((key) => this.key(key));
     process.stdout.on("resize", this.onResize);
     // A SIGINT from outside (kill -INT) counts as a Ctrl-C press.
@@ -154,7 +155,7 @@ export class Terminal {
 
   private key(key: Key): void {
     if (this.closed) return;
-    if (key.kind !== "tab") this.candidates = [];
+    if (key.kind !== "tab") this.tab.dismiss();
     if (key.kind === "ctrl-c") return this.ctrlC();
     if (key.kind === "ctrl-z") return this.suspend();
     const q = this.questions.current;
@@ -178,7 +179,7 @@ export class Terminal {
         else if (!this.busyInterrupt) this.settleReader(null);
         break;
       case "tab":
-        this.complete();
+        this.tab.press(this.editor, () => !this.closed && !this.questions.current);
         break;
       default:
         this.edit(this.editor, key);
@@ -249,26 +250,6 @@ export class Terminal {
     this.redraw();
   }
 
-  private complete(): void {
-    const editor = this.editor;
-    const line = editor.text;
-    if (editor.cursor !== line.length) return;
-    const result = this.opts.completer(line);
-    if (!(result instanceof Promise)) return this.applyCompletion(result);
-    // A server is asked (completion/complete): its answer applies only to the input it was asked for.
-    void result.then((completion) => {
-      if (this.closed || this.questions.current || editor.text !== line || editor.cursor !== line.length) return;
-      this.applyCompletion(completion);
-      this.redraw();
-    });
-  }
-
-  private applyCompletion({ replaced, insert, shown }: Completion): void {
-    if (insert.startsWith(replaced)) this.editor.insert(insert.slice(replaced.length));
-    else if (!shown.length) this.editor.replaceBefore(replaced.length, insert);
-    this.candidates = shown;
-  }
-
   private settleReader(line: string | null): void {
     const reader = this.reader;
     this.reader = undefined;
@@ -290,7 +271,7 @@ export class Terminal {
     const cursorLine = lines.length + row;
     const index = (row === 0 ? first.length : CONTINUATION.length) + before.length - (before.lastIndexOf("\n") + 1);
     for (const [n, text] of editor.text.split("\n").entries()) lines.push((n === 0 ? first : CONTINUATION) + text);
-    if (this.candidates.length) lines.push(...completionRows(this.candidates, process.stdout.columns ?? 80).map(style.dim));
+    lines.push(...this.tab.rows(process.stdout.columns ?? 80).map(style.dim));
     if (this.hint) lines.push(style.dim(this.hint));
     this.area.render({ lines, cursor: { line: cursorLine, index } });
   }

@@ -106,11 +106,12 @@ describe("resource templates", () => {
     ]);
   });
 
-  test("a server without completions is not asked; a failed answer offers nothing", async () => {
+  test("a server without completions is not asked, a failed or empty answer offers no value: the template is listed as a reminder", async () => {
     asked.length = 0;
-    expect(await tab(complete, "@plain:plain://docs/a")).toEqual(["@plain:plain://docs/a", []]);
-    expect(await tab(complete, "@fx:fixture://notes/boom")).toEqual(["@fx:fixture://notes/boom", []]);
-    expect(asked).toHaveLength(1);
+    expect(await tab(complete, "@plain:plain://docs/a")).toEqual(["@plain:plain://docs/a", ["@plain:plain://docs/{+path}"]]);
+    expect(await tab(complete, "@fx:fixture://notes/boom")).toEqual(["@fx:fixture://notes/boom", ["@fx:fixture://notes/{name}"]]);
+    expect(await tab(complete, "@fx:fixture://notes/zz")).toEqual(["@fx:fixture://notes/zz", ["@fx:fixture://notes/{name}"]]);
+    expect(asked).toHaveLength(2);
   });
 });
 
