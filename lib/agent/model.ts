@@ -5,6 +5,10 @@
 import type { AssistantReply, ModelRequest } from "./messages.ts";
 import { withBreakpoints } from "./cache.ts";
 import type { UsageMeter } from "./usage.ts";
+import { proxyFor } from "../mcp/proxy.ts";
+
+/** The SDK's own default, for choosing the proxy when ANTHROPIC_BASE_URL is not set. */
+const DEFAULT_BASE_URL = "https://api.anthropic.com";
 
 export const DEFAULT_MODEL = "claude-sonnet-4-6";
 export const DEFAULT_MAX_TOKENS = 16000;
@@ -60,10 +64,13 @@ export function createModelClient({ model, env = process.env, cache = true, mete
   if (baseURL && !/^https?:$/.test(URL.parse(baseURL)?.protocol ?? "")) {
     throw new ModelError(`ANTHROPIC_BASE_URL is not an http(s) URL: "${baseURL}"`);
   }
+  // Bun's fetch would send even a loopback base URL (a local gateway) through HTTP_PROXY: state the choice.
+  const fetchOptions = { proxy: proxyFor(baseURL ?? DEFAULT_BASE_URL, env) } as Record<string, unknown>;
   let sdk: Promise<any> | undefined;
   const client = () => {
     sdk ??= import("@anthropic-ai/sdk").then(
-      ({ default: Anthropic }) => new Anthropic({ apiKey: apiKey ?? null, authToken: authToken ?? null, baseURL, maxRetries: 2, timeout: 600_000 }),
+      ({ default: Anthropic }) =>
+        new Anthropic({ apiKey: apiKey ?? null, authToken: authToken ?? null, baseURL, maxRetries: 2, timeout: 600_000, fetchOptions }),
     );
     return sdk;
   };

@@ -65,9 +65,14 @@ export async function handshake(client: McpClient, state: ServerState, opts: Lis
       opts,
     );
   } catch (error) {
-    throw new HandshakeError(
-      `failed the handshake: tools/list ${error instanceof McpError ? `answered ${error.code} ${error.rpcMessage}` : errorMessage(error)}`,
-    );
+    // A send failure reads `MCP server "x": cannot send tools/list: …`: said once, after our own prefix.
+    const detail =
+      error instanceof McpError
+        ? `answered ${error.code} ${error.rpcMessage}`
+        : errorMessage(error)
+            .replace(`MCP server "${state.name}": `, "")
+            .replace(/^cannot send tools\/list: /, "could not be sent: ");
+    throw new HandshakeError(`failed the handshake: tools/list ${detail}`);
   }
 }
 import { toolAllowed, unmatchedFilters } from "./server-options.ts";

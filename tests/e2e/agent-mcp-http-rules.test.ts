@@ -54,7 +54,9 @@ describe("redirects", () => {
     const r = await p.run("go");
     expect([r.code, r.stdout]).toEqual([0, "done\n"]);
     expect(lines(r.stderr)).toEqual([
-      expect.stringMatching(/^MCP server "remote" failed the handshake: .*HTTP 400 Bad Request from http:\/\/127\.0\.0\.1:\d+\/mcp .*no Mcp-Session-Id/),
+      expect.stringMatching(
+        /^MCP server "remote" failed the handshake: tools\/list could not be sent: HTTP 400 Bad Request from http:\/\/127\.0\.0\.1:\d+\/mcp .*no Mcp-Session-Id/,
+      ),
     ]);
     const away = f.requests.filter((q) => q.origin === "secondary");
     expect(away.map(methodOf)).toContain("initialize");
@@ -95,7 +97,9 @@ describe("an expired session (404)", () => {
     const r = await p.run("go");
     expect([r.code, r.stdout]).toEqual([0, "done\n"]);
     expect(lines(r.stderr)).toEqual([
-      expect.stringMatching(/^MCP server "remote" failed the handshake: .*HTTP 404 from http:\/\/127\.0\.0\.1:\d+\/mcp again after a new session$/),
+      expect.stringMatching(
+        /^MCP server "remote" failed the handshake: tools\/list could not be sent: HTTP 404 from http:\/\/127\.0\.0\.1:\d+\/mcp again after a new session$/,
+      ),
     ]);
     // One new session per message that saw the 404 (the initialized notification; then the three lists, together), never a loop.
     expect(posts(f, "initialize").length).toBeLessThanOrEqual(3);
