@@ -8,7 +8,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { type HttpFixture, type LoggedRequest, startHttpFixture } from "../../fixtures/servers/http-server.ts";
 import { lines, project, stopProjects, toolNames, toolResult } from "../support/mcp.ts";
 import { reply, text, toolUse } from "../support/model-server.ts";
-import { fixtureServer } from "../support/run.ts";
+import { join } from "node:path";
+import { fixtureServer, runAgent, tempDir, writeMcpConfig } from "../support/run.ts";
 
 const fixtures: HttpFixture[] = [];
 afterEach(() => {
@@ -139,4 +140,15 @@ test("a 401 without a token: one needs-authentication line naming the server, th
   expect(lines(r.stderr)).toEqual(['MCP server "remote" needs authentication: run ./your_program.sh mcp login remote']);
   expect(toolNames(p.model.requests[0]!).some((n) => n.startsWith("mcp__remote__"))).toBe(false);
   expect(f.requests.every((q) => q.headers.authorization === undefined)).toBe(true);
+});
+
+test("mcp login to a server with a 401 and no OAuth metadata says how to give it a fixed token", async () => {
+  const f = fixture("--bearer", "tok");
+  const dir = tempDir("agent-login-");
+  writeMcpConfig(dir, { remote: { type: "http", url: f.url } });
+  // The default endpoints of 2025-03-26 are tried first: the registration is refused before any browser.
+  const r = await runAgent(["mcp", "login", "remote"], { cwd: dir, env: { BROWSER: "false", CLAUDE_CONFIG_DIR: join(dir, "config") } });
+  expect(r.code).toBe(1);
+  expect(lines(r.stderr).at(-1)).toContain("publishes no OAuth metadata");
+  expect(r.stderr).toContain(`set it in the entry's "headers" (e.g. "Authorization": "Bearer \${TOKEN}")`);
 });

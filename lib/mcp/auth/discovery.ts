@@ -26,6 +26,8 @@ export interface Discovery {
   authorizationServer: AuthorizationServer;
   /** Where the metadata came from, for --debug. */
   source: string;
+  /** The server publishes no metadata at all: the endpoints are the 2025-03-26 defaults, a guess. */
+  guessed?: true;
 }
 
 /** The protected resource metadata names another resource: the flow stops before any authorization request. */
@@ -155,7 +157,7 @@ async function legacyDiscovery(serverUrl: string, fetcher: Fetch): Promise<Disco
     registration_endpoint: `${origin}/register`,
     code_challenge_methods_supported: ["S256"],
   };
-  return { resource, authorizationServer: checkEndpoints(defaults), source: `${origin} default endpoints (2025-03-26)` };
+  return { resource, authorizationServer: checkEndpoints(defaults), source: `${origin} default endpoints (2025-03-26)`, guessed: true };
 }
 
 function checkEndpoints(as: AuthorizationServer): AuthorizationServer {

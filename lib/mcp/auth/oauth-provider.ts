@@ -42,6 +42,10 @@ export interface OAuthProviderOptions {
   debug?: (line: string) => void;
 }
 
+/** Appended to a failed login whose endpoints were only guessed (discovery.ts `guessed`). */
+export const NO_METADATA_HINT =
+  'The server publishes no OAuth metadata, so the default endpoints of MCP 2025-03-26 were tried; if it takes a fixed token, set it in the entry\'s "headers" (e.g. "Authorization": "Bearer ${TOKEN}")';
+
 /** `MCP server "X" needs authentication: run ./your_program.sh mcp login X`. */
 export function needsAuthenticationLine(server: string, loginCommand = `./your_program.sh mcp login ${server}`, why = ""): string {
   return `MCP server "${server}" needs authentication${why}: run ${loginCommand}`;
@@ -228,6 +232,10 @@ export class OAuthProvider implements HttpAuthProvider {
           this.opts.debug?.(`oauth ${server}: client ${client.client_id} unknown to the server; registering again`);
         }
       }
+    } catch (err) {
+      // Most often a server that wants a fixed token and has no OAuth at all: say how to give it one.
+      if (!discovery.guessed || !(err instanceof Error) || err instanceof AuthRequiredError) throw err;
+      throw new Error(`${err.message}. ${NO_METADATA_HINT}`, { cause: err });
     } finally {
       pending.close();
     }

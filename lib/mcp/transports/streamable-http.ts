@@ -39,8 +39,11 @@ const MAX_RESUMES = 5;
 const DEFAULT_RETRY_MS = 1000;
 /** Consecutive failed GET-stream connections before we stop trying (the session goes on POST-only). */
 const MAX_GET_FAILURES = 3;
-/** Longest a request waits for the GET stream's answer after initialized (ms). */
-const GET_OPEN_WAIT_MS = 1000;
+/**
+ * Longest a request waits for the GET stream's answer after initialized (ms). Short: a server whose
+ * runtime holds the headers until the first body byte (Bun.serve does) costs every start-up all of it.
+ */
+const GET_OPEN_WAIT_MS = 250;
 /** Longest shutdown waits on DELETE (ms). */
 const DELETE_WAIT_MS = 1000;
 const ACCEPT_BOTH = "application/json, text/event-stream";
