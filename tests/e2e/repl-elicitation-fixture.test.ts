@@ -1,7 +1,8 @@
 /**
  * Servers' elicitation in the interactive session against the fixture server's
  * `--elicitation-tools` (real program, tmux): a form of every kind with a default, sent unchanged;
- * URL mode followed by the server's `notifications/elicitation/complete`.
+ * URL mode followed by the server's `notifications/elicitation/complete`; two forms at once kept
+ * apart; a form answered after MCP_TOOL_TIMEOUT has passed.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { chmodSync, readFileSync, writeFileSync } from "node:fs";
@@ -18,6 +19,8 @@ afterEach(stopAgent);
 
 const TEST_MS = 60_000;
 const SEND = 'Send this to "fx"? [a]ccept / [e]dit / [d]ecline / [c]ancel ';
+/** MCP_TOOL_TIMEOUT (ms) for the slow-answer test: short, so the test passes it quickly. */
+const TOOL_TIMEOUT_MS = 1500;
 const ONE_FIELD = { type: "object", properties: { code: { type: "string", title: "Code" } } };
 const fixture = (dir: string) => writeMcpConfig(dir, { fx: fixtureServer("--elicitation-tools") });
 
@@ -98,6 +101,29 @@ describe.skipIf(!TMUX)("elicitation in the session, fixture server", () => {
         { action: "accept", content: { code: "first" } },
         { action: "accept", content: { code: "second" } },
       ]);
+    },
+    TEST_MS,
+  );
+
+  test(
+    "a form answered after MCP_TOOL_TIMEOUT has passed still succeeds: the call's clock stops while the user is asked",
+    async () => {
+      const { term, server } = await startAgent([reply(toolUse("mcp__fx__elicit", { schema: ONE_FIELD })), reply(text("answered late"))], {
+        args: ["--allowedTools", "mcp__fx"],
+        setup: fixture,
+        env: { MCP_TOOL_TIMEOUT: String(TOOL_TIMEOUT_MS) },
+      });
+      await term.waitFor("MCP: 1 connected");
+      await submit(term, "ask slowly");
+      await term.waitFor((s) => lastLine(s).trim().startsWith("Code (text):"));
+      // The user takes longer than the whole call may: the scenario itself, not a synchronisation.
+      await Bun.sleep(TOOL_TIMEOUT_MS * 2);
+      await answer(term, "Code (text): ", "late");
+      await answer(term, SEND);
+      await term.waitFor((s) => s.includes("answered late") && atPrompt(s));
+      const result = toolResult(server.requests[1]!);
+      expect(result.is_error).toBeUndefined();
+      expect(JSON.parse(result.content)).toEqual({ action: "accept", content: { code: "late" } });
     },
     TEST_MS,
   );
