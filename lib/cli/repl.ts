@@ -187,7 +187,7 @@ class TurnRunner {
     status.start();
     this.waiting = (phase) => {
       view.endLine();
-      status.set(phase);
+      status.asking(phase);
       return view.resumeStatus;
     };
     try {
@@ -228,7 +228,7 @@ class TurnRunner {
           signal: controller.signal,
           ask: async (question, body) => {
             view.endLine();
-            status.set("Waiting for your answer…");
+            status.asking("Waiting for your answer…");
             try {
               return await term.ask(style.yellow(question), body);
             } finally {

@@ -14,6 +14,8 @@ const CHARS_PER_TOKEN = 4;
 /** The status of one turn; `show` draws a line (undefined erases it). */
 export class TurnStatus {
   private phase = "Thinking…";
+  /** What Esc does now: it interrupts the turn, except at a question, which it cancels. */
+  private hint = "esc to interrupt";
   private started = 0;
   private timer: Timer | undefined;
   private frame = 0;
@@ -39,6 +41,14 @@ export class TurnStatus {
   /** What is happening now: `Thinking…`, `Responding…`, `Running Bash(npm test)…`. */
   set(phase: string): void {
     this.phase = phase;
+    this.hint = "esc to interrupt";
+    this.draw();
+  }
+
+  /** A question waits for the user (a permission, a server's form): Esc answers it, not the turn. */
+  asking(phase: string): void {
+    this.set(phase);
+    this.hint = "esc to cancel";
     this.draw();
   }
 
@@ -66,7 +76,7 @@ export class TurnStatus {
     const seconds = Math.floor((now - this.started) / 1000);
     const tokens = this.tokens + Math.ceil(this.streamed / CHARS_PER_TOKEN);
     const spinner = SPINNER[this.frame % SPINNER.length]!;
-    const detail = [`${seconds}s`, ...(tokens ? [`↓ ${tokens} tokens`] : []), "esc to interrupt"].join(" · ");
+    const detail = [`${seconds}s`, ...(tokens ? [`↓ ${tokens} tokens`] : []), this.hint].join(" · ");
     return `${this.style.cyan(spinner)} ${this.phase} ${this.style.dim(`(${detail})`)}`;
   }
 
