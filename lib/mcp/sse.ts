@@ -11,7 +11,7 @@
  * buffer costs more in page faults than the copy itself: joining a 10 MB `data:` line into memory
  * already mapped saves about 3 ms of CPU (bench/RESULTS.md, Streamable HTTP 10 MB results).
  */
-import { chunks } from "./byte-stream.ts";
+import { batches } from "./byte-stream.ts";
 
 /** One dispatched event. `id` is the stream's last event ID at dispatch ("" when none yet). */
 export interface SseEvent {
@@ -234,39 +234,4 @@ export async function* readEvents(stream: ReadableStream<Uint8Array>, opts: Read
   const parser = opts.parser ?? new SseParser();
   for await (const batch of batches(stream, opts.signal)) for (const chunk of batch) yield* parser.push(chunk);
   parser.end();
-}
-
-type ReadMany = () => Promise<{ done: boolean; value: Uint8Array[] }> | { done: boolean; value: Uint8Array[] };
-
-/**
- * The chunks of `stream`, every chunk already queued at once where the runtime can (Bun's
- * `readMany`; one `read` per chunk elsewhere): a 10 MB reply arrives in a few batches instead of
- * forty reads, each a turn of the event loop, and reaches the parser measurably sooner. Until EOF
- * or `signal` aborts (the stream is then cancelled); stopping the iteration early cancels it too.
- * @throws whatever the stream itself errors with.
- */
-async function* batches(stream: ReadableStream<Uint8Array>, signal?: AbortSignal): AsyncGenerator<Uint8Array[]> {
-  const reader = stream.getReader();
-  const readMany = (reader as { readMany?: ReadMany }).readMany?.bind(reader);
-  if (!readMany) {
-    reader.releaseLock();
-    for await (const chunk of chunks(stream, signal)) yield [chunk];
-    return;
-  }
-  const onAbort = () => void reader.cancel().catch(() => {});
-  if (signal?.aborted) onAbort();
-  signal?.addEventListener("abort", onAbort, { once: true });
-  let finished = false;
-  try {
-    for (;;) {
-      const { done, value } = await readMany();
-      if (value.length > 0) yield value;
-      if (done) break;
-    }
-    finished = true;
-  } finally {
-    signal?.removeEventListener("abort", onAbort);
-    if (!finished) await reader.cancel().catch(() => {});
-    reader.releaseLock();
-  }
 }

@@ -5,21 +5,12 @@
  * GET stream that drops is reopened without touching the session.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { type HttpFixture, type LoggedRequest, startHttpFixture } from "../../fixtures/servers/http-server.ts";
-import { project, stopProjects, toolNames, toolResult } from "../support/mcp.ts";
+import type { HttpFixture, LoggedRequest } from "../../fixtures/servers/http-server.ts";
+import { httpFixture, project, stopProjects, toolNames, toolResult } from "../support/mcp.ts";
 import { reply, text, toolUse } from "../support/model-server.ts";
 
-const fixtures: HttpFixture[] = [];
-afterEach(() => {
-  stopProjects();
-  for (const f of fixtures.splice(0)) f.stop();
-});
-
-function fixture(...flags: string[]): HttpFixture {
-  const f = startHttpFixture(flags);
-  fixtures.push(f);
-  return f;
-}
+afterEach(stopProjects);
+const fixture = httpFixture;
 
 const gets = (f: HttpFixture) => f.requests.filter((r) => r.method === "GET");
 /** The POST that carried our answer to the fixture's request `id`, parsed. */

@@ -5,23 +5,14 @@
  * DELETE at shutdown (bounded when the server never answers, 405 fine) and a 401 without a token.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { type HttpFixture, type LoggedRequest, startHttpFixture } from "../../fixtures/servers/http-server.ts";
-import { lines, project, stopProjects, toolNames, toolResult } from "../support/mcp.ts";
+import type { HttpFixture, LoggedRequest } from "../../fixtures/servers/http-server.ts";
+import { httpFixture, lines, project, stopProjects, toolNames, toolResult } from "../support/mcp.ts";
 import { reply, text, toolUse } from "../support/model-server.ts";
 import { join } from "node:path";
 import { fixtureServer, runAgent, tempDir, writeMcpConfig } from "../support/run.ts";
 
-const fixtures: HttpFixture[] = [];
-afterEach(() => {
-  stopProjects();
-  for (const f of fixtures.splice(0)) f.stop();
-});
-
-function fixture(...flags: string[]): HttpFixture {
-  const f = startHttpFixture(flags);
-  fixtures.push(f);
-  return f;
-}
+afterEach(stopProjects);
+const fixture = httpFixture;
 
 const methodOf = (r: LoggedRequest): string | undefined => (r.body ? JSON.parse(r.body).method : undefined);
 const posts = (f: HttpFixture, method: string) => f.requests.filter((r) => r.method === "POST" && methodOf(r) === method);

@@ -3,22 +3,12 @@
  * entries of type http and sse against our HTTP fixture server, with the scripted model.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { type HttpFixture, startHttpFixture } from "../../fixtures/servers/http-server.ts";
 import { reply, text, toolUse } from "../support/model-server.ts";
-import { lines, project, stopProjects, toolNames, toolResult } from "../support/mcp.ts";
+import { httpFixture, lines, project, stopProjects, toolNames, toolResult } from "../support/mcp.ts";
 import { fixtureServer, runAgent } from "../support/run.ts";
 
-const fixtures: HttpFixture[] = [];
-afterEach(() => {
-  stopProjects();
-  for (const f of fixtures.splice(0)) f.stop();
-});
-
-function fixture(...flags: string[]): HttpFixture {
-  const f = startHttpFixture(flags);
-  fixtures.push(f);
-  return f;
-}
+afterEach(stopProjects);
+const fixture = httpFixture;
 
 describe("type http (Streamable HTTP)", () => {
   for (const mode of ["json", "sse"]) {

@@ -4,6 +4,7 @@
  * npm reference servers as `.mcp.json` entries, an agent process we can signal, and checks that
  * no process of a run survives it.
  */
+import { type HttpFixture, startHttpFixture } from "../../fixtures/servers/http-server.ts";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startModelServer, type ModelServer, type RecordedRequest, type Step } from "./model-server.ts";
@@ -60,6 +61,16 @@ export function project(
 
 export function stopProjects(): void {
   for (const p of projects.splice(0)) p.model.stop();
+  for (const f of httpFixtures.splice(0)) f.stop();
+}
+
+const httpFixtures: HttpFixture[] = [];
+
+/** Our HTTP fixture server (fixtures/servers/http-server.ts) with `flags`, stopped by `stopProjects()`. */
+export function httpFixture(...flags: string[]): HttpFixture {
+  const f = startHttpFixture(flags);
+  httpFixtures.push(f);
+  return f;
 }
 
 /** Names of the tools offered in a model request, in order, duplicates kept. */
