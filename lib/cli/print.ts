@@ -42,6 +42,8 @@ class NoPromptError extends InputError {}
  * Servers are shut down before it returns.
  * @throws only the error of a failed stdout write other than EPIPE (index.ts prints its line).
  */
+const NO_PROMPT = 'no prompt: give one as an argument or on stdin (agent -p "…")';
+
 export async function runPrint(args: CliArgs): Promise<number> {
   const started = performance.now();
   const cwd = process.cwd();
@@ -77,6 +79,9 @@ export async function runPrint(args: CliArgs): Promise<number> {
   try {
     // Start-up feedback is for --verbose only: scripted runs stay quiet.
     const status = args.verbose ? new StartupStatus(process.stderr, createStyle(colorEnabled(process.stderr))) : undefined;
+    // When only stdin can hold the prompt, no prompt is a usage error found before any server starts.
+    let piped = args.prompt?.trim() ? undefined : await stdinText;
+    if (piped !== undefined && !piped.trim()) throw new NoPromptError(NO_PROMPT);
     runtime = await AgentRuntime.start({
       ...runtimeOptions(
         args,
@@ -88,9 +93,8 @@ export async function runPrint(args: CliArgs): Promise<number> {
       modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
     });
     status?.finish(runtime.servers());
-    const piped = await stdinText;
+    piped ??= await stdinText;
     const prompt = [args.prompt, piped.trim() ? piped : undefined].filter((s) => s !== undefined).join("\n\n");
-    if (!prompt.trim()) throw new NoPromptError('no prompt: give one as an argument or on stdin (agent -p "…")');
     const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: runtime.mcpInput(), warn: stderr });
     if (parsed.kind === "builtin") {
       finish({ subtype: "success", result: printBuiltin(parsed.name, runtime) });

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, startModelServer, text, toolUse, type ModelServer } from "../support/model-server.ts";
-import { runAgent, tempDir } from "../support/run.ts";
+import { runAgent, tempDir, writeMcpConfig } from "../support/run.ts";
 
 let server: ModelServer | undefined;
 afterEach(() => server?.stop());
@@ -303,6 +303,11 @@ describe("flags", () => {
     expect([none.code, none.stdout]).toEqual([2, ""]);
     expect(none.stderr).toStartWith("error: no prompt: ");
     expect(none.stderr.trim().split("\n")).toHaveLength(1);
+    // Known before any server starts: a configured one that cannot start adds no line of its own.
+    const dir = tempDir();
+    writeMcpConfig(dir, { dead: { type: "http", url: "http://127.0.0.1:9/mcp" } });
+    const blank = await runAgent(["-p"], { cwd: dir, model: server.url, stdin: "  \n" });
+    expect([blank.code, blank.stderr]).toEqual([2, 'error: no prompt: give one as an argument or on stdin (agent -p "…")\n']);
     expect(server.requests).toHaveLength(0);
   });
 });
