@@ -4,6 +4,7 @@
  * Groups in use are tracked, so that none outlives this process however it exits. Shared by the
  * Bash tool and the MCP stdio transport; it knows nothing about either.
  */
+import { readdirSync, readFileSync } from "node:fs";
 
 /** Sends `signal` to process group `pgid`; false when the group no longer exists. */
 export function signalGroup(pgid: number, signal: NodeJS.Signals | 0): boolean {
@@ -32,9 +33,38 @@ export async function killProcessGroup(pgid: number, graceMs = 500): Promise<voi
 async function goneWithin(pgid: number, ms: number): Promise<boolean> {
   for (let waited = 0; waited < ms; waited += 25) {
     await Bun.sleep(25);
-    if (!signalGroup(pgid, 0)) return true;
+    if (!signalGroup(pgid, 0) || onlyZombies(pgid)) return true;
   }
   return false;
+}
+
+/**
+ * True when every process left in group `pgid` has already died and only waits to be reaped: in a
+ * container whose PID 1 reaps nobody, a killed command's orphans stay zombies for good, and
+ * waiting for them would hold every interrupt for the whole grace. Linux only (/proc); false elsewhere.
+ */
+function onlyZombies(pgid: number): boolean {
+  if (process.platform !== "linux") return false;
+  let members = 0;
+  try {
+    for (const pid of readdirSync("/proc")) {
+      if (!/^\d+$/.test(pid)) continue;
+      let stat: string;
+      try {
+        stat = readFileSync(`/proc/${pid}/stat`, "latin1");
+      } catch {
+        continue; // gone meanwhile
+      }
+      // `pid (comm) state ppid pgrp …`: comm may hold spaces and parentheses, so read after the last ")".
+      const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(pgrp) !== pgid) continue;
+      if (state !== "Z" && state !== "X") return false;
+      members++;
+    }
+  } catch {
+    return false;
+  }
+  return members > 0;
 }
 
 const trackedGroups = new Set<number>();
