@@ -51,6 +51,8 @@ export function unapprovedWithoutAsking(servers: ServerConfig[], cwd: string, re
 export interface PendingServer {
   name: string;
   target: string;
+  /** Reached over the network (http, sse) rather than started here. */
+  remote: boolean;
   changed: boolean;
 }
 
@@ -73,7 +75,10 @@ export async function approveInteractively(
   const adopted: Record<string, unknown> = {};
   for (const [name, s] of statuses) {
     if (s.status === "refused") blocked.add(name);
-    if (s.status === "pending") pending.push({ name, target: target(servers.find((c) => c.name === name)!), changed: Boolean(s.changed) });
+    if (s.status === "pending") {
+      const config = servers.find((c) => c.name === name)!;
+      pending.push({ name, target: target(config), remote: config.type === "http" || config.type === "sse", changed: Boolean(s.changed) });
+    }
     if (s.unrecorded) adopted[name] = entries[name];
   }
   // The answers hold for this session even when they cannot be remembered.

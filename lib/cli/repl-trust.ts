@@ -37,7 +37,14 @@ export async function askTrust(pending: PendingServer[], io: TrustIO = { input: 
   try {
     const width = Math.max(...pending.map((p) => p.name.length));
     const n = pending.length;
-    io.output.write(`This project's .mcp.json would start ${n} MCP server${n === 1 ? "" : "s"}; each can run any command on this machine:\n`);
+    const local = pending.filter((p) => !p.remote).length;
+    const risk =
+      local === n
+        ? "each can run any command on this machine"
+        : local === 0
+          ? "each is remote and receives what the agent sends it"
+          : "local ones can run any command on this machine, remote ones receive what the agent sends them";
+    io.output.write(`This project's .mcp.json would start ${n} MCP server${n === 1 ? "" : "s"}; ${risk}:\n`);
     for (const p of pending) io.output.write(`  ${p.name.padEnd(width)}  ${p.target}${p.changed ? "  (changed since you approved it)" : ""}\n`);
     for (;;) {
       const answer = await ask("Start them? [a]pprove all / [c]hoose / [r]efuse: ");

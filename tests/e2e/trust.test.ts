@@ -95,6 +95,23 @@ describe.skipIf(!TMUX)("trust before a project's servers start", () => {
   );
 
   test(
+    "a remote entry is named as remote in the question, not as a command that can run anything",
+    async () => {
+      const p = project(["fx"]);
+      writeMcpConfig(p.dir, { fx: fixtureServer(), remote: { type: "http", url: "http://127.0.0.1:9/mcp" } });
+      const t = await launch(p.dir, p.home);
+      const screen = await t.waitFor(QUESTION);
+      expect(screen).toContain(
+        "This project's .mcp.json would start 2 MCP servers; local ones can run any command on this machine, remote ones receive what the agent sends them:",
+      );
+      expect(screen).toMatch(/ {2}remote {2}http:\/\/127\.0\.0\.1:9\/mcp/);
+      await submitAnswer(t, "r");
+      await mcpTable(t, "remote: disabled");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
     "an entry changed since it was approved is asked about again",
     async () => {
       const p = project(["fx"]);
