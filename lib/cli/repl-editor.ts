@@ -42,7 +42,8 @@ export class LineEditor {
 
   /** Inserts pasted text: whole when short, as a placeholder when large (CRLF already normalised). */
   paste(s: string): void {
-    const lines = s.split("\n").length;
+    // A paste ending in a newline (most copied blocks) has no extra, empty line to count.
+    const lines = s.split("\n").length - (s.endsWith("\n") ? 1 : 0);
     if (lines <= PASTE_LINES && s.length <= PASTE_CHARS) return this.insert(s);
     let label = `[pasted ${lines} lines]`;
     for (let n = 2; this.pastes.has(label); n++) label = `[pasted ${lines} lines #${n}]`;

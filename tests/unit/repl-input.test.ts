@@ -97,6 +97,10 @@ describe("line editor", () => {
     e.paste(big);
     e.backspace();
     expect(e.text).toBe("");
+    // The final newline of a copied block ends its last line; it is not one more line.
+    e.paste(`${big}\n`);
+    expect(e.text).toBe("[pasted 20 lines]");
+    e.backspace();
     e.paste("short\npaste");
     expect(e.text).toBe("short\npaste");
   });
