@@ -39,7 +39,7 @@ export async function runInspector(argv: string[]): Promise<number> {
     if (!(err instanceof UsageError)) throw err;
     // One line: a message that is already a usage line stands alone; others point at the help.
     const { message } = err;
-    stderr(message.startsWith("usage:") ? message : `error: ${message}${message.includes("--help") ? "" : " (agent mcp --help)"}`);
+    stderr(message.startsWith("usage:") ? message : `error: ${message}${message.includes("--help") ? "" : " (see agent mcp --help)"}`);
     return 2;
   }
   if (args.help) {
