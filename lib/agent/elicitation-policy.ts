@@ -3,7 +3,7 @@
  * mode): `--elicitation accept-defaults|decline|cancel` in runs with nobody to ask. Form mode only:
  * a URL-mode request is refused before it gets here (features.ts), since opening a link needs a person.
  */
-import { contentErrors, formDefaults, formFields, type ElicitParams, type ElicitResult } from "../mcp/elicitation.ts";
+import { fieldError, formDefaults, formFields, type ElicitParams, type ElicitResult } from "../mcp/elicitation.ts";
 import type { ClientFeatures } from "../mcp/features.ts";
 
 /** The values `--elicitation` takes. */
@@ -34,7 +34,11 @@ export function elicitationPolicy(policy: ElicitationPolicy, log: (line: string)
       }
       const fields = formFields(params as Extract<ElicitParams, { mode?: "form" }>);
       const content = formDefaults(fields);
-      const problems = contentErrors(fields, content);
+      // Named by key too: a title like "String" means nothing in a log line.
+      const problems = fields.flatMap((f) => {
+        const error = fieldError(f, content[f.key]);
+        return error === undefined ? [] : [f.label === f.key ? error : `${error} (field "${f.key}")`];
+      });
       if (problems.length) {
         log(`${heading} — declined (--elicitation accept-defaults: the defaults are not a valid answer: ${problems.join("; ")})`);
         return { action: "decline" };

@@ -43,7 +43,7 @@ describe("--elicitation", () => {
     const { r, result } = await callOnce("elicit", { schema, message: "Your code?" }, ["--elicitation", "accept-defaults"]);
     expect(JSON.parse(result.content)).toEqual({ action: "decline" });
     expect(lines(r.stderr)).toEqual([
-      'MCP server "fx" asked for input: "Your code?" — declined (--elicitation accept-defaults: the defaults are not a valid answer: Code is required)',
+      'MCP server "fx" asked for input: "Your code?" — declined (--elicitation accept-defaults: the defaults are not a valid answer: Code is required (field "code"))',
     ]);
   });
 
@@ -161,6 +161,6 @@ describe("the npm everything server's trigger-elicitation-request", () => {
     const r = await e.run();
     expect(r.code).toBe(0);
     expect(JSON.stringify(toolResult(e.p.model.requests[1]!).content)).toContain("User declined");
-    expect(r.stderr).toContain("the defaults are not a valid answer: String is required");
+    expect(r.stderr).toContain('the defaults are not a valid answer: String is required (field "name")');
   });
 });
