@@ -6,7 +6,7 @@
  */
 import type { ServerConfig, ServerOrigin } from "../mcp/config.ts";
 import { base64Bytes } from "../files/image.ts";
-import type { McpPrompt, McpResource, McpTool } from "../mcp/protocol.ts";
+import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from "../mcp/protocol.ts";
 import type { ServerSnapshot } from "../mcp/registry.ts";
 import { stderrSuffix } from "./stderr-tail.ts";
 import { textOfBlob } from "../agent/mcp/text-blob.ts";
@@ -229,12 +229,14 @@ export function promptsText(prompts: readonly McpPrompt[]): string {
     .join("\n");
 }
 
-/** `mcp resources`: uri, name, mime type and description. */
-export function resourcesText(resources: readonly McpResource[]): string {
-  if (!resources.length) return "No resources.";
-  return resources
-    .map((r) => [r.uri, r.name, r.mimeType ? `(${r.mimeType})` : "", r.description ? firstLine(r.description) : ""].filter(Boolean).join("  "))
-    .join("\n");
+/** `mcp resources`: uri, name, mime type and description; then the resource templates (RFC 6570), if any. */
+export function resourcesText(resources: readonly McpResource[], templates: readonly McpResourceTemplate[] = []): string {
+  if (!resources.length && !templates.length) return "No resources.";
+  const row = (uri: string, r: McpResource | McpResourceTemplate) =>
+    [uri, r.name, r.mimeType ? `(${r.mimeType})` : "", r.description ? firstLine(r.description) : ""].filter(Boolean).join("  ");
+  const lines = resources.map((r) => row(r.uri, r));
+  if (templates.length) lines.push(...(lines.length ? [""] : []), "Resource templates:", ...templates.map((t) => row(t.uriTemplate, t)));
+  return lines.join("\n");
 }
 
 function firstLine(s: string): string {

@@ -162,7 +162,8 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
       return 0;
     }
     case "resources":
-      await out(fmt.resourcesText(state.resources), state.resources);
+      // --json stays the resources array it always was; the templates are in `mcp list --json`.
+      await out(fmt.resourcesText(state.resources, state.resourceTemplates), state.resources);
       return 0;
     case "call": {
       if (!state.tools.some((t) => t.name === name)) throw new CommandError(`server "${server}" has no tool "${name}" (tools: ${names(state.tools)})`);

@@ -353,6 +353,10 @@ describe("mcp inspector, server-everything", () => {
       const read = JSON.parse((await mcp(dir, "read", "everything", text.uri, "--json")).stdout);
       expect(read.contents[0].uri).toBe(text.uri);
       expect(read.contents[0].text.length).toBeGreaterThan(0);
+      // The text listing ends with the server's resource templates, as written.
+      const listed = (await mcp(dir, "resources", "everything")).stdout;
+      expect(listed).toContain(`${text.uri}  `);
+      expect(listed).toMatch(/\nResource templates:\ndemo:\/\/resource\/dynamic\/text\/\{resourceId\}  /);
     },
     TEST_TIMEOUT_MS,
   );
