@@ -42,6 +42,9 @@ export class AgentRuntime {
   readonly connecting = new Set<string>();
   private readonly compactor: AutoCompactor;
 
+  /** MCP config entries or files that could not be used at start-up (each was logged then). */
+  configProblems = 0;
+
   private constructor(
     readonly opts: RuntimeOptions,
     private current: ModelClient,
@@ -126,6 +129,7 @@ export class AgentRuntime {
       model.preload();
     }
     session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter);
+    session.configProblems = loaded.warnings.length;
     const made = session;
     for (const name of pending) made.connecting.add(name);
     pending = made.connecting;

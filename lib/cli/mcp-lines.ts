@@ -9,6 +9,11 @@ import { stderrSuffix } from "./stderr-tail.ts";
 /** What `mcp list`, `/mcp` and the `-p` server table say when no scope names a server (Claude Code's three scopes). */
 export const NO_SERVERS = "No MCP servers configured: add one with ./your_program.sh mcp add (local, project or user scope), or use .mcp.json or --mcp-config.";
 
+/** The empty list's line: a config that was there but could not be used is not "nothing configured". */
+export function noServersLine(configProblems: number): string {
+  return configProblems ? "No MCP servers could be loaded (the lines at start-up say why)." : NO_SERVERS;
+}
+
 /** Longest traced message shown, in characters. */
 const TRACE_CHARS = 2000;
 

@@ -1,7 +1,7 @@
 /**
  * Built-in slash commands in print mode: they answer on stdout without a model call.
  */
-import { NO_SERVERS } from "./mcp-lines.ts";
+import { noServersLine } from "./mcp-lines.ts";
 import type { AgentRuntime } from "../agent/runtime.ts";
 import { listCustomCommands } from "../agent/commands.ts";
 import { promptCommands } from "../mcp/names.ts";
@@ -32,7 +32,7 @@ export function printBuiltin(name: string, runtime: AgentRuntime, interactive = 
  */
 export function serverTable(runtime: AgentRuntime): string {
   const servers = runtime.servers();
-  if (!servers.length) return NO_SERVERS;
+  if (!servers.length) return noServersLine(runtime.configProblems);
   // `linear: needs authentication (run ./your_program.sh mcp login linear)`
   return servers
     .map((s) => (s.needsAuth ? `${s.name}: ${s.error?.replace(/: run /, " (run ")})` : `${s.name}: ${s.status}${s.error ? ` (${s.error})` : ""}`))

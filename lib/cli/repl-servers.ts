@@ -4,7 +4,7 @@
  * (`MCP: 2 connected, 1 failed (/mcp for details)`) is printed when the last one settles, and
  * `/mcp` shows each server's status, transport, counts and last error.
  */
-import { NO_SERVERS } from "./mcp-lines.ts";
+import { noServersLine } from "./mcp-lines.ts";
 import type { AgentRuntime } from "../agent/runtime.ts";
 import type { ServerSummary } from "../agent/runtime-options.ts";
 import type { Style } from "./ui-style.ts";
@@ -63,7 +63,7 @@ export class ServerProgress {
  */
 export function mcpStatus(runtime: AgentRuntime): string {
   const servers = runtime.mcpServers();
-  if (!servers.length) return `${NO_SERVERS}\n`;
+  if (!servers.length) return `${noServersLine(runtime.configProblems)}\n`;
   const lines = servers.map((s) => {
     const transport = s.config.type ?? "stdio";
     if (runtime.connecting.has(s.name)) return `${s.name}: connecting… · ${transport}`;

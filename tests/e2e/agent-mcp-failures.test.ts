@@ -82,6 +82,9 @@ describe("broken configuration", () => {
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^\.mcp\.json: invalid JSON at line 3:\d+/);
     expect(toolNames(p.model.requests[0]!).some((n) => n.startsWith("mcp__"))).toBe(false);
+    // `/mcp` says the config could not be used, not that there is none.
+    const table = await p.run("/mcp");
+    expect([table.code, table.stdout]).toEqual([0, "No MCP servers could be loaded (the lines at start-up say why).\n"]);
   });
 
   test("an entry without command is skipped with a line naming it; the others start", async () => {
