@@ -4,6 +4,14 @@ import type { ClientFeatures } from "../mcp/features.ts";
 import type { RegistryOptions } from "../mcp/registry.ts";
 import type { SdkHost } from "../mcp/transports/sdk.ts";
 import type { SamplingConsent } from "./mcp/sampling.ts";
+import { InputError } from "./input-types.ts";
+
+/** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
+export class McpConfigFlagError extends InputError {
+  constructor(readonly lines: string[]) {
+    super(lines.join("; "));
+  }
+}
 
 export interface RuntimeOptions {
   cwd: string;

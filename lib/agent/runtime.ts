@@ -23,7 +23,7 @@ import { errorMessage } from "../shared/values.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
 import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
 import type { Conversation } from "./conversation.ts";
-import type { RuntimeOptions, ServerSummary } from "./runtime-options.ts";
+import { McpConfigFlagError, type RuntimeOptions, type ServerSummary } from "./runtime-options.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
@@ -61,7 +61,7 @@ export class AgentRuntime {
   /**
    * Creates the model client (failing fast on a missing key), then starts every configured MCP
    * server concurrently; failed servers are reported through `log` and skipped.
-   * @throws ModelError when there is no API key.
+   * @throws ModelError when there is no API key; McpConfigFlagError when an `--mcp-config` value gives no servers.
    */
   static async start(opts: RuntimeOptions): Promise<AgentRuntime> {
     const meter = new UsageMeter();
@@ -74,6 +74,7 @@ export class AgentRuntime {
     let pending = new Set<string>();
     let connected: Promise<void> = Promise.resolve();
     const loaded = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
+    if (loaded.unusableExtra) throw new McpConfigFlagError(loaded.unusableExtra);
     for (const w of loaded.warnings) opts.log(w);
     const extra = opts.extraServers ?? [];
     const servers = [...loaded.servers.filter((s) => !extra.some((e) => e.name === s.name)), ...extra];

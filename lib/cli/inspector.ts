@@ -57,7 +57,11 @@ export async function runInspector(argv: string[]): Promise<number> {
   }
   installExitHandlers();
   const cwd = process.cwd();
-  const { servers, warnings } = loadMcpConfig({ cwd, extra: args.mcpConfig, strict: args.strictMcpConfig });
+  const { servers, warnings, unusableExtra } = loadMcpConfig({ cwd, extra: args.mcpConfig, strict: args.strictMcpConfig });
+  if (unusableExtra) {
+    for (const line of unusableExtra) stderr(`error: ${line}`);
+    return 2;
+  }
   for (const w of warnings) stderr(w);
   try {
     const selected = selectServers(args, servers);

@@ -3,6 +3,7 @@
  * stdout, diagnostics on stderr. Non-streaming model requests, as scripted graders expect.
  * Exit codes: 0 success; 1 the run failed (model error, bad input, --max-turns).
  */
+import { McpConfigFlagError } from "../agent/runtime-options.ts";
 import type { CliArgs } from "./args.ts";
 import { AgentRuntime } from "../agent/runtime.ts";
 import { parseInput, InputError } from "../agent/input.ts";
@@ -155,7 +156,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
       stderr(`error: ${err.message}`);
       finish({ subtype: "error_max_turns", result: "", errors: [err.message] });
     } else if (err instanceof ModelError || err instanceof InputError) {
-      if (err instanceof NoPromptError) code = 2;
+      if (err instanceof NoPromptError || err instanceof McpConfigFlagError) code = 2;
       stderr(`error: ${err.message}`);
       // A request the API refused would be refused again on --resume: the saved session ends before it.
       if (err instanceof ModelError && (err.status === 400 || err.status === 413) && mark !== undefined) conversation.rollback(mark);

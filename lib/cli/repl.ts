@@ -12,6 +12,7 @@ import { parseInput, InputError } from "../agent/input.ts";
 import { runLoop } from "../agent/loop.ts";
 import { ToolState } from "../tools/tool-state.ts";
 import { ModelError } from "../agent/model.ts";
+import { McpConfigFlagError } from "../agent/runtime-options.ts";
 import { exitAfterShutdown, onShutdown, shutdown } from "../agent/lifecycle.ts";
 import { colorEnabled, createStyle, type Style } from "./ui-style.ts";
 import { StartupStatus } from "./ui-status.ts";
@@ -89,10 +90,10 @@ export async function runRepl(args: CliArgs): Promise<number> {
     );
     started = runtime;
   } catch (err) {
-    if (!(err instanceof ModelError)) throw err;
+    if (!(err instanceof ModelError || err instanceof McpConfigFlagError)) throw err;
     process.stderr.write(`error: ${err.message}\n`);
     await shutdown();
-    return 1;
+    return err instanceof McpConfigFlagError ? 2 : 1;
   }
   dropStatus();
   process.stderr.write(style.dim(`${runtime.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");

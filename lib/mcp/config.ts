@@ -84,12 +84,14 @@ export interface LoadMcpConfigOptions {
  * Loads and merges MCP server configs, weakest first: the user scope, the project's `.mcp.json`,
  * the local scope (unless `strict`), then each `extra` in order; a later definition of a server
  * name replaces an earlier one, and remembers what it shadows (scopes.ts has the files and keys).
- * Returns the valid servers and one ready-to-print line per problem (a missing file is not a
- * problem). Warnings name the file, the server and the field, never an environment value.
+ * Returns the valid servers and one ready-to-print line per problem (a missing scope file is not
+ * a problem); `unusableExtra` (only when some) repeats the lines of `extra` values that gave no servers object at
+ * all, which callers treat as a usage error. Warnings name the file, the server and the field, never an environment value.
  */
-export function loadMcpConfig(opts: LoadMcpConfigOptions): { servers: ServerConfig[]; warnings: string[] } {
+export function loadMcpConfig(opts: LoadMcpConfigOptions): { servers: ServerConfig[]; warnings: string[]; unusableExtra?: string[] } {
   const env = opts.env ?? process.env;
   const warnings: string[] = [];
+  const unusableExtra: string[] = [];
   const merged = new Map<string, ServerConfig>();
   const sources: { label: string; origin: ServerOrigin; servers: unknown }[] = [];
   if (!opts.strict) sources.push(...scopeSources(opts, warnings));
@@ -99,6 +101,7 @@ export function loadMcpConfig(opts: LoadMcpConfigOptions): { servers: ServerConf
     const text = inline ? value : readSource(resolve(opts.cwd, value), label, false, warnings);
     const doc = text === undefined ? undefined : parseText(label, text, warnings);
     const servers = doc === undefined ? undefined : serversOf(label, doc, warnings);
+    if (!servers) unusableExtra.push(warnings.at(-1) ?? `${label}: not usable`);
     if (servers) sources.push({ label, origin: { scope: "dynamic", file: inline ? "--mcp-config" : resolve(opts.cwd, value) }, servers });
   }
   for (const { label, origin, servers } of sources) {
@@ -109,7 +112,7 @@ export function loadMcpConfig(opts: LoadMcpConfigOptions): { servers: ServerConf
       merged.set(server.name, server);
     }
   }
-  return { servers: [...merged.values()], warnings };
+  return { servers: [...merged.values()], warnings, ...(unusableExtra.length ? { unusableExtra } : {}) };
 }
 
 /** The three scopes' `mcpServers`, weakest first, each file read once; a file's problem is one warning. */

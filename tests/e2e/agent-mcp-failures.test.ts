@@ -4,10 +4,10 @@
  * (MCP 2025-11-25 basic/lifecycle; Claude Code `.mcp.json` conventions).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../support/model-server.ts";
-import { fixtureServer } from "../support/run.ts";
+import { fixtureServer, runAgent } from "../support/run.ts";
 import { lines, project, stopProjects, toolNames, toolResult } from "../support/mcp.ts";
 
 afterEach(stopProjects);
@@ -107,6 +107,18 @@ describe("broken configuration", () => {
     const r = await p.run("go");
     expect(r.code).toBe(0);
     expect(lines(r.stderr)).toEqual([expect.stringMatching(/^\.mcp\.json: server "remote": "type" is "websocket": not a transport/)]);
+  });
+
+  test("an --mcp-config value that gives no servers is a usage error before anything starts: -p and mcp", async () => {
+    const p = project({ fx: fixtureServer("--pid-file", "fx.pid") }, [reply(text("never"))]);
+    const missing = await p.run("hi", { args: ["--mcp-config", "missing.json"] });
+    expect([missing.code, missing.stdout, missing.stderr]).toEqual([2, "", "error: MCP config missing.json: file not found\n"]);
+    const bad = await p.run("hi", { args: ["--mcp-config", "{bad"] });
+    expect([bad.code, lines(bad.stderr)]).toEqual([2, [expect.stringMatching(/^error: MCP config \(inline JSON\): invalid JSON at line 1:2/)]]);
+    expect(p.model.requests).toHaveLength(0);
+    expect(existsSync(join(p.dir, "fx.pid"))).toBe(false);
+    const list = await runAgent(["--mcp-config", "missing.json", "mcp", "list"], { cwd: p.dir });
+    expect([list.code, list.stdout, list.stderr]).toEqual([2, "", "error: MCP config missing.json: file not found\n"]);
   });
 
   test("--mcp-config adds servers from a file and inline JSON; --strict-mcp-config ignores .mcp.json", async () => {
