@@ -244,9 +244,11 @@ export class McpClient {
     // An HTTP transport's reason ("HTTP 502 Bad Gateway from …") is the whole story.
     if (error instanceof ConnectionClosedError && error.cause instanceof Error) return error.cause;
     if (error instanceof RequestTimeoutError) {
-      const { skipped, lastSkipped } = this.conn.stats;
+      const { skipped, lastSkipped, strayIds } = this.conn.stats;
       const garbage = skipped ? `; its output had ${skipped} line(s) that are not JSON-RPC, the last: ${lastSkipped}` : "";
-      return new Error(`no answer to initialize within ${timeoutMs} ms${garbage}`);
+      // A server answering with the wrong id looks silent otherwise: say what it answered to.
+      const stray = strayIds.length ? `; it answered request id ${strayIds.map((id) => JSON.stringify(id)).join(", ")}, which we never sent` : "";
+      return new Error(`no answer to initialize within ${timeoutMs} ms${garbage}${stray}`);
     }
     if (error instanceof McpError) return new Error(`initialize failed: ${error.message}`);
     return error instanceof Error ? error : new Error(String(error));

@@ -59,7 +59,8 @@ interface Pending {
 
 export class JsonRpcConnection {
   /** Lines read, and lines skipped as not JSON-RPC with the last one, so a failure can say "garbage". */
-  readonly stats = { received: 0, skipped: 0, lastSkipped: "" };
+  /** Lines read, lines that were not JSON-RPC (the last of them), and responses whose id no request of ours had. */
+  readonly stats = { received: 0, skipped: 0, lastSkipped: "", strayIds: [] as unknown[] };
   /** Resolves with the reason once the connection is closed (by EOF, read error or `close`). */
   readonly closed: Promise<Error>;
   // From 1: a sloppy server testing `if (msg.id)` would take id 0 for a notification.
@@ -210,7 +211,10 @@ export class JsonRpcConnection {
   private handleResponse(message: Record<string, unknown>): void {
     const entry = isRequestId(message.id) ? this.pending.get(message.id) : undefined;
     // Legitimate after a timeout or cancellation (the answer crossed our notification): not garbage.
-    if (!entry) return this.note(`response to unknown request id ${JSON.stringify(message.id)} skipped`);
+    if (!entry) {
+      if (this.stats.strayIds.length < 3) this.stats.strayIds.push(message.id);
+      return this.note(`response to unknown request id ${JSON.stringify(message.id)} skipped`);
+    }
     this.pending.delete(message.id as RequestId);
     entry.cleanup();
     if ("error" in message) entry.reject(toMcpError(message.error));

@@ -48,6 +48,15 @@ describe("servers that fail to start", () => {
     expect(line("refuses")[0]).toContain("[fixture] stderr line 2 of 2");
   });
 
+  test("a server answering initialize with the wrong id: the timeout line says which id it answered", async () => {
+    const p = project({ ok: fixtureServer(), astray: fixtureServer("--wrong-init-id") }, echoThenDone());
+    const r = await p.run("go", { env: { MCP_TIMEOUT: "500" } });
+    expect(r.code).toBe(0);
+    expect(lines(r.stderr)).toEqual([
+      'MCP server "astray" failed to start: no answer to initialize within 500 ms; it answered request id 1001, which we never sent',
+    ]);
+  });
+
   test("an unsupported protocolVersion is refused with a line naming the version", async () => {
     const p = project({ ok: fixtureServer(), old: fixtureServer("--protocol-version", "1999-01-01") }, echoThenDone());
     const r = await p.run("go");

@@ -356,7 +356,7 @@ describe("mcp inspector, server-everything", () => {
       // The text listing ends with the server's resource templates, as written.
       const listed = (await mcp(dir, "resources", "everything")).stdout;
       expect(listed).toContain(`${text.uri}  `);
-      expect(listed).toMatch(/\nResource templates:\ndemo:\/\/resource\/dynamic\/text\/\{resourceId\}  /);
+      expect(listed).toMatch(/\nResource templates:\ndemo:\/\/resource\/dynamic\/text\/\{resourceId\} {2}/);
     },
     TEST_TIMEOUT_MS,
   );
