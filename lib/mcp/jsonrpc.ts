@@ -58,8 +58,7 @@ interface Pending {
 }
 
 export class JsonRpcConnection {
-  /** Lines read, and lines skipped as not JSON-RPC with the last one, so a failure can say "garbage". */
-  /** Lines read, lines that were not JSON-RPC (the last of them), and responses whose id no request of ours had. */
+  /** Lines read, lines that were not JSON-RPC (the last of them), and responses whose id no request of ours had: a failure can say "garbage". */
   readonly stats = { received: 0, skipped: 0, lastSkipped: "", strayIds: [] as unknown[] };
   /** Resolves with the reason once the connection is closed (by EOF, read error or `close`). */
   readonly closed: Promise<Error>;
