@@ -40,7 +40,9 @@ function builtinNamed(name: string): Tool | undefined {
 /** The line printed when a call starts: `● Name(args)`, or `● server › tool (MCP)(args)` for an MCP tool. */
 export function toolStartLine(name: string, input: unknown, cwd: string, style: Style, route?: { server: string; tool: string }): string {
   const shown = route ? `${route.server} › ${route.tool} (MCP)` : name;
-  return `${style.cyan("●")} ${style.bold(shown)}(${shortArgs(name, input, cwd)})`;
+  const args = shortArgs(name, input, cwd);
+  // `(MCP)()` reads as a typo: an MCP call without arguments shows none.
+  return `${style.cyan("●")} ${style.bold(shown)}${route && !args ? "" : `(${args})`}`;
 }
 
 /**

@@ -122,6 +122,9 @@ describe("tool lines", () => {
     expect(shortArgs("mcp__fx__add", { a: 1, b: "two" }, "/w")).toBe('a: 1, b: "two"');
     expect(shortArgs("Bash", { command: "x".repeat(200) }, "/w")).toHaveLength(80);
     expect(toolStartLine("Glob", { pattern: "**/*.ts" }, "/w", plain)).toBe("● Glob(**/*.ts)");
+    const route = { server: "fx", tool: "ping" };
+    expect(toolStartLine("mcp__fx__ping", {}, "/w", plain, route)).toBe("● fx › ping (MCP)");
+    expect(toolStartLine("mcp__fx__ping", { n: 1 }, "/w", plain, route)).toBe("● fx › ping (MCP)(n: 1)");
   });
 
   test("results: first line and a count; errors marked; labels when interleaved", () => {
