@@ -40,12 +40,19 @@ export function serverTable(runtime: AgentRuntime): string {
 }
 
 /** The key bindings of the interactive prompt, as /help lists them. */
-const KEY_HELP = [
-  "Keys:",
-  "  Enter  send (while a turn runs: queue)     \\ Enter, Alt+Enter, Shift+Enter  new line",
-  "  Esc    interrupt the turn                  Ctrl-C  interrupt, or clear the input; twice to leave",
-  "  Tab    complete commands, @files, @server:uri    Up/Down  history      Ctrl-D  leave      Ctrl-Z  suspend",
+const KEYS: [string, string][] = [
+  ["Enter", "send (while a turn runs: queue)"],
+  ["\\ Enter, Alt+Enter, Shift+Enter", "new line"],
+  ["Esc", "interrupt the turn (at a question: cancel it)"],
+  ["Ctrl-C", "interrupt, or clear the input; twice to leave"],
+  ["Tab", "complete /commands, @files, @server:uri"],
+  ["Up/Down", "history"],
+  ["Ctrl-L", "clear the screen"],
+  ["Ctrl-Z", "suspend (fg resumes)"],
+  ["Ctrl-D", "leave"],
 ];
+// One binding a line: a narrow terminal wraps nothing mid-entry.
+const KEY_HELP = ["Keys:", ...KEYS.map(([key, what]) => `  ${key.padEnd(32)}${what}`)];
 
 /** ` <required> [optional]` for a prompt's declared arguments, in order. */
 function argumentHint(args: { name: string; required?: boolean }[] | undefined): string {

@@ -195,7 +195,7 @@ export class Terminal {
   }
 
   private edit(editor: LineEditor, key: Key): void {
-    if (key.kind === "ctrl-l") this.area.render({ lines: [] });
+    if (key.kind === "ctrl-l") this.area.clearScreen();
     else applyEditingKey(editor, key);
   }
 

@@ -119,6 +119,13 @@ export class LiveArea {
     this.render(this.last);
   }
 
+  /** Ctrl-L: clears the screen (the conversation stays in the history above it) and draws the area at the top. */
+  clearScreen(): void {
+    this.cursorRow = 0;
+    this.drawnWidths = [];
+    this.out.write(`${ESC}?25l${ESC}H${ESC}2J${this.draw(this.last)}`);
+  }
+
   /** Erases the area, leaving the cursor where its top row was (before leaving the terminal). */
   clear(): void {
     this.last = { lines: [] };

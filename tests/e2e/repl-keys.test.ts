@@ -2,7 +2,7 @@
  * Shift+Enter and suspending through a real terminal (tmux): the kitty keyboard protocol
  * (`CSI 13;2u`) and xterm modifyOtherKeys (`CSI 27;2;13~`) continue the input, as Alt+Enter and
  * `\` Enter do; the session turns those reports on, and off again when it is suspended (Ctrl-Z)
- * and when it exits, so the shell behind it gets plain keys.
+ * and when it exits, so the shell behind it gets plain keys. Ctrl-L clears the screen.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { reply, startModelServer, text, type ModelServer } from "../support/model-server.ts";
@@ -43,6 +43,24 @@ describe.skipIf(!TMUX)("Shift+Enter", () => {
       await term.waitFor((s) => s.includes("three lines") && atPrompt(s));
       expect(lastUserText(server, 0)).toBe("one\ntwo\nthree");
       expect(server.requests).toHaveLength(1);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
+
+describe.skipIf(!TMUX)("Ctrl-L", () => {
+  test(
+    "clears the screen and draws the prompt, with what was typed, at the top",
+    async () => {
+      const { term } = await startAgent([reply(text("an answer above"))]);
+      await term.type("hello");
+      await term.keys("Enter");
+      await term.waitFor((s) => s.includes("an answer above") && atPrompt(s));
+      await term.type("draft");
+      await term.waitFor("> draft");
+      await term.keys("C-l");
+      const screen = await term.waitFor((s) => s.startsWith("> draft"), undefined, "visible");
+      expect(screen).not.toContain("an answer above");
     },
     TEST_TIMEOUT_MS,
   );

@@ -89,7 +89,8 @@ describe.skipIf(!TMUX)("MCP in the session", () => {
       expect(screen).toContain("/mcp__fx__greet <name> [style]  Greets someone.");
       expect(screen).toContain("/review  Review the open diff");
       expect(screen).toContain("/mcp reconnect <server>  start that server afresh");
-      expect(screen).toContain("Esc    interrupt the turn");
+      expect(screen).toMatch(/^ {2}Esc +interrupt the turn/m);
+      expect(screen).toMatch(/^ {2}Ctrl-L +clear the screen$/m);
     },
     SLOW_TEST_MS,
   );

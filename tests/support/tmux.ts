@@ -100,16 +100,21 @@ export class TmuxSession {
     return this.tmux(["capture-pane", "-p", "-J", "-S", "-", "-t", "main"], []);
   }
 
+  /** The rows on screen now, without the scrollback, wrapped lines joined. */
+  async visible(): Promise<string> {
+    return this.tmux(["capture-pane", "-p", "-J", "-t", "main"], []);
+  }
+
   /**
-   * Polls the screen until `expected` (a substring, a pattern, or a predicate) matches.
-   * Returns the screen. @throws after `timeoutMs` with the last screen in the message.
+   * Polls the screen (with its scrollback, or only the rows on screen now) until `expected` (a
+   * substring, a pattern, or a predicate) matches. Returns the screen. @throws after `timeoutMs` with the last screen in the message.
    */
-  async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = WAIT_MS): Promise<string> {
+  async waitFor(expected: string | RegExp | ((screen: string) => boolean), timeoutMs = WAIT_MS, rows: "all" | "visible" = "all"): Promise<string> {
     const test =
       typeof expected === "function" ? expected : typeof expected === "string" ? (s: string) => s.includes(expected) : (s: string) => expected.test(s);
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const screen = await this.screen();
+      const screen = rows === "visible" ? await this.visible() : await this.screen();
       if (test(screen)) return screen;
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${String(expected)}; screen:\n${screen}`);
       await Bun.sleep(POLL_MS);
