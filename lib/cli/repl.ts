@@ -30,7 +30,7 @@ import { samplingConsent } from "./repl-sampling.ts";
 import { deferredElicitation } from "./repl-elicitation.ts";
 import type { SamplingConsent } from "../agent/mcp/sampling.ts";
 import { permissionPreview } from "./ui-permission.ts";
-import { toolStartLine } from "./ui-tool-lines.ts";
+import { mcpCallName, toolStartLine } from "./ui-tool-lines.ts";
 import { toolBugReport } from "./tool-bugs.ts";
 import { openRunSession, SessionError } from "./session-flags.ts";
 import type { OpenedSession } from "../agent/session-open.ts";
@@ -173,6 +173,7 @@ class TurnRunner {
       new MarkdownStream(() => process.stdout.columns ?? 80, style),
       status,
       (call) => toolStartLine(call.name, call.input, cwd, style, runtime.route(call.name)),
+      (call) => mcpCallName(call.name, runtime.route(call.name)),
     );
     const controller = new AbortController();
     const interrupt = () => controller.abort(new TurnInterrupted());

@@ -37,9 +37,14 @@ function builtinNamed(name: string): Tool | undefined {
   return builtinTools().find((t) => t.name === name);
 }
 
+/** A call's short name: `server › tool` for an MCP tool (its route), else the tool's name. */
+export function mcpCallName(name: string, route?: { server: string; tool: string }): string {
+  return route ? `${route.server} › ${route.tool}` : name;
+}
+
 /** The line printed when a call starts: `● Name(args)`, or `● server › tool (MCP)(args)` for an MCP tool. */
 export function toolStartLine(name: string, input: unknown, cwd: string, style: Style, route?: { server: string; tool: string }): string {
-  const shown = route ? `${route.server} › ${route.tool} (MCP)` : name;
+  const shown = route ? `${mcpCallName(name, route)} (MCP)` : name;
   const args = shortArgs(name, input, cwd);
   // `(MCP)()` reads as a typo: an MCP call without arguments shows none.
   return `${style.cyan("●")} ${style.bold(shown)}${route && !args ? "" : `(${args})`}`;

@@ -59,6 +59,8 @@ export class TurnView {
     private readonly renderer: TextRenderer,
     readonly status: TurnStatus,
     private readonly describe: (call: ToolUseBlock) => string = (call) => toolStartLine(call.name, call.input, cwd, style),
+    /** A call's short name in the status line and labels: `fx › echo` for an MCP tool, not its API name. */
+    private readonly nameOf: (call: ToolUseBlock) => string = (call) => call.name,
   ) {}
 
   /** A streamed text delta from the model (the loop's onText hook). */
@@ -84,12 +86,12 @@ export class TurnView {
     this.line(label);
     this.lastCall = call.id;
     this.running.set(call.id, "");
-    this.setBusy(`Running ${call.name}…`);
+    this.setBusy(`Running ${this.nameOf(call)}…`);
   };
 
   /** A progress report of a running call (MCP notifications/progress): one line, updated in place. */
   readonly toolProgress = (call: ToolUseBlock, message: string): void => {
-    this.running.set(call.id, `  ⋯  ${this.running.size > 1 ? `${call.name}: ` : ""}${oneLine(message, MAX_PREVIEW_CHARS)}`);
+    this.running.set(call.id, `  ⋯  ${this.running.size > 1 ? `${this.nameOf(call)}: ` : ""}${oneLine(message, MAX_PREVIEW_CHARS)}`);
     this.drawActivity();
   };
 
@@ -97,7 +99,7 @@ export class TurnView {
   readonly toolEnd = (call: ToolUseBlock, result: ToolResultContentBlock): void => {
     this.running.delete(call.id);
     this.drawActivity();
-    const label = this.lastCall === call.id ? undefined : call.name;
+    const label = this.lastCall === call.id ? undefined : this.nameOf(call);
     const maxChars = Math.max(20, Math.min(MAX_PREVIEW_CHARS, this.screen.columns - 12 - (label?.length ?? 0)));
     this.line(toolResultPreview(result.content, result.is_error === true, this.style, { label, maxChars }));
     this.setBusy(this.running.size ? `Running ${this.running.size} tools…` : "Thinking…");
