@@ -82,7 +82,11 @@ export function toolResultPreview(
   const text = typeof content === "string" ? content : content.map((b) => (b.type === "text" ? b.text : `[image ${b.source.media_type}]`)).join("\n");
   const lines = text.split("\n").filter((l) => l.trim() !== "");
   if (lines.length <= 1 || isError) return toolResultLine(content, isError, style, opts);
-  const shown = lines.slice(0, PREVIEW_LINES).map((l) => oneLine(l, maxChars));
+  // Leading indentation is kept (JSON, code): it is the shape of the result.
+  const shown = lines.slice(0, PREVIEW_LINES).map((l) => {
+    const indent = /^[ \t]*/.exec(l)![0].replace(/\t/g, "  ").slice(0, 16);
+    return indent + oneLine(l, Math.max(10, maxChars - indent.length));
+  });
   const rest = lines.length - shown.length;
   const out = [`  ⎿  ${label ? `${label}: ` : ""}${shown[0]}`, ...shown.slice(1).map((l) => `     ${l}`)];
   if (rest) out.push(style.dim(`     … +${rest} line${rest === 1 ? "" : "s"}`));

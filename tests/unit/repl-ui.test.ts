@@ -163,6 +163,8 @@ describe("turn view", () => {
 
   test("a long result shows its first lines and how many more", () => {
     expect(toolResultPreview("a\nb\nc\nd\ne", false, plain)).toBe("  ⎿  a\n     b\n     c\n     … +2 lines");
+    // Indentation is the shape of a JSON or code result: kept.
+    expect(toolResultPreview('{\n  "action": "cancel"\n}', false, plain)).toBe('  ⎿  {\n       "action": "cancel"\n     }');
   });
 });
 
