@@ -73,6 +73,13 @@ export interface LoopOptions {
    * the model an `is_error` result instead.
    */
   canUseTool?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision>;
+  /**
+   * After a tool ran (settings' PostToolUse hooks), with the input it ran with: `context` texts go
+   * to the model as text blocks after that reply's tool_result blocks.
+   */
+  afterTool?(call: ToolUseBlock, input: Record<string, unknown>, output: ToolOutput): Promise<{ context?: string[] }>;
+  /** Checked after each reply's tool results: true ends the loop there, with an empty answer (a hook's `continue: false`). */
+  halted?(): boolean;
   cwd: string;
   /** What the tools remember across calls in this conversation; handed to every call. */
   toolState?: ToolState;
@@ -136,10 +143,12 @@ export async function runLoop(conversation: Conversation, opts: LoopOptions): Pr
     conversation.append({ role: "assistant", content }, { usage: reply.usage, model: reply.model });
     // A reply cut off by max_tokens may end in a tool_use whose input is partial: never run that one.
     const truncated = reply.stop_reason === "max_tokens" && isToolUse(content.at(-1)!) ? (content.at(-1) as ToolUseBlock) : undefined;
-    const results = await runToolCalls(calls, tools, run, signal, truncated);
-    const message: MessageParam = { role: "user", content: results };
+    const notes: string[] = [];
+    const results = await runToolCalls(calls, tools, run, signal, truncated, notes);
+    const message: MessageParam = { role: "user", content: [...results, ...notes.map((text) => ({ type: "text" as const, text }))] };
     conversation.append(message);
     opts.hooks?.onToolResults?.(message);
+    if (opts.halted?.()) return { text: "", toolBugs: bugs.count };
   }
 }
 
@@ -153,6 +162,7 @@ async function runToolCalls(
   opts: LoopOptions,
   signal: AbortSignal,
   truncated: ToolUseBlock | undefined,
+  notes: string[],
 ): Promise<ToolResultContentBlock[]> {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const results: ToolResultContentBlock[] = new Array(calls.length);
@@ -162,7 +172,7 @@ async function runToolCalls(
     if (byName.get(calls[i]!.name)?.readOnly) while (j < calls.length && byName.get(calls[j]!.name)?.readOnly) j++;
     await Promise.all(
       calls.slice(i, j).map(async (call, k) => {
-        results[i + k] = await runOne(call, byName.get(call.name), opts, signal, call === truncated);
+        results[i + k] = await runOne(call, byName.get(call.name), opts, signal, call === truncated, notes);
       }),
     );
     i = j;
@@ -170,9 +180,18 @@ async function runToolCalls(
   return results;
 }
 
-async function runOne(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOptions, signal: AbortSignal, truncated: boolean): Promise<ToolResultContentBlock> {
+async function runOne(
+  call: ToolUseBlock,
+  tool: Tool | undefined,
+  opts: LoopOptions,
+  signal: AbortSignal,
+  truncated: boolean,
+  notes: string[],
+): Promise<ToolResultContentBlock> {
   opts.hooks?.onToolStart?.(call);
-  const output = await execute(call, tool, opts, signal, truncated);
+  const ran: { input?: Record<string, unknown> } = {};
+  const output = await execute(call, tool, opts, signal, truncated, ran);
+  if (ran.input && opts.afterTool) notes.push(...((await opts.afterTool(call, ran.input, output)).context ?? []));
   const content = wellFormed(typeof output.content === "string" || output.content.length ? output.content : "(no output)");
   const result: ToolResultContentBlock = { type: "tool_result", tool_use_id: call.id, content };
   if (output.isError) result.is_error = true;
@@ -189,7 +208,15 @@ function wellFormed(content: ToolOutput["content"]): ToolOutput["content"] {
   return content.map((b) => (b.type === "text" ? { ...b, text: b.text.toWellFormed() } : b));
 }
 
-async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOptions, signal: AbortSignal, truncated: boolean): Promise<ToolOutput> {
+/** Runs one call; `ran.input` is set to the input it ran with once the tool was allowed to run. */
+async function execute(
+  call: ToolUseBlock,
+  tool: Tool | undefined,
+  opts: LoopOptions,
+  signal: AbortSignal,
+  truncated: boolean,
+  ran: { input?: Record<string, unknown> },
+): Promise<ToolOutput> {
   if (truncated) {
     return { isError: true, content: "This tool call was cut off by max_tokens and was not run: its input may be partial. Try again with a shorter call." };
   }
@@ -202,6 +229,7 @@ async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOpt
     if (typeof decision === "object" && decision.behavior === "deny") return { isError: true, content: decision.message };
     if (typeof decision === "object" && decision.updatedInput) input = decision.updatedInput;
     const progress = opts.hooks?.onToolProgress;
+    ran.input = input;
     return await tool.run(input, { cwd: opts.cwd, signal, toolState: opts.toolState, onProgress: progress && ((message) => progress(call, message)) });
   } catch (err) {
     // An interrupted tool may throw the abort reason; anything else that is not a ToolError is a bug.
