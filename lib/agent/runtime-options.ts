@@ -19,6 +19,8 @@ export interface RuntimeOptions {
   mcpConfig: string[];
   strictMcpConfig: boolean;
   disallowedTools: string[];
+  /** Settings' bare deny rules: true takes the tool off every request (route: an MCP tool's names as written). */
+  deniedTool?(name: string, route?: { server: string; tool: string }): boolean;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   sampling: boolean;

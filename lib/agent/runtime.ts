@@ -161,7 +161,9 @@ export class AgentRuntime {
   tools(): Tool[] {
     const pinned = pinToolNames([...builtinTools(), ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
-    const all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
+    let all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
+    const settingsDeny = this.opts.deniedTool;
+    if (settingsDeny) all = all.filter((t) => !settingsDeny(t.name, pinned.routes[t.name]));
     const denied = this.opts.disallowedTools;
     if (!denied.length) return all;
     return all.filter((t) => !denied.some((rule) => this.matchesRule(t.name, rule)));

@@ -22,6 +22,8 @@ Options:
   --output-format <fmt>         text (default), json or stream-json (print mode)
   --max-turns <n>               stop after n model calls (exit 1)
   --mcp-config <file|json>      extra MCP servers (repeatable)
+  --settings <file|json>        settings over the project's and user's (Claude Code's settings.json format)
+  --setting-sources <list>      which settings files to read: user, project, local (comma separated; "" for none)
   --strict-mcp-config           use only --mcp-config servers, not .mcp.json
   --allowedTools <names>        tools that need no permission (comma or space separated)
   --disallowedTools <names>     tools removed from the model's list; mcp__<server> names a whole server
@@ -56,6 +58,10 @@ export interface CliArgs {
   maxTurns?: number;
   mcpConfig: string[];
   strictMcpConfig: boolean;
+  /** `--settings`: a settings file or a JSON object's text. */
+  settings?: string;
+  /** `--setting-sources`: user, project, local, comma separated. */
+  settingSources?: string;
   allowedTools: string[];
   disallowedTools: string[];
   systemPrompt?: string;
@@ -120,6 +126,8 @@ const options = {
   "max-turns": { type: "string" },
   "mcp-config": { type: "string", multiple: true },
   "strict-mcp-config": { type: "boolean" },
+  settings: { type: "string" },
+  "setting-sources": { type: "string" },
   allowedTools: { type: "string", multiple: true },
   "allowed-tools": { type: "string", multiple: true },
   disallowedTools: { type: "string", multiple: true },
@@ -192,6 +200,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     maxTurns,
     mcpConfig: (values["mcp-config"] as string[] | undefined) ?? [],
     strictMcpConfig: Boolean(values["strict-mcp-config"]),
+    settings: values.settings as string | undefined,
+    settingSources: values["setting-sources"] as string | undefined,
     allowedTools: list("allowedTools", "allowed-tools"),
     disallowedTools: list("disallowedTools", "disallowed-tools"),
     systemPrompt: values["system-prompt"] as string | undefined,

@@ -19,9 +19,13 @@ import { printBuiltin, PRINT_BUILTINS } from "./print-commands.ts";
 import { openRunSession, SessionError } from "./session-flags.ts";
 import type { OpenedSession } from "../agent/session-open.ts";
 import { needsPermission, type PermissionMode } from "../agent/permissions.ts";
-import type { PermissionDecision } from "../agent/loop.ts";
+import type { LoopOptions, PermissionDecision } from "../agent/loop.ts";
 import type { Tool } from "../tools/tool.ts";
 import { isAllowed } from "./repl-permission.ts";
+import { SettingsFlagError } from "../agent/settings/files.ts";
+import { ToolGate } from "../agent/settings/gate.ts";
+import { prepareSettings, promptSubmit, sessionEnd, sessionStart, stopHook, type PreparedSettings } from "../agent/settings/turn-hooks.ts";
+import { approvalRequired } from "../agent/project-approval.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 import { runtimeOptions } from "./runtime-options.ts";
@@ -57,6 +61,15 @@ export async function runPrint(args: CliArgs): Promise<number> {
     stderr(`error: ${err.message}`);
     return err.usage ? 2 : 1;
   }
+  let prepared: PreparedSettings | undefined;
+  try {
+    prepared = prepareSettings({ cwd, flag: args.settings, sources: args.settingSources, requireApproval: approvalRequired(), warn: stderr });
+  } catch (err) {
+    if (!(err instanceof SettingsFlagError)) throw err;
+    stderr(`error: ${err.message}`);
+    return 2;
+  }
+  const settings = prepared?.settings;
   const conversation = session.conversation;
   writer.sessionId = conversation.sessionId;
   const stdinText = readPipedStdin(args.prompt === undefined ? undefined : STDIN_GRACE_MS);
@@ -89,14 +102,17 @@ export async function runPrint(args: CliArgs): Promise<number> {
         cwd,
         { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle },
         session.savedModel,
+        prepared?.model,
       ),
+      deniedTool: settings && ((name, route) => settings.rules.removes(name, route)),
       // `-p /help`, `/mcp`, `/tools` answer without the model, so they need no key.
       modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
     });
     status?.finish(runtime.servers());
     piped ??= await stdinText;
     const prompt = [args.prompt, piped.trim() ? piped : undefined].filter((s) => s !== undefined).join("\n\n");
-    const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: runtime.mcpInput(), warn: stderr });
+    const readDenied = settings && ((path: string) => settings.rules.readDenied(path) !== undefined);
+    const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: runtime.mcpInput(), warn: stderr, readDenied });
     if (parsed.kind === "builtin") {
       finish({ subtype: "success", result: printBuiltin(parsed.name, runtime) });
       return 0;
@@ -112,9 +128,23 @@ export async function runPrint(args: CliArgs): Promise<number> {
     s.pinRoutes(conversation.routes);
     writer.sessionId = conversation.sessionId;
     mark = conversation.mark();
-    conversation.append({ role: "user", content: parsed.content });
+    let content = parsed.content;
+    if (settings) {
+      settings.session = { session_id: conversation.sessionId, transcript_path: session.path ?? "", permission_mode: args.permissionMode ?? "default" };
+      const verdict = await promptSubmit(settings, prompt, stderr);
+      // Claude Code ends such a run with exit 0 and prints the message as its result; ours goes to stderr.
+      if (!("context" in verdict)) {
+        stderr("drop" in verdict ? verdict.drop : verdict.stop);
+        finish({ subtype: "success", result: "" });
+        return 0;
+      }
+      content = [...(await sessionStart(settings, args.resume || args.continue ? "resume" : "startup", stderr)), ...content, ...verdict.context];
+    }
+    conversation.append({ role: "user", content });
     const bugs = toolBugReport(stderr, args.debug);
-    const result = await runLoop(conversation, {
+    const denier = args.permissionMode && permissionDenier(args.permissionMode, args.allowedTools, s);
+    const gate = settings && new ToolGate({ settings, route: (name) => s.route(name), fallback: denier, notice: stderr });
+    const loop: LoopOptions = {
       model: s.model,
       system: s.systemPrompt(),
       tools: () => s.tools(),
@@ -125,7 +155,9 @@ export async function runPrint(args: CliArgs): Promise<number> {
         conversation.noteRoutes(s.routes());
       },
       // --permission-mode with nobody to ask: what needs permission is refused (without it, everything runs).
-      canUseTool: args.permissionMode && permissionDenier(args.permissionMode, args.allowedTools, s),
+      canUseTool: gate?.canUseTool ?? denier,
+      afterTool: gate?.afterTool,
+      halted: gate?.halted,
       cwd,
       toolState: new ToolState(cwd),
       maxTurns: args.maxTurns,
@@ -144,7 +176,18 @@ export async function runPrint(args: CliArgs): Promise<number> {
         onToolProgress: process.stderr.isTTY ? (call, message) => stderr(`${call.name}: ${message}`) : undefined,
         onToolBug: bugs.onToolBug,
       },
-    });
+    };
+    let result = await runLoop(conversation, loop);
+    // A Stop hook's block gives the model another turn; its model calls count toward --max-turns.
+    for (let active = false; settings && !gate?.stopped; active = true) {
+      const verdict = await stopHook(settings, active, result.text, stderr);
+      if (verdict.stop !== undefined) gate!.stopped = verdict.stop;
+      if (!verdict.again) break;
+      if (args.maxTurns !== undefined && turns >= args.maxTurns) throw new MaxTurnsError(args.maxTurns);
+      conversation.append({ role: "user", content: [{ type: "text", text: verdict.again }] });
+      result = await runLoop(conversation, { ...loop, maxTurns: args.maxTurns === undefined ? undefined : args.maxTurns - turns });
+    }
+    if (gate?.stopped !== undefined) stderr(`Operation stopped by hook: ${gate.stopped}`);
     const crashed = bugs.summary();
     if (crashed) stderr(crashed);
     finish({ subtype: "success", result: result.text });
@@ -169,6 +212,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
   } finally {
     // The answer goes out first: a server slow to exit must not hold it back.
     await writer.flush();
+    if (settings) await sessionEnd(settings, "other");
     await shutdown();
   }
   return code;

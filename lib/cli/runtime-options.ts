@@ -13,16 +13,16 @@ type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default
- * model (a resumed session's saved model before $ANTHROPIC_MODEL); the MCP, tool, prompt and diagnostic flags as they are; `callbacks` for the mode's display,
+ * model (a resumed session's saved model before $ANTHROPIC_MODEL, the settings' `model` after it); the MCP, tool, prompt and diagnostic flags as they are; `callbacks` for the mode's display,
  * with servers' ANSI codes stripped from logged lines unless stderr takes colour. `--elicitation` becomes the headless
  * elicitation policy (its lines through `log`); an `elicitation` in `callbacks` (a person's form) replaces it.
  */
-export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks, savedModel?: string): RuntimeOptions {
+export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks, savedModel?: string, settingsModel?: string): RuntimeOptions {
   const log = plainUnlessColor(callbacks.log, colorEnabled(process.stderr));
   return {
     cwd,
     // A resumed conversation goes on with its own model unless --model says otherwise.
-    model: args.model ?? (savedModel || process.env.ANTHROPIC_MODEL || DEFAULT_MODEL),
+    model: args.model ?? (savedModel || process.env.ANTHROPIC_MODEL || settingsModel || DEFAULT_MODEL),
     mcpConfig: args.mcpConfig,
     strictMcpConfig: args.strictMcpConfig,
     disallowedTools: args.disallowedTools,
