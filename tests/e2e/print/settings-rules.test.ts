@@ -40,7 +40,7 @@ describe("Bash rules", () => {
       commands.map((command) => reply(toolUse("Bash", { command }))),
     );
     expect(existsSync(join(p.dir, "victim.txt"))).toBe(true);
-    commands.forEach((_, i) => expect(resultsOf(run, i)[0]!.is_error).toBe(true));
+    expect(commands.map((_, i) => resultsOf(run, i)[0]!.is_error)).toEqual(commands.map(() => true));
   });
 
   test("an ask rule refuses in -p with Claude Code's words; a command it does not cover runs", async () => {
@@ -113,7 +113,7 @@ describe("Read and Edit rules", () => {
       [],
       { env: { HOME: home } },
     );
-    files.forEach((_, i) => expect(resultsOf(run, i)[0]!.is_error).toBe(true));
+    expect(files.map((_, i) => resultsOf(run, i)[0]!.is_error)).toEqual(files.map(() => true));
   });
 
   test("a user file's /x is relative to its config folder, not the project (Claude Code's rule)", async () => {
