@@ -5,7 +5,7 @@
 import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type RecordedRequest, reply, type Step, startModelServer, text } from "../../support/model-server.ts";
-import { type RunResult, runAgent, tempDir } from "../../support/run.ts";
+import { baseEnv, PROGRAM, type RunResult, runAgent, tempDir } from "../../support/run.ts";
 
 export interface Place {
   dir: string;
@@ -72,4 +72,39 @@ export function resultsOf(run: SettingsRun, n: number): { content: unknown; is_e
 export function textsOf(run: SettingsRun, n: number): string[] {
   const last = run.requests[n]?.body.messages.at(-1);
   return (last?.content ?? []).filter((b: { type: string }) => b.type === "text").map((b: { text: string }) => b.text);
+}
+
+/**
+ * Like runPrint, inside a private mount namespace whose /etc is an overlay with
+ * `/etc/claude-code/managed-settings.json` holding `managed`: the real /etc is never written.
+ * Needs root (or user namespaces) and overlayfs; `available` says whether this machine has them.
+ */
+export async function runPrintManaged(p: Place, managed: unknown, script: Step[], args: string[] = []): Promise<SettingsRun> {
+  const layer = tempDir("agent-etc-");
+  mkdirSync(join(layer, "upper", "claude-code"), { recursive: true });
+  mkdirSync(join(layer, "work"));
+  writeFileSync(join(layer, "upper", "claude-code", "managed-settings.json"), JSON.stringify(managed));
+  const mount = `mount -t overlay overlay -o lowerdir=/etc,upperdir=${layer}/upper,workdir=${layer}/work /etc && exec "$@"`;
+  const server = startModelServer([...script, reply(text("done"))]);
+  try {
+    const run = await runAgentVia(["unshare", "-m", "--propagation", "private", "sh", "-c", mount, "sh"], ["-p", "go", ...args], p, server.url);
+    return { ...run, requests: server.requests };
+  } finally {
+    server.stop();
+  }
+}
+
+/** True when this machine can give a run its own /etc overlay (root and overlayfs). */
+export const managedAvailable = (() => {
+  if (process.platform !== "linux" || process.getuid?.() !== 0) return false;
+  const probe = Bun.spawnSync(["unshare", "-m", "--propagation", "private", "sh", "-c", "mount -t tmpfs tmpfs /mnt"], { stdout: "ignore", stderr: "ignore" });
+  return probe.exitCode === 0;
+})();
+
+async function runAgentVia(prefix: string[], args: string[], p: Place, model: string): Promise<RunResult> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries({ ...baseEnv(model), CLAUDE_CONFIG_DIR: p.config })) if (v !== undefined) env[k] = v;
+  const proc = Bun.spawn([...prefix, PROGRAM, ...args], { cwd: p.dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
 }
