@@ -22,7 +22,7 @@ export const HOOK_EVENTS = [
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
-/** Claude Code events we do not fire: named as unsupported rather than unknown. */
+/** Claude Code events we do not fire: kept silently (/hooks can list them), not reported as unknown. */
 const CLAUDE_CODE_ONLY = new Set([
   "PermissionRequest",
   "PermissionDenied",
@@ -65,8 +65,10 @@ export function parseHooks(sources: Sourced<Record<string, unknown>>[], warn: (l
   const out: HookCommand[] = [];
   for (const { value, file } of sources) {
     for (const [event, groups] of Object.entries(value)) {
+      // Claude Code's other events are valid there and simply never fire here: a line on every run would be noise.
+      if (CLAUDE_CODE_ONLY.has(event)) continue;
       if (!(HOOK_EVENTS as readonly string[]).includes(event)) {
-        warn(`${file.path}: hooks.${event}: ${CLAUDE_CODE_ONLY.has(event) ? "this event is not supported here" : `unknown hook event "${event}"`}; ignored`);
+        warn(`${file.path}: hooks.${event}: unknown hook event "${event}"; ignored`);
         continue;
       }
       if (!Array.isArray(groups)) {
