@@ -46,8 +46,9 @@ const PATH_FIELD: Record<string, string> = { Read: "file_path", Edit: "file_path
 
 /** `Tool` or `Tool(spec)`, with the specifier's parentheses balanced at the end; undefined when malformed. */
 export function parseRuleText(text: string): { tool: string; spec?: string } | undefined {
-  const m = /^([A-Za-z0-9_*.-]+)(?:\((.*)\))?$/s.exec(text.trim());
-  if (!m) return undefined;
+  const m = /^([^()]+?)(?:\((.*)\))?$/s.exec(text.trim());
+  // MCP names are as the config and server wrote them (spaces, dots); other tool names are plain words.
+  if (!m || (!m[1]!.startsWith("mcp__") && !/^[A-Za-z0-9_*.-]+$/.test(m[1]!))) return undefined;
   const spec = m[2];
   if (spec === undefined || spec === "" || spec === "*") return { tool: m[1]! };
   return { tool: m[1]!, spec };
