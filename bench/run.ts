@@ -17,6 +17,7 @@ import { firstRequestFigure } from "./fig-first-request.ts";
 import { framingFigure } from "./fig-framing.ts";
 import { httpFigure } from "./fig-http.ts";
 import { rssFigure } from "./fig-rss.ts";
+import { settingsFigure } from "./fig-settings.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
@@ -35,6 +36,7 @@ const FIGURES: Record<string, Figure> = {
   rss: rssFigure,
   context: contextFigure,
   http: httpFigure,
+  settings: settingsFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");

@@ -18,6 +18,8 @@ export interface Rule {
   tool: string;
   spec?: string;
   path?: PathPattern;
+  /** The tool name as a pattern, when it holds `*` (`mcp__*`, `mcp__srv__*`). */
+  toolGlob?: RegExp;
 }
 
 /** Where an MCP tool's API name leads (the names as config and server wrote them). */
@@ -66,6 +68,7 @@ export function compileRules(texts: RuleText[], ctx: RuleContext): Rule[] {
       continue;
     }
     const rule: Rule = { source, ...parsed };
+    if (parsed.tool.includes("*")) rule.toolGlob = new RegExp(`^${parsed.tool.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
     if (parsed.spec !== undefined && (parsed.tool === "Read" || parsed.tool === "Edit")) {
       rule.path = compilePathPattern(parsed.spec, { cwd: ctx.cwd, home: ctx.home, root: source.file.root });
     }
@@ -79,21 +82,16 @@ function namesTool(rule: Rule, name: string, route: ToolRoute | undefined): bool
   if (rule.tool === "Read" && READERS.has(name)) return true;
   if (rule.tool === "Edit" && EDITORS.has(name)) return true;
   if (ruleNamesTool(rule.tool, name, route)) return true;
-  if (!rule.tool.includes("*")) return false;
-  const re = new RegExp(`^${rule.tool.replace(/[.+?^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*")}$`);
+  const re = rule.toolGlob;
+  if (!re) return false;
   return re.test(name) || (route !== undefined && re.test(`mcp__${route.server}__${route.tool}`));
 }
 
-/** Whether `rule` covers a call of `name` with `input`. */
-function covers(rule: Rule, name: string, input: Record<string, unknown>, route: ToolRoute | undefined, ctx: RuleContext): boolean {
+/** Whether `rule` covers a call of `name`; `paths()` is the call's path argument resolved, computed once per call. */
+function covers(rule: Rule, name: string, paths: () => string[], route: ToolRoute | undefined): boolean {
   if (!namesTool(rule, name, route)) return false;
   if (rule.spec === undefined) return true;
-  if (rule.path) {
-    const field = PATH_FIELD[name];
-    const value = field ? input[field] : undefined;
-    const paths = candidatePaths(typeof value === "string" && value ? value : ".", ctx.cwd, ctx.home);
-    return paths.some((p) => rule.path!.matches(p));
-  }
+  if (rule.path) return paths().some((p) => rule.path!.matches(p));
   // Write(path) and specifiers of other tools are never consulted (Claude Code: Edit(…) covers writes).
   return false;
 }
@@ -128,12 +126,18 @@ export class PermissionRules {
   /** Deny, then ask, then allow: the first list with a rule covering the call decides. */
   decide(name: string, input: Record<string, unknown>, route?: ToolRoute): RuleMatch | undefined {
     if (name === "Bash") return this.decideBash(typeof input.command === "string" ? input.command : "");
+    let resolved: string[] | undefined;
+    const paths = () => {
+      const value = PATH_FIELD[name] ? input[PATH_FIELD[name]] : undefined;
+      resolved ??= candidatePaths(typeof value === "string" && value ? value : ".", this.ctx.cwd, this.ctx.home);
+      return resolved;
+    };
     for (const [behavior, list] of [
       ["deny", this.deny],
       ["ask", this.ask],
       ["allow", this.allow],
     ] as const) {
-      const rule = list.find((r) => covers(r, name, input, route, this.ctx));
+      const rule = list.find((r) => covers(r, name, paths, route));
       if (rule) return { behavior, rule };
     }
     return undefined;
@@ -141,7 +145,8 @@ export class PermissionRules {
 
   /** The deny rule covering a read of `path` (an `@file` mention), if any. */
   readDenied(path: string): Rule | undefined {
-    return this.deny.find((r) => covers(r, "Read", { file_path: path }, undefined, this.ctx));
+    const paths = candidatePaths(path, this.ctx.cwd, this.ctx.home);
+    return this.deny.find((r) => covers(r, "Read", () => paths, undefined));
   }
 
   /**
