@@ -57,7 +57,7 @@ export async function promptSubmit(settings: RunSettings, prompt: string, notice
   const out = await settings.fire("UserPromptSubmit", undefined, { prompt });
   for (const line of out.notices) notice(line);
   if (out.stop !== undefined) return { stop: `Operation stopped by hook: ${out.stop}` };
-  if (out.block !== undefined) return { drop: `UserPromptSubmit operation blocked by hook:\n${out.block.trimEnd()}\n\nOriginal prompt: ${prompt}` };
+  if (out.block !== undefined) return { drop: `UserPromptSubmit operation blocked by hook:\n${out.block}\n\nOriginal prompt: ${prompt}` };
   return { context: out.context.map((text) => ({ type: "text", text })) };
 }
 

@@ -201,7 +201,7 @@ describe("UserPromptSubmit, SessionStart, Stop, SessionEnd", () => {
     expect(run.requests).toHaveLength(0);
     expect(run.code).toBe(0);
     expect(run.stdout).toBe("");
-    expect(run.stderr).toBe(`UserPromptSubmit operation blocked by hook:\n[${script}]: blocked-by-hook\n\nOriginal prompt: hello\n`);
+    expect(run.stderr).toBe(`UserPromptSubmit operation blocked by hook:\n[${script}]: blocked-by-hook\n\n\nOriginal prompt: hello\n`);
   });
 
   test("UserPromptSubmit decision block and continue:false end the run the same way", async () => {
