@@ -22,9 +22,8 @@ import { needsPermission, type PermissionMode } from "../agent/permissions.ts";
 import type { LoopOptions, PermissionDecision } from "../agent/loop.ts";
 import type { Tool } from "../tools/tool.ts";
 import { isAllowed } from "./repl-permission.ts";
-import { SettingsFlagError } from "../agent/settings/files.ts";
-import { ToolGate } from "../agent/settings/gate.ts";
-import { prepareSettings, promptSubmit, sessionEnd, sessionStart, stopHook, type PreparedSettings } from "../agent/settings/turn-hooks.ts";
+import type { PreparedSettings } from "../agent/settings/turn-hooks.ts";
+import { hasSettings } from "../agent/settings/locate.ts";
 import { approvalRequired } from "../agent/project-approval.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
@@ -61,11 +60,13 @@ export async function runPrint(args: CliArgs): Promise<number> {
     stderr(`error: ${err.message}`);
     return err.usage ? 2 : 1;
   }
+  // Without any settings file the engine is never loaded: such a run is exactly as it was.
+  const engine = hasSettings(cwd, args.settings) ? await import("./print-settings.ts") : undefined;
   let prepared: PreparedSettings | undefined;
   try {
-    prepared = prepareSettings({ cwd, flag: args.settings, sources: args.settingSources, requireApproval: approvalRequired(), warn: stderr });
+    prepared = engine?.prepareSettings({ cwd, flag: args.settings, sources: args.settingSources, requireApproval: approvalRequired(), warn: stderr });
   } catch (err) {
-    if (!(err instanceof SettingsFlagError)) throw err;
+    if (!engine || !(err instanceof engine.SettingsFlagError)) throw err;
     stderr(`error: ${err.message}`);
     return 2;
   }
@@ -129,7 +130,8 @@ export async function runPrint(args: CliArgs): Promise<number> {
     writer.sessionId = conversation.sessionId;
     mark = conversation.mark();
     let content = parsed.content;
-    if (settings) {
+    if (settings && engine) {
+      const { promptSubmit, sessionStart } = engine;
       settings.session = { session_id: conversation.sessionId, transcript_path: session.path ?? "", permission_mode: args.permissionMode ?? "default" };
       const verdict = await promptSubmit(settings, prompt, stderr);
       // Claude Code ends such a run with exit 0 and prints the message as its result; ours goes to stderr.
@@ -143,7 +145,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
     conversation.append({ role: "user", content });
     const bugs = toolBugReport(stderr, args.debug);
     const denier = args.permissionMode && permissionDenier(args.permissionMode, args.allowedTools, s);
-    const gate = settings && new ToolGate({ settings, route: (name) => s.route(name), fallback: denier, notice: stderr });
+    const gate = settings && engine && new engine.ToolGate({ settings, route: (name) => s.route(name), fallback: denier, notice: stderr });
     const loop: LoopOptions = {
       model: s.model,
       system: s.systemPrompt(),
@@ -179,8 +181,8 @@ export async function runPrint(args: CliArgs): Promise<number> {
     };
     let result = await runLoop(conversation, loop);
     // A Stop hook's block gives the model another turn; its model calls count toward --max-turns.
-    for (let active = false; settings && !gate?.stopped; active = true) {
-      const verdict = await stopHook(settings, active, result.text, stderr);
+    for (let active = false; settings && engine && !gate?.stopped; active = true) {
+      const verdict = await engine.stopHook(settings, active, result.text, stderr);
       if (verdict.stop !== undefined) gate!.stopped = verdict.stop;
       if (!verdict.again) break;
       if (args.maxTurns !== undefined && turns >= args.maxTurns) throw new MaxTurnsError(args.maxTurns);
@@ -212,7 +214,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
   } finally {
     // The answer goes out first: a server slow to exit must not hold it back.
     await writer.flush();
-    if (settings) await sessionEnd(settings, "other");
+    if (settings && engine) await engine.sessionEnd(settings, "other");
     await shutdown();
   }
   return code;

@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
 import { jsonErrorOffset, lineColumn } from "../../mcp/json-position.ts";
+import { managedSettingsDir } from "./locate.ts";
 import { checkSettings, type SettingsDoc } from "./schema.ts";
 
 export type SettingsScope = "managed" | "flag" | "local" | "project" | "user";
@@ -41,13 +42,6 @@ export interface LoadOptions {
 }
 
 const SOURCE_NAMES = ["user", "project", "local"] as const;
-
-/** The managed settings folder of this platform (no variable may redirect it), or null where there is none. */
-export function managedSettingsDir(platform = process.platform): string | null {
-  if (platform === "linux") return "/etc/claude-code";
-  if (platform === "darwin") return "/Library/Application Support/ClaudeCode";
-  return null;
-}
 
 /** `--setting-sources` as a set; throws SettingsFlagError on a name other than user, project, local. */
 export function parseSettingSources(value: string | undefined): Set<string> {
