@@ -6,7 +6,7 @@
  * {roots:{},sampling:{}}, stdout holds only the answer, and the exit code is the same.
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { fixtureServer, ROOT, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
@@ -64,5 +64,21 @@ describe("a Claude Code user's home", () => {
     // The process's ANTHROPIC_BASE_URL won over the home's: the scripted model got every call.
     expect(cc.requests).toHaveLength(2);
     expect(cc.requests[1]!.body.messages.at(-1).content[0]).toMatchObject({ type: "tool_result", content: "tool ran" });
+  });
+
+  test("mcp-init, --version and --help read no settings: a broken file and a hook that would leave a mark change nothing", async () => {
+    const { claudeUser } = homes();
+    const dir = tempDir();
+    const mark = join(dir, "hook-ran");
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: `touch ${mark}` }] }] } }));
+    writeFileSync(join(claudeUser, ".claude", "settings.json"), "{ not json");
+    writeFileSync(join(dir, "case.json"), JSON.stringify({ id: 1, serverResponse: null }));
+    for (const args of [["mcp-init", "case.json"], ["--version"], ["--help"]]) {
+      const r = await runAgent(args, { cwd: dir, env: { HOME: claudeUser } });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe("");
+    }
+    expect(existsSync(mark)).toBe(false);
   });
 });
