@@ -247,8 +247,10 @@ export class AgentRuntime {
    * Before a model call: compacts when the last reply's prompt passed the threshold (compact.ts).
    * A failed summary is one log line, and the run goes on uncompacted.
    */
-  async autoCompact(conversation: Conversation, request: Omit<CompactRequest, "model">): Promise<CompactInfo | undefined> {
+  async autoCompact(conversation: Conversation, request: Omit<CompactRequest, "model">, beforeCompact?: () => Promise<void>): Promise<CompactInfo | undefined> {
     if (this.compactor.due(conversation, this.current.model) === undefined) return undefined;
+    // Settings' PreCompact hooks, only when a compaction really starts.
+    await beforeCompact?.();
     try {
       return await compact(conversation, { model: this.current, ...request }, "", "auto");
     } catch (err) {

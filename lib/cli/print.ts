@@ -151,7 +151,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
       system: s.systemPrompt(),
       tools: () => s.tools(),
       offer: (tools) => s.offer(tools),
-      compact: (c, request) => s.autoCompact(c, request),
+      compact: (c, request) => s.autoCompact(c, request, settings && engine && (() => engine.preCompact(settings, "auto", "", stderr))),
       beforeModelCall: async () => {
         await s.refresh();
         conversation.noteRoutes(s.routes());

@@ -1,6 +1,6 @@
 /**
  * The settings' points in a run outside tool calls (Claude Code hooks.md): loading (env applied,
- * `model` resolved, `defaultMode` checked), SessionStart, UserPromptSubmit, Stop and SessionEnd.
+ * `model` resolved, `defaultMode` checked), SessionStart, UserPromptSubmit, Stop, PreCompact and SessionEnd.
  * Mode-independent: each mode calls these around its own turn, and words nothing for stdout.
  */
 import type { ContentBlock } from "../messages.ts";
@@ -83,4 +83,11 @@ export async function stopHook(
 export async function sessionEnd(settings: RunSettings, reason: string): Promise<void> {
   if (!settings.listens("SessionEnd")) return;
   await settings.fire("SessionEnd", reason, { reason });
+}
+
+/** PreCompact (`trigger`: manual or auto), before a compaction starts; its output is only notices. */
+export async function preCompact(settings: RunSettings, trigger: "manual" | "auto", instructions: string, notice: (line: string) => void): Promise<void> {
+  if (!settings.listens("PreCompact")) return;
+  const out = await settings.fire("PreCompact", trigger, { trigger, custom_instructions: instructions });
+  for (const line of out.notices) notice(line);
 }

@@ -71,7 +71,10 @@ describe("a Claude Code user's home", () => {
     const dir = tempDir();
     const mark = join(dir, "hook-ran");
     mkdirSync(join(dir, ".claude"));
-    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: `touch ${mark}` }] }] } }));
+    writeFileSync(
+      join(dir, ".claude", "settings.json"),
+      JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: `touch ${mark}` }] }] } }),
+    );
     writeFileSync(join(claudeUser, ".claude", "settings.json"), "{ not json");
     writeFileSync(join(dir, "case.json"), JSON.stringify({ id: 1, serverResponse: null }));
     for (const args of [["mcp-init", "case.json"], ["--version"], ["--help"]]) {

@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, text, toolUse } from "../../support/model-server.ts";
+import { reply, text, toolUse, withUsage } from "../../support/model-server.ts";
 import { isAlive } from "../../support/run.ts";
 import { hook, hookScript, place, projectSettings, resultsOf, runPrint, textsOf } from "./settings-support.ts";
 
@@ -261,5 +261,21 @@ describe("UserPromptSubmit, SessionStart, Stop, SessionEnd", () => {
     projectSettings(p, { hooks: hook("SessionEnd", hookScript(`cat > ${out}`)) });
     await runPrint(p, []);
     expect(JSON.parse(readFileSync(out, "utf8"))).toMatchObject({ hook_event_name: "SessionEnd", reason: "other" });
+  });
+});
+
+describe("PreCompact", () => {
+  test("fires with trigger auto when an automatic compaction starts, and not before", async () => {
+    const p = place();
+    const out = join(p.dir, "compact.json");
+    projectSettings(p, { hooks: hook("PreCompact", hookScript(`cat >> ${out}`), "auto") });
+    const full = { input_tokens: 100_000, output_tokens: 10, cache_read_input_tokens: 800_000 };
+    const run = await runPrint(p, [
+      withUsage(reply(toolUse("Bash", { command: "echo one" })), { input_tokens: 1000, output_tokens: 10 }),
+      withUsage(reply(toolUse("Bash", { command: "echo two" })), full),
+      reply(text("SUMMARY: two commands ran")),
+    ]);
+    expect(run.stderr).toContain("Compacted the conversation (auto");
+    expect(JSON.parse(readFileSync(out, "utf8"))).toMatchObject({ hook_event_name: "PreCompact", trigger: "auto", custom_instructions: "" });
   });
 });
