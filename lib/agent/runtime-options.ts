@@ -1,10 +1,11 @@
 /** What the CLI hands the agent runtime (runtime.ts) for one run, and how it reports each MCP server. */
-import type { ServerConfig } from "../mcp/config.ts";
-import type { ClientFeatures } from "../mcp/features.ts";
-import type { RegistryOptions } from "../mcp/registry.ts";
+import type { ServerConfig } from "../mcp/config/load.ts";
+import type { ClientFeatures } from "../mcp/session/features.ts";
+import type { RegistryOptions } from "../mcp/registry/registry.ts";
 import type { SdkHost } from "../mcp/transports/sdk.ts";
 import type { SamplingConsent } from "./mcp/sampling.ts";
-import { InputError } from "./input-types.ts";
+import { InputError } from "./input/types.ts";
+import type { SettingsHooks } from "./settings/turn-hooks.ts";
 
 /** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
 export class McpConfigFlagError extends InputError {
@@ -19,8 +20,8 @@ export interface RuntimeOptions {
   mcpConfig: string[];
   strictMcpConfig: boolean;
   disallowedTools: string[];
-  /** Settings' bare deny rules: true takes the tool off every request (route: an MCP tool's names as written). */
-  deniedTool?(name: string, route?: { server: string; tool: string }): boolean;
+  /** The run's settings files (lib/agent/settings): bare deny rules take tools off every request; turn.ts runs their rules and hooks. */
+  settings?: SettingsHooks;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   sampling: boolean;

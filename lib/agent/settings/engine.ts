@@ -20,6 +20,8 @@ export interface SettingsLoadOptions {
   sources?: string;
   /** `MCP_REQUIRE_APPROVAL=1` in -p: the repository's files loosen nothing without trust. */
   requireApproval?: boolean;
+  /** The warning's words for that hold (merge.ts). */
+  gateReason?: string;
   warn(line: string): void;
   /** Unit tests only: a managed folder other than the platform's (null: none). */
   managedDir?: string | null;
@@ -60,7 +62,14 @@ export class RunSettings {
     const needsTrust = files.some((f) => (f.scope === "project" || f.scope === "local") && hasLoosening(f.doc, opts.requireApproval === true));
     const file = trustFile(env);
     const trusted = needsTrust && workspaceTrusted(cwd, file);
-    const effective = mergeSettings(files, { trusted, requireApproval: opts.requireApproval === true, trustFile: file, cwd, warn: opts.warn });
+    const effective = mergeSettings(files, {
+      trusted,
+      requireApproval: opts.requireApproval === true,
+      trustFile: file,
+      cwd,
+      warn: opts.warn,
+      gateReason: opts.gateReason,
+    });
     return new RunSettings(effective, cwd, home, opts.warn);
   }
 

@@ -41,6 +41,8 @@ export interface MergeOptions {
   trusted: boolean;
   /** `MCP_REQUIRE_APPROVAL=1` in -p: without trust, nothing of the repository's files loosens the run. */
   requireApproval: boolean;
+  /** Why an untrusted repository is held (the warning's first words); `MCP_REQUIRE_APPROVAL=1` by default. */
+  gateReason?: string;
   /** Where the trust would be recorded (`projects["<dir>"].hasTrustDialogAccepted` in this file), for the warning. */
   trustFile: string;
   cwd: string;
@@ -155,7 +157,7 @@ function warnGated(files: SettingsFile[], opts: MergeOptions): void {
     ].filter(Boolean);
     if (keys.length) {
       opts.warn(
-        `MCP_REQUIRE_APPROVAL=1: ignoring ${keys.join(", ")} of ${shown(f, opts.cwd)}: this workspace has not been trusted (its deny and ask rules still apply)`,
+        `${opts.gateReason ?? "MCP_REQUIRE_APPROVAL=1"}: ignoring ${keys.join(", ")} of ${shown(f, opts.cwd)}: this workspace has not been trusted (its deny and ask rules still apply)`,
       );
     }
   }

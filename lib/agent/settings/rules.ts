@@ -6,7 +6,7 @@
  * and Write (path-rules.ts); MCP rules name `mcp__server`, `mcp__server__*` or `mcp__server__tool`
  * with the names as the config and the server wrote them. A rule for a tool we do not have is kept.
  */
-import { ruleNamesTool } from "../../mcp/names.ts";
+import { ruleNamesTool } from "../mcp/names.ts";
 import { parseBash } from "./bash-parse.ts";
 import { bashPartMatches, bashWholeMatches } from "./bash-rules.ts";
 import type { Behavior, RuleText } from "./merge.ts";
