@@ -121,6 +121,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
     let content = await userContent(mode, turn, signal);
     if (!Array.isArray(content)) return close(content);
     if (settings) {
+      settings.follow(conversation.sessionId);
       const verdict = await settings.promptSubmit(typeof turn.input === "string" ? turn.input : promptText(content), turn.events.line);
       // Claude Code drops the prompt and makes no model call; the message is for the user, never stdout.
       if (!("context" in verdict)) {

@@ -63,6 +63,11 @@ export class SettingsHooks {
     this.settings.session = { session_id: sessionId, transcript_path: transcriptPath ?? "", permission_mode: permissionMode ?? this.defaultMode ?? "default" };
   }
 
+  /** A new session id (after /clear): hooks see it from now on. */
+  follow(sessionId: string): void {
+    this.settings.session = { ...this.settings.session, session_id: sessionId };
+  }
+
   /** The next turn's SessionStart fires with `source` (a resumed or cleared session). */
   restart(source: string): void {
     this.startSource = source;

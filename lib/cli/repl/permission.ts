@@ -49,10 +49,13 @@ export interface PermissionOptions {
  * Questions are asked one at a time (concurrent read-only MCP calls may both need one); an
  * unclear answer asks again; an interrupt refuses and interrupts the turn.
  */
-export function permissionHook(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>) => Promise<PermissionDecision> {
+export function permissionHook(
+  opts: PermissionOptions,
+): (tool: Tool, input: Record<string, unknown>, call?: unknown, forced?: boolean) => Promise<PermissionDecision> {
   let queue: Promise<unknown> = Promise.resolve();
-  const decide = async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> => {
-    if (opts.skipAll || tool.asksPermission === false || isAllowed(tool.name, opts.allowed, opts.matches)) return true;
+  const decide = async (tool: Tool, input: Record<string, unknown>, forced: boolean): Promise<PermissionDecision> => {
+    // `forced`: a settings ask rule or hook, which asks even past --allowedTools, "always" and skipped permissions.
+    if (!forced && (opts.skipAll || tool.asksPermission === false || isAllowed(tool.name, opts.allowed, opts.matches))) return true;
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };
     const question = `Allow ${preview.title}? [y]es / [n]o / [a]lways for this tool `;
@@ -71,8 +74,8 @@ export function permissionHook(opts: PermissionOptions): (tool: Tool, input: Rec
       return parsed.reason ? { behavior: "deny", message: `The user refused to run ${tool.name}. They said: ${parsed.reason}` } : false;
     }
   };
-  return (tool, input) => {
-    const turn = queue.then(() => decide(tool, input));
+  return (tool, input, _call, forced = false) => {
+    const turn = queue.then(() => decide(tool, input, forced));
     queue = turn.catch(() => undefined);
     return turn;
   };

@@ -12,6 +12,7 @@ import { ToolState } from "../../tools/tool-state.ts";
 import { ModelError } from "../../agent/model.ts";
 import { McpConfigFlagError } from "../../agent/runtime-options.ts";
 import { onShutdown, shutdown } from "../../agent/lifecycle.ts";
+import { loadSettings } from "../flags/settings.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
 import { StartupStatus } from "../ui/startup-status.ts";
 import { History, historyPath } from "./history.ts";
@@ -47,6 +48,16 @@ export async function runRepl(args: CliArgs): Promise<number> {
     process.stderr.write(`error: ${err.message}\n`);
     return err.usage ? 2 : 1;
   }
+  // The session has no trust question for settings yet: an untrusted project's files only tighten.
+  const loaded = await loadSettings(args, cwd, (line) => process.stderr.write(`${line}\n`), true);
+  if (loaded.usage) {
+    process.stderr.write(`error: ${loaded.usage}\n`);
+    return 2;
+  }
+  const settings = loaded.hooks;
+  if (args.resume !== undefined || args.continue) settings?.restart("resume");
+  settings?.identify(session.conversation.sessionId, session.path, args.skipPermissions ? "bypassPermissions" : args.permissionMode);
+  if (settings) onShutdown(() => settings.sessionEnd("prompt_input_exit"));
   // Leaving while servers connect (Ctrl-C, SIGTERM) must not leave the live line half-drawn.
   const dropStatus = onShutdown(async () => status.abandon());
   // Servers connect in the background: the prompt comes at once (see servers.ts).
@@ -68,6 +79,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
           elicitation: elicitation.feature,
         },
         session.savedModel,
+        settings,
       ),
     );
     started = runtime;

@@ -86,6 +86,8 @@ export class TurnRunner {
             skipAll: this.args.skipPermissions,
             signal: controller.signal,
             ask: async (question, body) => {
+              // Claude Code's Notification hook: the session waits for the user.
+              void runtime.opts.settings?.notify("permission_prompt", question.trim());
               view.endLine();
               status.asking("Waiting for your answer…");
               try {
@@ -98,6 +100,7 @@ export class TurnRunner {
             onInterrupt: interrupt,
             matches: (toolName, rule) => runtime.matchesRule(toolName, rule),
           }),
+          asks: true,
           events: {
             line: (text) => view.line(text),
             onWaitingForServers: (names) => {

@@ -1,0 +1,85 @@
+/**
+ * Settings rules and hooks in the interactive session, through a real terminal (tmux): a deny rule
+ * refuses without asking, an ask rule asks even for a tool that never asks, a PreToolUse hook's
+ * exit 2 blocks, and /permissions and /hooks list what applies with its file. An untrusted
+ * project's hooks wait (the session has no trust question for settings yet); a trusted one's run.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, text, toolUse } from "../../support/model-server.ts";
+import { tempDir } from "../../support/run.ts";
+import { TMUX } from "../../support/tmux.ts";
+import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
+import { hookScript } from "../print/settings-support.ts";
+
+afterEach(stopAgent);
+
+const projectSettings = (value: unknown) => (dir: string) => {
+  mkdirSync(join(dir, ".claude"), { recursive: true });
+  writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify(value));
+  writeFileSync(join(dir, "victim.txt"), "x");
+};
+
+describe.skipIf(!TMUX)("settings in the session", () => {
+  test(
+    "a deny rule refuses without asking; an ask rule asks even for Read",
+    async () => {
+      const { term, dir, server } = await startAgent(
+        [reply(toolUse("Bash", { command: "rm victim.txt" })), reply(toolUse("Read", { file_path: "victim.txt" })), reply(text("finished"))],
+        { setup: projectSettings({ permissions: { deny: ["Bash(rm:*)"], ask: ["Read(./victim.txt)"] } }) },
+      );
+      await submit(term, "go");
+      await term.waitFor("Allow Read(victim.txt)?");
+      expect(existsSync(join(dir, "victim.txt"))).toBe(true);
+      expect(server.requests[1]!.body.messages.at(-1).content[0].content).toBe("Permission to use Bash with command rm victim.txt has been denied.");
+      await term.type("y");
+      await term.keys("Enter");
+      await term.waitFor((s) => s.includes("finished") && atPrompt(s));
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "/permissions and /hooks list the rules and hooks with their files",
+    async () => {
+      const script = hookScript("exit 0");
+      const { term } = await startAgent([], {
+        setup: projectSettings({
+          permissions: { deny: ["Bash(rm:*)", "WebFetch(domain:x.com)"] },
+          hooks: { Stop: [{ hooks: [{ type: "command", command: script }] }] },
+        }),
+      });
+      await submit(term, "/permissions");
+      await term.waitFor((screen) => /^deny +Bash\(rm:\*\) +\.claude\/settings\.json$/m.test(screen));
+      await term.waitFor("deny   WebFetch(domain:x.com)  .claude/settings.json  (unused: no such tool here)");
+      await submit(term, "/hooks");
+      // Untrusted: the project's hooks are held until the folder is trusted.
+      await term.waitFor("No hooks (settings files: hooks).");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "in a trusted folder a project's PreToolUse hook runs: exit 2 blocks the call with no question",
+    async () => {
+      const home = tempDir("agent-home-");
+      const script = hookScript("echo policy says no >&2; exit 2");
+      let project = "";
+      const { term, dir, server } = await startAgent([reply(toolUse("Bash", { command: "touch made.txt" })), reply(text("blocked then"))], {
+        home,
+        setup: (d) => {
+          project = d;
+          projectSettings({ hooks: { PreToolUse: [{ matcher: "Bash", hooks: [{ type: "command", command: script }] }] } })(d);
+          writeFileSync(join(home, ".claude.json"), JSON.stringify({ projects: { [d]: { hasTrustDialogAccepted: true } } }));
+        },
+      });
+      await submit(term, "make it");
+      await term.waitFor((s) => s.includes("blocked then") && atPrompt(s));
+      expect(project).toBe(dir);
+      expect(existsSync(join(dir, "made.txt"))).toBe(false);
+      expect(server.requests[1]!.body.messages.at(-1).content[0].content).toBe(`PreToolUse:Bash hook error: [${script}]: policy says no\n`);
+    },
+    TEST_TIMEOUT_MS,
+  );
+});
