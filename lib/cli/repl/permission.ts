@@ -1,7 +1,8 @@
 /**
  * Permission prompts of the interactive session (the loop's `canUseTool` hook), as in Claude
  * Code: a tool that declares `asksPermission: false` (Read, Glob, Grep) never asks; every other tool (Bash, Write, Edit, MCP tools) shows what
- * it will do (permission-preview.ts) and asks `Allow <title>? [y]es / [n]o / [a]lways for this tool`
+ * it will do (permission-preview.ts) and asks `Allow <title>? [y]es / [n]o / [a]lways: <what is kept>`
+ * (always.ts: a saved Bash prefix or MCP rule, or acceptEdits; none for a compound command)
  * unless it is allowed by --allowedTools, an earlier "always", or --dangerously-skip-permissions.
  * `n` may carry a reason for the model (`n use the other file`). Print mode never asks.
  */
@@ -10,6 +11,7 @@ import type { PermissionDecision } from "../../agent/loop.ts";
 import type { Preview } from "../ui/permission-preview.ts";
 import { shortArgs } from "../ui/tool-lines.ts";
 import { isAllowed, type RuleMatcher } from "../../agent/permissions.ts";
+import type { AlwaysStore } from "./always.ts";
 
 export type Answer = "yes" | "no" | "always";
 
@@ -42,6 +44,8 @@ export interface PermissionOptions {
   onInterrupt(): void;
   /** How a rule names a tool (AgentRuntime.matchesRule). */
   matches: RuleMatcher;
+  /** What `[a]lways` keeps (always.ts); absent: it allows the tool for the session. */
+  always?: AlwaysStore;
 }
 
 /**
@@ -55,10 +59,14 @@ export function permissionHook(
   let queue: Promise<unknown> = Promise.resolve();
   const decide = async (tool: Tool, input: Record<string, unknown>, forced: boolean): Promise<PermissionDecision> => {
     // `forced`: a settings ask rule or hook, which asks even past --allowedTools, "always" and skipped permissions.
-    if (!forced && (opts.skipAll || tool.asksPermission === false || isAllowed(tool.name, opts.allowed, opts.matches))) return true;
+    if (!forced && (opts.skipAll || tool.asksPermission === false || isAllowed(tool.name, opts.allowed, opts.matches) || opts.always?.allows(tool, input)))
+      return true;
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };
-    const question = `Allow ${preview.title}? [y]es / [n]o / [a]lways for this tool `;
+    const offer = opts.always?.offer(tool, input);
+    // A compound or wrapped command gets no always: no saved prefix could vouch for it.
+    const third = !opts.always ? " / [a]lways for this tool" : offer ? ` / ${opts.always.label(offer)}` : "";
+    const question = `Allow ${preview.title}? [y]es / [n]o${third} `;
     let body = preview.body;
     for (;;) {
       const line = await opts.ask(question, body);
@@ -68,7 +76,11 @@ export function permissionHook(
         return false;
       }
       const parsed = parseAnswer(line);
-      if (parsed?.answer === "always") opts.allowed.add(tool.name);
+      if (parsed?.answer === "always" && opts.always && !offer) continue;
+      if (parsed?.answer === "always") {
+        if (offer) opts.always!.keep(offer, opts.allowed);
+        else opts.allowed.add(tool.name);
+      }
       if (!parsed) continue;
       if (parsed.answer !== "no") return true;
       return parsed.reason ? { behavior: "deny", message: `The user refused to run ${tool.name}. They said: ${parsed.reason}` } : false;

@@ -17,6 +17,7 @@ import { permissionPreview } from "../ui/permission-preview.ts";
 import { mcpCallName, toolStartLine } from "../ui/tool-lines.ts";
 import type { Terminal } from "./terminal.ts";
 import { permissionHook } from "./permission.ts";
+import { AlwaysStore } from "./always.ts";
 import { REPL_BUILTINS, runBuiltin, type ReplState } from "./commands.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn } from "../turn.ts";
@@ -31,6 +32,8 @@ class TurnInterrupted extends Error {
 export class TurnRunner {
   /** --allowedTools plus every "always" answer of this session. */
   private readonly allowed: Set<string>;
+  /** The `[a]lways` answers that saved a rule (always.ts). */
+  private readonly always: AlwaysStore;
   /** While a turn runs: says on its status line that the user is being asked, until the returned call. */
   private waiting: ((phase: string) => () => void) | undefined;
 
@@ -42,6 +45,11 @@ export class TurnRunner {
     private readonly args: CliArgs,
   ) {
     this.allowed = new Set(args.allowedTools);
+    this.always = new AlwaysStore(
+      runtime.opts.cwd,
+      (name) => runtime.route(name),
+      (line) => process.stderr.write(`${line}\n`),
+    );
   }
 
   /** The status line says `phase` until the returned call (a server's question to the user); nothing when no turn runs. */
@@ -99,6 +107,7 @@ export class TurnRunner {
             preview: (tool, input) => permissionPreview(tool.name, input, { cwd, style, mcpRoute: (name) => runtime.route(name) }),
             onInterrupt: interrupt,
             matches: (toolName, rule) => runtime.matchesRule(toolName, rule),
+            always: this.always,
           }),
           asks: true,
           events: {

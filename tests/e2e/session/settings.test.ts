@@ -5,7 +5,7 @@
  * project's hooks wait (the session has no trust question for settings yet); a trusted one's run.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
 import { tempDir } from "../../support/run.ts";
@@ -79,6 +79,49 @@ describe.skipIf(!TMUX)("settings in the session", () => {
       expect(project).toBe(dir);
       expect(existsSync(join(dir, "made.txt"))).toBe(false);
       expect(server.requests[1]!.body.messages.at(-1).content[0].content).toBe(`PreToolUse:Bash hook error: [${script}]: policy says no\n`);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "[a]lways saves the command's prefix rule to .claude/settings.local.json, keeping its other keys; the rule holds at once",
+    async () => {
+      const { term, dir } = await startAgent(
+        [reply(toolUse("Bash", { command: "echo first" })), reply(toolUse("Bash", { command: "echo second" })), reply(text("both ran"))],
+        {
+          setup: (d) => {
+            mkdirSync(join(d, ".claude"));
+            writeFileSync(
+              join(d, ".claude", "settings.local.json"),
+              '{\n  "enabledMcpjsonServers": ["x"],\n  "permissions": {\n    "deny": ["Bash(rm:*)"]\n  }\n}\n',
+            );
+          },
+        },
+      );
+      await submit(term, "echo twice");
+      await term.waitFor("Allow Bash(echo first)? [y]es / [n]o / [a]lways: save Bash(echo:*) to .claude/settings.local.json");
+      await term.type("a");
+      await term.keys("Enter");
+      const screen = await term.waitFor((s) => s.includes("both ran") && atPrompt(s));
+      expect(screen).not.toContain("Allow Bash(echo second)");
+      expect(JSON.parse(readFileSync(join(dir, ".claude", "settings.local.json"), "utf8"))).toEqual({
+        enabledMcpjsonServers: ["x"],
+        permissions: { deny: ["Bash(rm:*)"], allow: ["Bash(echo:*)"] },
+      });
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "a compound command is offered yes or no only",
+    async () => {
+      const { term } = await startAgent([reply(toolUse("Bash", { command: "echo a && echo b" })), reply(text("ran"))]);
+      await submit(term, "both");
+      const screen = await term.waitFor("Allow Bash(echo a && echo b)? [y]es / [n]o");
+      expect(screen).not.toContain("[a]lways");
+      await term.type("y");
+      await term.keys("Enter");
+      await term.waitFor((s) => s.includes("ran") && atPrompt(s));
     },
     TEST_TIMEOUT_MS,
   );
