@@ -45,10 +45,13 @@ export function commandLine(config: ServerConfig): string {
   return [command, ...args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
 }
 
-/** "http https://…/mcp" for a remote server (transport and URL as written), "" for stdio. */
-function remoteLabel(config: ServerConfig): string {
+/**
+ * "http https://…/mcp" for a remote server, "stdio npx -y server" for a process one (transport and
+ * command or URL as written): a failed row says what was started, as Claude Code's list does.
+ */
+function transportLabel(config: ServerConfig): string {
   if (config.type === "sdk") return "sdk  ";
-  return config.type === "stdio" ? "" : `${config.type} ${(config.written ?? config).url}  `;
+  return `${config.type} ${commandLine(config)}  `;
 }
 
 /** Why a server failed, with its telling stderr lines: the same words as the start-up failure line. */
@@ -90,7 +93,7 @@ export function listTable(states: ServerSnapshot[]): string {
     .map((s) => {
       const caps = s.capabilities ? `; capabilities: ${capabilityList(s.capabilities) || "(none)"}` : "";
       const detail = s.status === "connected" ? provides(s) : s.status === "failed" ? failureReason(s) + caps : "";
-      const row = `${s.name.padEnd(width)}  ${statusText(s).padEnd(statusWidth)}  ${remoteLabel(s.config)}${detail}`.trimEnd();
+      const row = `${s.name.padEnd(width)}  ${statusText(s).padEnd(statusWidth)}  ${transportLabel(s.config)}${detail}`.trimEnd();
       return s.config.origin ? `${row}\n${" ".repeat(width + 2)}${originText(s.config.origin)}` : row;
     })
     .join("\n");
