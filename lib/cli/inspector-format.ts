@@ -163,6 +163,8 @@ export function detailsText(s: ServerSnapshot): string {
     );
     const headers = Object.keys(s.config.headers);
     if (headers.length) lines.push(`  headers:       ${headers.map((k) => `${k}: ***`).join(", ")}`);
+    const oauth = oauthText(s.config);
+    if (oauth) lines.push(`  oauth:         ${oauth}`);
   }
   const options = optionsText(s.config);
   if (options) lines.push(`  options:       ${options}`);
@@ -178,6 +180,15 @@ export function detailsText(s: ServerSnapshot): string {
   }
   if (s.instructions) lines.push("  instructions:", ...s.instructions.split("\n").map((l) => `    ${l}`.trimEnd()));
   return lines.join("\n");
+}
+
+/** `clientId app, callbackPort 8976, scopes read write, clientSecret ***`: the entry's oauth block, secrets masked as in maskConfig. */
+function oauthText(config: ServerConfig): string {
+  const masked = maskConfig(config);
+  if (masked.type !== "http" && masked.type !== "sse") return "";
+  return Object.entries(masked.oauth ?? {})
+    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(" ") || "(none)" : String(v)}`)
+    .join(", ");
 }
 
 /** `timeout 1500 ms, toolTimeout 250 ms, includeTools echo add, cwd /p/sub`: the per-server options set. */
