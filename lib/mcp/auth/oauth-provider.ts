@@ -18,6 +18,7 @@ import { proxiedFetch } from "../proxy.ts";
 import { chooseScopes, splitScopes, unionScopes } from "./scopes.ts";
 import type { StoreEntry, StoredClient, StoredTokens, TokenStore } from "./store.ts";
 import { canonicalResource } from "./urls.ts";
+import { displayUrl } from "../transports/http-client.ts";
 import { bearerChallenge } from "./www-authenticate.ts";
 
 /** Authorizations for one scope set before a 403 is taken as final. */
@@ -45,6 +46,10 @@ export interface OAuthProviderOptions {
 /** Appended to a failed login whose endpoints were only guessed (discovery.ts `guessed`). */
 export const NO_METADATA_HINT =
   'The server publishes no OAuth metadata, so the default endpoints of MCP 2025-03-26 were tried; if it takes a fixed token, set it in the entry\'s "headers" (e.g. "Authorization": "Bearer ${TOKEN}")';
+
+/** The 401 of a server without OAuth metadata, outside a login: `mcp login` would only try guessed endpoints. */
+export const NO_LOGIN_HINT =
+  'the server publishes no OAuth metadata, so there is nothing to log in to; if it takes a fixed token, set it in the entry\'s "headers" (e.g. "Authorization": "Bearer ${TOKEN}")';
 
 /** `MCP server "X" needs authentication: run ./your_program.sh mcp login X`. */
 export function needsAuthenticationLine(server: string, loginCommand = `./your_program.sh mcp login ${server}`, why = ""): string {
@@ -126,6 +131,19 @@ export class OAuthProvider implements HttpAuthProvider {
     }
   }
 
+  /**
+   * True when neither the 401 nor the well-known URLs point to an authorization server (discovery
+   * fell back to guessed endpoints): most often a server that takes a fixed token. A discovery
+   * that fails is not taken for that: the login then says what went wrong.
+   */
+  private async publishesNoMetadata(challenge: Record<string, string>): Promise<boolean> {
+    if (challenge.resource_metadata) return false;
+    return this.getDiscovery(undefined).then(
+      (d) => d.guessed === true,
+      () => false,
+    );
+  }
+
   private async getDiscovery(resourceMetadata: string | undefined): Promise<Discovery> {
     if (this.discovery && (resourceMetadata === undefined || resourceMetadata === this.discoveredFrom)) return this.discovery;
     const { discover } = await import("./discovery.ts");
@@ -174,6 +192,7 @@ export class OAuthProvider implements HttpAuthProvider {
     const { oauth: cfg, server } = this.opts;
     const person = cfg.grantType === "authorization_code";
     if (person && !this.opts.interaction) {
+      if (!this.refreshRefused && (await this.publishesNoMetadata(challenge))) throw new Error(`${displayUrl(this.opts.url)} answered 401: ${NO_LOGIN_HINT}`);
       const why = this.refreshRefused ? " (the saved login was refused; log in again)" : "";
       throw new AuthRequiredError(server, needsAuthenticationLine(server, this.opts.loginCommand, why));
     }
