@@ -1,14 +1,20 @@
 /**
  * Usage and cost of a run through the real program: the json and stream-json results carry the
  * four usage counters summed over every model call (servers' sampling included) and
- * `total_cost_usd` from the price table; an unknown model costs null; --verbose says it on stderr.
+ * `total_cost_usd` from the price table; an unknown model costs null; --verbose says it on stderr;
+ * `/cost` in the session counts a stream interrupted with Esc (its usage from message_start).
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { reply, text, toolUse, withUsage, type Step } from "../support/model-server.ts";
 import { fixtureServer } from "../support/run.ts";
 import { lines, project, stopProjects } from "../support/mcp.ts";
+import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../support/repl.ts";
+import { TMUX } from "../support/tmux.ts";
 
-afterEach(stopProjects);
+afterEach(async () => {
+  stopProjects();
+  await stopAgent();
+});
 
 /** A turn that calls the fixture's sampling tool, the sampling reply, and the final answer. */
 const script = (): Step[] => [
@@ -62,4 +68,28 @@ describe("usage and total_cost_usd", () => {
     const usage = lines(r.stderr).filter((l) => l.startsWith("usage: "));
     expect(usage).toEqual([`usage: cost $${COST.toFixed(4)} · input 1040 · output 75 · cache write 2100 · cache read 2000 tokens`]);
   });
+});
+
+describe.skipIf(!TMUX)("/cost in the session", () => {
+  test(
+    "counts a call whose stream was interrupted: the API billed it",
+    async () => {
+      let release!: () => void;
+      const stall = new Promise<void>((r) => (release = r));
+      const interrupted = withUsage({ content: [text("Partial answer")], stall }, { input_tokens: 1000, output_tokens: 7 });
+      const { term } = await startAgent([interrupted, withUsage(reply(text("fresh answer")), { input_tokens: 20, output_tokens: 3 })]);
+      await submit(term, "tell me a story");
+      await term.waitFor("Partial answer");
+      await term.keys("Escape");
+      await term.waitFor((s) => s.includes("Interrupted.") && atPrompt(s));
+      release();
+      await submit(term, "shorter please");
+      await term.waitFor((s) => s.includes("fresh answer") && atPrompt(s));
+      await submit(term, "/cost");
+      // claude-sonnet-4-6: $3 per million input tokens, $15 per million output tokens.
+      const cost = ((1020 * 3 + 10 * 15) / 1e6).toFixed(4);
+      await term.waitFor(`cost $${cost} · input 1020 · output 10 · cache write 0 · cache read 0 tokens`);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
