@@ -107,13 +107,23 @@ export async function runRepl(args: CliArgs): Promise<number> {
   // Servers may log at any time (a crash, a failed re-list): such lines go above the prompt.
   log = (line) => term.print(line);
   progress.attach({ setNotice: (line) => term.setNotice(line), print: (text) => term.print(text) });
-  consent = samplingConsent((question, body) => term.ask(style.yellow(question), body), style);
   session.start(runtime.model.model);
   runtime.pinRoutes(session.conversation.routes);
   const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
   const resumedTurns = state.conversation.turns;
   if (resumedTurns) term.print((await import("./repl-resume.ts")).resumedScreen(state.conversation, style, cwd));
   const turn = new TurnRunner(runtime, state, term, style, args);
+  // Asked as a permission question is: the status line waits for the answer, and Esc refuses and ends the turn.
+  consent = samplingConsent(async (question, body) => {
+    const resume = turn.waitingForUser("Waiting for your answer…");
+    try {
+      const line = await term.ask(style.yellow(question), body);
+      if (line === null) turn.interrupt();
+      return line;
+    } finally {
+      resume();
+    }
+  }, style);
   elicitation.attach({ term, style, waiting: (server) => turn.waitingForUser(`Waiting for your answer to ${server}…`) });
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.
@@ -140,6 +150,7 @@ class TurnRunner {
   private readonly allowed: Set<string>;
   /** While a turn runs: says on its status line that the user is being asked, until the returned call. */
   private waiting: ((phase: string) => () => void) | undefined;
+  private interruptTurn: (() => void) | undefined;
 
   constructor(
     private readonly runtime: AgentRuntime,
@@ -149,6 +160,11 @@ class TurnRunner {
     private readonly args: CliArgs,
   ) {
     this.allowed = new Set(args.allowedTools);
+  }
+
+  /** Interrupts the turn running, if any (Esc at a question a server asked). */
+  interrupt(): void {
+    this.interruptTurn?.();
   }
 
   /** The status line says `phase` until the returned call (a server's question to the user); nothing when no turn runs. */
@@ -177,6 +193,7 @@ class TurnRunner {
     );
     const controller = new AbortController();
     const interrupt = () => controller.abort(new TurnInterrupted());
+    this.interruptTurn = interrupt;
     // Text the current model call has streamed: kept in the conversation if the turn is interrupted.
     let partial = "";
     const conversation = state.conversation;
@@ -278,6 +295,7 @@ class TurnRunner {
       }
     } finally {
       this.waiting = undefined;
+      this.interruptTurn = undefined;
       status.stop();
       term.idle();
     }
