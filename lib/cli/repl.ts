@@ -111,7 +111,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   runtime.pinRoutes(session.conversation.routes);
   const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
   const resumedTurns = state.conversation.turns;
-  if (resumedTurns) term.print((await import("./repl-resume.ts")).resumedScreen(state.conversation, style, cwd));
+  if (resumedTurns) term.print((await import("./repl-resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));
   const turn = new TurnRunner(runtime, state, term, style, args);
   // Asked as a permission question is: the status line waits for the answer, and Esc refuses and ends the turn.
   consent = samplingConsent(async (question, body) => {
