@@ -39,6 +39,8 @@ export function resumedScreen(conversation: Conversation, style: Style, cwd: str
       if (block.type === "text") {
         const text = (block as { text: string }).text;
         if (message.role === "assistant") view.text(text);
+        // A mention's attachment was never on screen: the prompt line shows the mention.
+        else if (text.startsWith("<attachment source=")) continue;
         else view.line(text === INTERRUPT_MARKER ? style.yellow("Interrupted.") : `> ${text.replace(/\n/g, "\n  ")}`);
       } else if (block.type === "tool_use") {
         const call = block as ToolUseBlock;

@@ -71,7 +71,7 @@ describe.skipIf(!TMUX)("interactive saved sessions", () => {
   );
 
   test(
-    "-c replays as the live view drew it: an MCP call by server and tool, its result, the answer as Markdown",
+    "-c replays as the live view drew it: the prompt as typed, an MCP call by server and tool, its result, the answer as Markdown",
     async () => {
       const dir = tempDir();
       const config = tempDir("agent-config-");
@@ -82,7 +82,7 @@ describe.skipIf(!TMUX)("interactive saved sessions", () => {
       model([reply(toolUse("mcp__fx__echo", { text: "from the server" })), reply(text("# Report\n\nAll **done** here."))]);
       let term = await launch(dir, config, ["--allowedTools", "mcp__fx"], home);
       await term.waitFor((s) => s.includes("MCP: 1 connected") && atPrompt(s));
-      await ask(term, "call it", "done");
+      await ask(term, "call it with @fx:fixture://hello", "done");
       const live = (await term.screen()).slice((await term.screen()).indexOf("> call it"));
       await term.keys("C-d");
       expect(await term.waitForExit()).toBe(0);
@@ -92,6 +92,8 @@ describe.skipIf(!TMUX)("interactive saved sessions", () => {
       const replayed = screen.slice(screen.indexOf("> call it"), screen.indexOf("Resumed session"));
       expect(replayed).toContain('● fx › echo (MCP)(text: "from the server")\n');
       expect(replayed).not.toContain("mcp__fx__echo");
+      // The mention's attachment was sent, never shown.
+      expect(replayed).not.toContain("<attachment");
       expect(replayed).toContain("\nReport\n");
       expect(replayed).toContain("All done here.");
       expect(replayed).not.toContain("**");
