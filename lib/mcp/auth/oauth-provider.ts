@@ -9,16 +9,15 @@
  */
 import type * as oauth from "oauth4webapi";
 import type { LoginInteraction } from "./authorization-code.ts";
-import type { OAuthConfig } from "./config.ts";
+import type { OAuthConfig } from "./oauth-block.ts";
 import type { Discovery, Fetch } from "./discovery.ts";
 import { GrantRefusedError, UnknownClientError } from "./errors.ts";
 import type { GrantContext } from "./grants.ts";
 import { AuthRequiredError, type ChallengedRequest, type HttpAuthProvider } from "./provider.ts";
-import { proxiedFetch } from "../proxy.ts";
-import { chooseScopes, splitScopes, unionScopes } from "./scopes.ts";
+import { proxiedFetch } from "../../shared/proxy.ts";
+import { chooseScopes, splitScopes, unionScopes } from "./scope-choice.ts";
 import type { StoreEntry, StoredClient, StoredTokens, TokenStore } from "./store.ts";
 import { canonicalResource } from "./urls.ts";
-import { displayUrl } from "../transports/http-client.ts";
 import { bearerChallenge } from "./www-authenticate.ts";
 
 /** Authorizations for one scope set before a 403 is taken as final. */
@@ -37,7 +36,7 @@ export interface OAuthProviderOptions {
   interaction?: LoginInteraction;
   /** The command that logs in, for the needs-authentication line. */
   loginCommand?: string;
-  /** Every OAuth request's fetch; by default one that picks the proxy as the MCP transports do (lib/mcp/proxy.ts). */
+  /** Every OAuth request's fetch; by default one that picks the proxy as the MCP transports do (lib/shared/proxy.ts). */
   fetch?: Fetch;
   /** --debug lines: steps and URLs, never a token or a secret. */
   debug?: (line: string) => void;
@@ -192,7 +191,7 @@ export class OAuthProvider implements HttpAuthProvider {
     const { oauth: cfg, server } = this.opts;
     const person = cfg.grantType === "authorization_code";
     if (person && !this.opts.interaction) {
-      if (!this.refreshRefused && (await this.publishesNoMetadata(challenge))) throw new Error(`${displayUrl(this.opts.url)} answered 401: ${NO_LOGIN_HINT}`);
+      if (!this.refreshRefused && (await this.publishesNoMetadata(challenge))) throw new Error(`${withoutQuery(this.opts.url)} answered 401: ${NO_LOGIN_HINT}`);
       const why = this.refreshRefused ? " (the saved login was refused; log in again)" : "";
       throw new AuthRequiredError(server, needsAuthenticationLine(server, this.opts.loginCommand, why));
     }
@@ -277,4 +276,10 @@ export class OAuthProvider implements HttpAuthProvider {
       this.opts.debug?.(`oauth ${this.opts.server}: token issuer ${issuer} differs from ${d.authorizationServer.issuer}`);
     return { as: d.authorizationServer, client, cfg: this.opts.oauth, resource: d.resource, fetcher: this.opts.fetch as typeof fetch };
   }
+}
+
+/** The URL without its query and fragment, which may carry a key: for messages. */
+function withoutQuery(url: string): string {
+  const u = URL.parse(url);
+  return u ? `${u.origin}${u.pathname}` : url;
 }
