@@ -14,7 +14,7 @@ import { isAllowed } from "./repl-permission.ts";
 import { printBuiltin, PRINT_BUILTINS } from "./print-commands.ts";
 import type { HostChannel } from "./host-channel.ts";
 import { slashCommands, TurnInterrupted, type HostState } from "./host-control.ts";
-import { assistantEvent, initEvent, resultEvent, streamEvent, userEvent, type TurnOutcome } from "./host-events.ts";
+import { assistantEvent, initEvent, resultEvent, streamEvent, toolProgressEvent, userEvent, type TurnOutcome } from "./host-events.ts";
 import type { UsageTotals } from "../agent/usage.ts";
 import { shutdownSignal } from "../agent/lifecycle.ts";
 import { errorMessage } from "../shared/values.ts";
@@ -114,6 +114,7 @@ export async function runHostTurn(
       }
       return deny(typeof answer.message === "string" && answer.message ? answer.message : `The host denied ${tool.name}.`);
     };
+    const started = new Map<string, number>();
     const result = await runLoop(conversation, {
       model: runtime.model,
       system: runtime.systemPrompt(),
@@ -134,6 +135,10 @@ export async function runHostTurn(
           emit(assistantEvent(sid(), reply));
         },
         onToolResults: (m) => emit(userEvent(sid(), m)),
+        onToolStart: (call) => void started.set(call.id, performance.now()),
+        onToolProgress: (call, _message, kind) => {
+          if (kind === "task") emit(toolProgressEvent(sid(), call, Math.floor((performance.now() - (started.get(call.id) ?? 0)) / 1000)));
+        },
         onStreamEvent: args.includePartialMessages ? (event) => emit(streamEvent(sid(), event)) : undefined,
       },
     });

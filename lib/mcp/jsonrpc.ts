@@ -135,6 +135,14 @@ export class JsonRpcConnection {
     });
   }
 
+  /**
+   * A clock like a request's timeout: `expire` runs after `ms` not spent serving the peer's own
+   * requests (a task followed over several requests uses it). Returns the function that stops it.
+   */
+  startClock(ms: number, expire: () => void): () => void {
+    return this.deadlines.start(ms, expire);
+  }
+
   /** Sends a notification; a failure to write is noted, never thrown (there is no one to tell). */
   notify(method: string, params?: Params): void {
     if (this.closedError) return;

@@ -14,6 +14,13 @@ import { REPROBE_INTERVAL_MS, type RegistryOptions, type ServerSnapshot, type Se
 import { Restarter } from "./restarts.ts";
 import { authRequired, HandshakeError, handshake, listInto, openSession, orNone } from "./session-start.ts";
 
+import { callTool, type ToolCallOptions } from "./tasks/call.ts";
+import type { TaskPeer } from "./tasks/peer.ts";
+import { RunningTasks } from "./tasks/running.ts";
+
+/** How long shutdown waits for tasks/cancel answers when no grace is configured, in ms (the stdio grace). */
+const TASK_CANCEL_BUDGET_MS = 500;
+
 export type { FailurePhase, RegistryOptions, ServerSnapshot } from "./registry-types.ts";
 
 export class McpRegistry {
@@ -26,6 +33,8 @@ export class McpRegistry {
   /** Bumped whenever a list or a status changes, so readers can cache what they built from snapshots. */
   private changes = 0;
   private shuttingDown: Promise<void> | undefined;
+  /** Tasks being followed (tasks/ …), cancelled at shutdown. */
+  private readonly tasks = new RunningTasks();
   private readonly reports = new Set<Promise<void>>();
   private readonly startupTimeoutMs: number;
   private readonly toolTimeoutMs: number;
@@ -202,14 +211,25 @@ export class McpRegistry {
    * bounded by the entry's `toolTimeout`, else MCP_TOOL_TIMEOUT, unless `opts` says otherwise. Rejects like `getPrompt`, and with
    * RequestTimeoutError, RequestCancelledError or ConnectionClosedError (errors.ts).
    */
-  async callTool(server: string, tool: string, args: Record<string, unknown>, opts: RequestOptions = {}): Promise<CallToolResult> {
-    return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutFor(server), ...opts });
+  async callTool(server: string, tool: string, args: Record<string, unknown>, opts: ToolCallOptions = {}): Promise<CallToolResult> {
+    const state = this.servers.find((s) => s.name === server);
+    const target = { capabilities: state?.capabilities, tools: state?.tools ?? [], preferTasks: state?.config.preferTasks };
+    return callTool(this.client(server), target, tool, args, { timeoutMs: this.toolTimeoutFor(server), ...opts }, this.tasks);
+  }
+
+  /** The connected session of `server`, for the task commands (`mcp tasks`, `mcp task`). Rejects like `getPrompt`. */
+  taskPeer(server: string): TaskPeer {
+    return this.client(server);
   }
 
   /** Shuts every server down concurrently (see `StdioTransport.close`). Idempotent; never throws. */
   shutdown(): Promise<void> {
     // Servers still starting are closed too; reports of servers that died before shutdown began are finished, not cut off.
-    this.shuttingDown ??= Promise.all([...[...this.spawned].map((c) => c.close(this.opts.graceMs)), ...this.reports]).then(() => {});
+    // Tasks still running are cancelled first (tasks/cancel), within the same grace the servers get.
+    this.shuttingDown ??= this.tasks
+      .cancelAll(this.opts.graceMs ?? TASK_CANCEL_BUDGET_MS)
+      .then(() => Promise.all([...[...this.spawned].map((c) => c.close(this.opts.graceMs)), ...this.reports]))
+      .then(() => {});
     return this.shuttingDown;
   }
 
