@@ -117,8 +117,10 @@ class TaskRun {
       const event = await this.waitUntil(nextPoll);
       if (event === "result") return this.settle(await this.result!);
       if (event === "poll") {
+        // Counted from the poll's sending: the interval holds between requests, without drifting by a round trip each time.
+        const sentAt = performance.now();
         this.update(await this.poll(task.taskId));
-        nextPoll = performance.now() + this.interval();
+        nextPoll = sentAt + this.interval();
       }
     }
   }
