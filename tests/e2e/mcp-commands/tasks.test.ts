@@ -6,6 +6,7 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
+import { startEverythingHttp, stopRemotePeers } from "../../support/http-peers.ts";
 import { lines, npmServer } from "../../support/mcp.ts";
 import { runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
 import { gaps, httpTaskServer, sent, taskLog, taskServer } from "../../support/tasks.ts";
@@ -218,5 +219,17 @@ describe("the npm everything server's simulate-research-query", () => {
     // Its one field is required and has no default: accept-defaults declines, saying why.
     expect(defaults.stdout).toStartWith("# Research Report: python (User declined - using default interpretation)\n");
     expect(lines(defaults.stderr)[0]).toContain("declined (--elicitation accept-defaults: the defaults are not a valid answer");
+  }, 30_000);
+});
+
+describe("the everything server over Streamable HTTP", () => {
+  test("simulate-research-query, ambiguous: its elicitation arrives on the tasks/result stream and is answered", async () => {
+    const server = await startEverythingHttp("streamableHttp");
+    stops.push(stopRemotePeers);
+    const dir = tempDir("agent-tasks-");
+    writeMcpConfig(dir, { everything: { type: "http", url: server.url } });
+    const r = await mcp(dir, ["call", "--elicitation", "decline", "everything", "simulate-research-query", '{"topic":"python","ambiguous":true}']);
+    expect([r.code, r.stdout]).toEqual([0, expect.stringMatching(/^# Research Report: python \(User declined - using default interpretation\)\n/)]);
+    expect(lines(r.stderr)[0]).toStartWith('MCP server "everything" asked for input: "The research query \\"python\\" could have multiple interpretations.');
   }, 30_000);
 });
