@@ -13,13 +13,9 @@ import { errorMessage } from "../shared/values.ts";
 import { REPROBE_INTERVAL_MS, type RegistryOptions, type ServerSnapshot, type ServerState } from "./registry-types.ts";
 import { Restarter } from "./restarts.ts";
 import { authRequired, HandshakeError, handshake, listInto, openSession, orNone } from "./session-start.ts";
-
 import { callTool, type ToolCallOptions } from "./tasks/call.ts";
 import type { TaskPeer } from "./tasks/peer.ts";
-import { RunningTasks } from "./tasks/running.ts";
-
-/** How long shutdown waits for tasks/cancel answers when no grace is configured, in ms (the stdio grace). */
-const TASK_CANCEL_BUDGET_MS = 500;
+import { DEFAULT_CANCEL_BUDGET_MS, RunningTasks } from "./tasks/running.ts";
 
 export type { FailurePhase, RegistryOptions, ServerSnapshot } from "./registry-types.ts";
 
@@ -209,7 +205,8 @@ export class McpRegistry {
   /**
    * `tools/call` with the server's own tool name, returning the raw result (`isError` included),
    * bounded by the entry's `toolTimeout`, else MCP_TOOL_TIMEOUT, unless `opts` says otherwise. Rejects like `getPrompt`, and with
-   * RequestTimeoutError, RequestCancelledError or ConnectionClosedError (errors.ts).
+   * RequestTimeoutError, RequestCancelledError or ConnectionClosedError (errors.ts). A task tool
+   * (tasks/call.ts) is run as a task and followed; it may also reject with TaskCallError.
    */
   async callTool(server: string, tool: string, args: Record<string, unknown>, opts: ToolCallOptions = {}): Promise<CallToolResult> {
     const state = this.servers.find((s) => s.name === server);
@@ -217,7 +214,7 @@ export class McpRegistry {
     return callTool(this.client(server), target, tool, args, { timeoutMs: this.toolTimeoutFor(server), ...opts }, this.tasks);
   }
 
-  /** The connected session of `server`, for the task commands (`mcp tasks`, `mcp task`). Rejects like `getPrompt`. */
+  /** The connected session of `server`, for the task commands (`mcp tasks`, `mcp task`). @throws Error for an unknown or disconnected server. */
   taskPeer(server: string): TaskPeer {
     return this.client(server);
   }
@@ -227,7 +224,7 @@ export class McpRegistry {
     // Servers still starting are closed too; reports of servers that died before shutdown began are finished, not cut off.
     // Tasks still running are cancelled first (tasks/cancel), within the same grace the servers get.
     this.shuttingDown ??= this.tasks
-      .cancelAll(this.opts.graceMs ?? TASK_CANCEL_BUDGET_MS)
+      .cancelAll(this.opts.graceMs ?? DEFAULT_CANCEL_BUDGET_MS)
       .then(() => Promise.all([...[...this.spawned].map((c) => c.close(this.opts.graceMs)), ...this.reports]))
       .then(() => {});
     return this.shuttingDown;

@@ -7,7 +7,7 @@
  * server's requests (elicitation, sampling) meanwhile. The tool timeout covers the whole call and
  * stands still while we serve those requests; it and an interrupt send `tasks/cancel`.
  */
-import { McpError, RequestCancelledError } from "../errors.ts";
+import { ConnectionClosedError, McpError, RequestCancelledError } from "../errors.ts";
 import type { Params, RequestOptions } from "../jsonrpc.ts";
 import type { CallToolResult } from "../protocol.ts";
 import { errorMessage, isObject, preview } from "../../shared/values.ts";
@@ -130,9 +130,10 @@ class TaskRun {
     const task = this.task!;
     if (!outcome.ok) {
       if (task.status === "failed") return this.errorResult(`failed${task.statusMessage ? `: ${task.statusMessage}` : ""} (${errorMessage(outcome.error)})`);
-      throw outcome.error instanceof McpError || !(outcome.error instanceof Error)
-        ? outcome.error
-        : new TaskCallError(`${this.who()}: tasks/result for task ${task.taskId} failed: ${outcome.error.message}`, task.taskId);
+      // The server's own error, or a session that ended, speaks for itself.
+      const { error } = outcome;
+      if (error instanceof McpError || error instanceof ConnectionClosedError || !(error instanceof Error)) throw error;
+      throw new TaskCallError(`${this.who()}: tasks/result for task ${task.taskId} failed: ${error.message}`, task.taskId);
     }
     const value = outcome.value;
     if (!isObject(value) || !Array.isArray(value.content)) {

@@ -3,6 +3,9 @@
  * basic/utilities/tasks §Cancelling Tasks): a task left running on a server outlives us otherwise.
  */
 
+/** How long shutdown waits for tasks/cancel answers when no grace is configured, in ms (the stdio close grace). */
+export const DEFAULT_CANCEL_BUDGET_MS = 500;
+
 /** Sends `tasks/cancel` for one task; resolves when answered or given up on (never rejects). */
 type Cancel = () => Promise<unknown>;
 
