@@ -81,7 +81,8 @@ class TaskRun {
     signal?.addEventListener("abort", onAbort, { once: true });
     const unlisten = this.peer.listen("notifications/tasks/status", (params) => this.notified(params));
     // A server that dies between polls ends the wait with its reason (pending requests fail by themselves).
-    void this.peer.closed.then((reason) => this.controller.abort(reason));
+    const controller = this.controller; // not `this`: the session may outlive many calls
+    void this.peer.closed.then((reason) => controller.abort(reason));
     let forget = () => {};
     try {
       const task = Number.isFinite(timeoutMs) ? { ttl: timeoutMs } : {};
