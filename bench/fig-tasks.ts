@@ -6,7 +6,7 @@
  * a call's user + system time divided by its polls (so an over-estimate), with many short polls.
  */
 import { rmSync } from "node:fs";
-import type { McpRegistry } from "../lib/mcp/registry.ts";
+import type { McpRegistry } from "../lib/mcp/registry/registry.ts";
 import { BUN, tempDir } from "../tests/support/run.ts";
 import { TASK_SERVER } from "../tests/support/tasks.ts";
 import type { BenchContext, FigureResult } from "./figure.ts";
@@ -32,7 +32,7 @@ export async function tasksFigure(ctx: BenchContext): Promise<FigureResult> {
   const cwd = tempDir("agent-bench-tasks-");
   let registry: McpRegistry | undefined;
   try {
-    const { McpRegistry } = await import("../lib/mcp/registry.ts");
+    const { McpRegistry } = await import("../lib/mcp/registry/registry.ts");
     const polls: Record<string, number> = { wall: 0, cpu: 0 };
     const onTrace = (server: string, direction: "send" | "receive", message: string) => {
       if (direction === "send" && message.includes('"method":"tasks/get"')) polls[server]!++;

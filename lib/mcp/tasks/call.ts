@@ -4,8 +4,8 @@
  * is "required" (or "optional" with the entry's `preferTasks`) is run as a task and followed; any
  * other call is sent exactly as before, and a task it gets back anyway is refused, not followed.
  */
-import type { RequestOptions } from "../jsonrpc.ts";
-import type { CallToolResult, McpTool, ServerCapabilities } from "../protocol.ts";
+import type { RequestOptions } from "../session/jsonrpc.ts";
+import type { CallToolResult, McpTool, ServerCapabilities } from "../protocol/protocol.ts";
 import { callToolAsTask, TaskCallError, type TaskCallOptions } from "./follow.ts";
 import type { TaskPeer } from "./peer.ts";
 import type { RunningTasks } from "./running.ts";

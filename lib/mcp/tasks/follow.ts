@@ -7,9 +7,9 @@
  * server's requests (elicitation, sampling) meanwhile. The tool timeout covers the whole call and
  * stands still while we serve those requests; it and an interrupt send `tasks/cancel`.
  */
-import { ConnectionClosedError, McpError, RequestCancelledError } from "../errors.ts";
-import type { Params, RequestOptions } from "../jsonrpc.ts";
-import type { CallToolResult } from "../protocol.ts";
+import { ConnectionClosedError, McpError, RequestCancelledError } from "../protocol/errors.ts";
+import type { Params, RequestOptions } from "../session/jsonrpc.ts";
+import type { CallToolResult } from "../protocol/protocol.ts";
 import { errorMessage, isObject, preview } from "../../shared/values.ts";
 import type { TaskPeer } from "./peer.ts";
 import type { RunningTasks } from "./running.ts";

@@ -3,8 +3,8 @@
  * requests, its notifications, a clock that stands still while we serve its own requests, and
  * its end. `McpClient` is one; tests may pass their own.
  */
-import type { Params, RequestOptions } from "../jsonrpc.ts";
-import type { ServerCapabilities } from "../protocol.ts";
+import type { Params, RequestOptions } from "../session/jsonrpc.ts";
+import type { ServerCapabilities } from "../protocol/protocol.ts";
 
 export interface TaskPeer {
   /** The server's name in our configuration. */

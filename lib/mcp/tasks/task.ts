@@ -2,13 +2,12 @@
  * The task's wire shapes and the rules read from a server's declarations (MCP 2025-11-25,
  * basic/utilities/tasks: §Capabilities, §Tool-Level Negotiation, §Data Types): when a
  * `tools/call` is task-augmented, what a `CreateTaskResult` and a `Task` look like, and the
- * related-task `_meta` key. Pure: no I/O.
+ * related-task `_meta` key (protocol/related-task.ts). Pure: no I/O.
  */
-import type { McpTool, ServerCapabilities } from "../protocol.ts";
+import type { McpTool, ServerCapabilities } from "../protocol/protocol.ts";
 import { isObject } from "../../shared/values.ts";
 
-/** `_meta` key tying a message to its task (§Related Task Metadata). */
-export const RELATED_TASK = "io.modelcontextprotocol/related-task";
+export { RELATED_TASK, tagRelated } from "../protocol/related-task.ts";
 
 export type TaskStatus = "working" | "input_required" | "completed" | "failed" | "cancelled";
 
@@ -78,14 +77,4 @@ export function augmentsCall(capabilities: ServerCapabilities | undefined, tool:
   if (!serverRunsToolTasks(capabilities)) return false;
   const support = taskSupport(tool);
   return support === "required" || (support === "optional" && preferTasks);
-}
-
-/**
- * The result of a server's request with related-task `_meta`, given the same tag (§Associating
- * Task-Related Messages: responses related to a task MUST carry it). Others are returned as they are.
- */
-export function tagRelated(params: unknown, result: unknown): unknown {
-  const meta = isObject(params) && isObject(params._meta) ? params._meta[RELATED_TASK] : undefined;
-  if (!isObject(meta) || typeof meta.taskId !== "string" || !isObject(result)) return result;
-  return { ...result, _meta: { ...(isObject(result._meta) ? result._meta : {}), [RELATED_TASK]: { taskId: meta.taskId } } };
 }
