@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { startEverythingHttp, stopRemotePeers } from "../../support/http-peers.ts";
 import { lines, npmServer } from "../../support/mcp.ts";
-import { runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
+import { baseEnv, PROGRAM, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
 import { gaps, httpTaskServer, sent, taskLog, taskServer } from "../../support/tasks.ts";
 
 const stops: (() => void)[] = [];
@@ -145,6 +145,20 @@ describe("bad answers: one clear line, never a hang", () => {
     // The end of its output and its exit race; either names the server, and the exit is reported too.
     expect(lines(r.stderr)[0]).toMatch(/^mcp call: MCP server "t" (closed its output|exited with code 3)/);
     expect(lines(r.stderr)).toContain('MCP server "t" exited with code 3');
+  });
+});
+
+describe("shutdown", () => {
+  test("SIGTERM during mcp call of a task tool: shutdown sends tasks/cancel for it before the server goes", async () => {
+    const { dir, log } = fixture(["--stuck"]);
+    const env = baseEnv() as Record<string, string>;
+    const proc = Bun.spawn([PROGRAM, "mcp", "call", "t", "research", "{}"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
+    // The first poll on the wire means the task exists.
+    for (let i = 0; i < 200 && sent(log, "tasks/get").length === 0; i++) await Bun.sleep(25);
+    proc.kill("SIGTERM");
+    expect(await proc.exited).toBe(143);
+    const id = sent(log, "tasks/get")[0]!.msg.params.taskId;
+    expect(sent(log, "tasks/cancel").map((c) => c.msg.params)).toEqual([{ taskId: id }]);
   });
 });
 
