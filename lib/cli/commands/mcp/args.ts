@@ -38,7 +38,7 @@ Options:
   --debug                    also the JSON-RPC traffic on stderr
   -h, --help                 print this help
 
-Exit codes: 0 success; 1 a server failed or is unknown, a request failed, or the tool result has isError; 2 usage error.`;
+Exit codes: 0 success; 1 a server failed or is unknown, a request failed, or the tool result has isError; 2 usage error, or tasks/task for a stdio server.`;
 
 export type InspectorCommand = "list" | "get" | "tools" | "prompts" | "resources" | "call" | "prompt" | "read" | "tasks" | "task" | "login" | "logout";
 

@@ -28,7 +28,7 @@ const stderr = (line: string) => process.stderr.write(line + "\n");
 
 /**
  * Runs `mcp …` (argv after `mcp`). Returns the exit code: 0 success; 1 a server failed or is
- * unknown, a request failed, or a tool result has isError; 2 usage error (usage on stderr).
+ * unknown, a request failed, or a tool result has isError; 2 usage error (usage on stderr), or a task command for a stdio server.
  */
 export async function runInspector(argv: string[]): Promise<number> {
   const manage = manageCommand(argv);
