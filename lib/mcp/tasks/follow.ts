@@ -181,18 +181,24 @@ class TaskRun {
   private waitUntil(at: number): Promise<"poll" | "wake" | "result"> {
     return new Promise((resolve, reject) => {
       const signal = this.controller.signal;
+      let settled = false;
+      const wake = () => done("wake");
+      // Idempotent: the tasks/result listener of an earlier wait may fire during a later one.
       const done = (event: "poll" | "wake" | "result") => {
+        if (settled) return;
+        settled = true;
         clearTimeout(timer);
         signal.removeEventListener("abort", onAbort);
-        this.wake = undefined;
+        if (this.wake === wake) this.wake = undefined;
         resolve(event);
       };
       const onAbort = () => {
+        settled = true;
         clearTimeout(timer);
         reject(signal.reason);
       };
       const timer = setTimeout(() => done("poll"), Math.max(0, at - performance.now()));
-      this.wake = () => done("wake");
+      this.wake = wake;
       signal.addEventListener("abort", onAbort, { once: true });
       void this.result?.then(() => done("result"));
     });
