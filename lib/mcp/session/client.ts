@@ -77,6 +77,7 @@ export class McpClient {
       write: (message) => transport.send(message),
       onRequest: (method, params, ctx) => serveRequest(opts.features, method, params, { server: name, signal: ctx.signal }).then((r) => tagRelated(params, r)),
       onNotification: (method, params) => this.onNotification(method, params),
+      onUnclaimedProgress: (progress) => this.notifyListeners("notifications/progress", progress as unknown as Params),
       log: opts.log,
       trace: opts.trace,
     });
@@ -248,11 +249,16 @@ export class McpClient {
       const data = params?.data;
       const text = typeof data === "string" ? data : JSON.stringify(data);
       this.opts.log?.(`[${this.name}] ${String(params?.level ?? "info")}: ${text}`);
-    } else if (this.listeners.get(method)?.size) {
-      for (const fn of this.listeners.get(method)!) fn(params);
-    } else {
+    } else if (!this.notifyListeners(method, params)) {
       this.opts.log?.(`${this.peer}: notification ${method} ignored`);
     }
+  }
+
+  /** Hands `params` to every `listen`er of `method`; false when there is none. */
+  private notifyListeners(method: string, params: Params): boolean {
+    const set = this.listeners.get(method);
+    for (const fn of set ?? []) fn(params);
+    return (set?.size ?? 0) > 0;
   }
 
   private async startupFailure(error: unknown, timeoutMs: number): Promise<Error> {

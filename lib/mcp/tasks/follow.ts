@@ -9,7 +9,7 @@
  */
 import { ConnectionClosedError, McpError, RequestCancelledError } from "../protocol/errors.ts";
 import type { Params, RequestOptions } from "../session/jsonrpc.ts";
-import type { CallToolResult } from "../protocol/protocol.ts";
+import type { CallToolResult, ProgressParams } from "../protocol/protocol.ts";
 import { errorMessage, isObject, preview } from "../../shared/values.ts";
 import type { TaskPeer } from "./peer.ts";
 import type { RunningTasks } from "./running.ts";
@@ -46,6 +46,9 @@ export class TaskCallError extends Error {
   }
 }
 
+/** Progress tokens handed out by task calls (unique within the process, so within any session). */
+let progressTokens = 0;
+
 type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
 
 /**
@@ -80,13 +83,22 @@ class TaskRun {
     const onAbort = () => this.stop("interrupt");
     signal?.addEventListener("abort", onAbort, { once: true });
     const unlisten = this.peer.listen("notifications/tasks/status", (params) => this.notified(params));
+    // The progressToken stays valid for the task's whole life (§Task Progress Notifications): one of our own, not the request id.
+    const progressToken = this.opts.onProgress && `task-progress-${++progressTokens}`;
+    const unlistenProgress = progressToken
+      ? this.peer.listen(
+          "notifications/progress",
+          (params) => params?.progressToken === progressToken && this.opts.onProgress!(params as unknown as ProgressParams),
+        )
+      : () => {};
     // A server that dies between polls ends the wait with its reason (pending requests fail by themselves).
     const controller = this.controller; // not `this`: the session may outlive many calls
     void this.peer.closed.then((reason) => controller.abort(reason));
     let forget = () => {};
     try {
       const task = Number.isFinite(timeoutMs) ? { ttl: timeoutMs } : {};
-      const answer = await this.request("tools/call", { name: this.tool, arguments: args, task }, { onProgress: this.opts.onProgress });
+      const meta = progressToken ? { _meta: { progressToken } } : {};
+      const answer = await this.request("tools/call", { name: this.tool, arguments: args, task, ...meta });
       const created = createdTask(answer);
       // A server may run a task tool at once: its CallToolResult is the result.
       if (!created) {
@@ -103,6 +115,7 @@ class TaskRun {
       stopClock();
       signal?.removeEventListener("abort", onAbort);
       unlisten();
+      unlistenProgress();
       forget();
     }
   }

@@ -20,16 +20,18 @@ const TEST_MS = 60_000;
 
 describe.skipIf(!TMUX)("a task tool in the session", () => {
   test(
-    "its status message is the running line; Esc interrupts and sends tasks/cancel for the task",
+    "its progress is the running line, to the token of its tools/call; Esc interrupts and sends tasks/cancel for the task",
     async () => {
       const log = join(tempDir(), "t.log");
       const { term, server } = await startAgent([reply(toolUse("mcp__t__research", { topic: "tides" })), reply(text("unused"))], {
         args: ["--allowedTools", "mcp__t"],
-        setup: (dir) => writeMcpConfig(dir, { t: taskServer("--log-file", log, "--stages", "200", "--stage-ms", "300") }),
+        setup: (dir) => writeMcpConfig(dir, { t: taskServer("--log-file", log, "--progress", "--stages", "20", "--stage-ms", "1000") }),
       });
       await term.waitFor("MCP: 1 connected");
       await submit(term, "research tides");
-      await term.waitFor("⋯  Stage 1 of 200");
+      await term.waitFor("⋯  2/20 (10%) Stage 2 of 20");
+      // The token is ours, not the request id: it outlives the tools/call's answer.
+      expect(sent(log, "tools/call")[0]!.msg.params._meta).toEqual({ progressToken: expect.stringMatching(/^task-progress-\d+$/) });
       await waitUntil(() => sent(log, "tasks/get").length > 0);
       await term.keys("Escape");
       await term.waitFor((s) => s.includes("Interrupted") && atPrompt(s));
