@@ -242,7 +242,8 @@ class TaskRun {
   private update(task: Task): void {
     const old = this.task;
     if (old && isTerminal(old.status)) return;
-    this.task = task;
+    // An answer without pollInterval keeps the one the server suggested before.
+    this.task = task.pollInterval === undefined && old?.pollInterval !== undefined ? { ...task, pollInterval: old.pollInterval } : task;
     if (old?.status !== task.status || old?.statusMessage !== task.statusMessage) this.opts.onTaskStatus?.(task);
   }
 
