@@ -20,6 +20,8 @@ export interface SettingsLoadOptions {
   sources?: string;
   /** `MCP_REQUIRE_APPROVAL=1` in -p: the repository's files loosen nothing without trust. */
   requireApproval?: boolean;
+  /** The user approved the repository's files as they are (consent.ts): as good as a trusted folder. */
+  approved?: boolean;
   /** The warning's words for that hold (merge.ts). */
   gateReason?: string;
   warn(line: string): void;
@@ -61,7 +63,7 @@ export class RunSettings {
     // ~/.claude.json is read only when a repository's file has something trust would unlock.
     const needsTrust = files.some((f) => (f.scope === "project" || f.scope === "local") && hasLoosening(f.doc, opts.requireApproval === true));
     const file = trustFile(env);
-    const trusted = needsTrust && workspaceTrusted(cwd, file);
+    const trusted = needsTrust && (opts.approved === true || workspaceTrusted(cwd, file));
     const effective = mergeSettings(files, {
       trusted,
       requireApproval: opts.requireApproval === true,

@@ -4,30 +4,34 @@
  */
 import { hasSettings } from "../../agent/settings/locate.ts";
 import type { SettingsHooks } from "../../agent/settings/turn-hooks.ts";
+import type { Loosening } from "../../agent/settings/consent.ts";
 import { approvalRequired } from "../../agent/project-approval.ts";
 import type { CliArgs } from "./args.ts";
 
 /**
  * The settings of a run in `cwd`, or `{usage}` for a bad `--settings`/`--setting-sources` (exit 2).
- * `gateRepository`: the interactive session, which has no trust question for settings yet, treats
- * an untrusted project's files as `MCP_REQUIRE_APPROVAL=1` does in -p.
+ * `consent` (the interactive session): what an untrusted repository's files loosen applies only
+ * once the user said yes to it (consent.ts remembers); without a yes they count for deny and ask
+ * rules only, as with `MCP_REQUIRE_APPROVAL=1` in -p.
  */
 export async function loadSettings(
   args: CliArgs,
   cwd: string,
   warn: (line: string) => void,
-  gateRepository = false,
+  consent?: (pending: Loosening[]) => Promise<boolean>,
 ): Promise<{ hooks?: SettingsHooks; usage?: string }> {
   if (!hasSettings(cwd, args.settings)) return {};
   const { prepareSettings, SettingsFlagError } = await import("../../agent/settings/turn-hooks.ts");
+  const approved = consent ? await askConsent(cwd, consent, warn) : false;
   try {
     return {
       hooks: prepareSettings({
         cwd,
         flag: args.settings,
         sources: args.settingSources,
-        requireApproval: gateRepository || approvalRequired(),
-        gateReason: gateRepository ? "the interactive session" : undefined,
+        requireApproval: consent !== undefined || approvalRequired(),
+        approved,
+        gateReason: consent ? "not approved" : undefined,
         warn,
       }),
     };
@@ -35,4 +39,23 @@ export async function loadSettings(
     if (err instanceof SettingsFlagError) return { usage: err.message };
     throw err;
   }
+}
+
+/** Asks about the repository files not approved as they are now; true when they may apply. */
+async function askConsent(cwd: string, consent: (pending: Loosening[]) => Promise<boolean>, warn: (line: string) => void): Promise<boolean> {
+  const [{ pendingLoosening, recordApproval }, { trustFile, workspaceTrusted }] = await Promise.all([
+    import("../../agent/settings/consent.ts"),
+    import("../../agent/settings/trust.ts"),
+  ]);
+  // A folder trusted in Claude Code's key needs no question, as it needs none there.
+  if (workspaceTrusted(cwd, trustFile())) return true;
+  const pending = pendingLoosening(cwd);
+  if (!pending.length) return true;
+  if (!(await consent(pending))) return false;
+  try {
+    recordApproval(cwd, pending);
+  } catch (err) {
+    warn(`cannot remember the settings approval: ${(err as Error).message}`);
+  }
+  return true;
 }

@@ -6,7 +6,7 @@
  */
 import type { CliArgs } from "../flags/args.ts";
 import { runtimeOptions } from "../flags/runtime-options.ts";
-import { trustHook } from "./trust.ts";
+import { askSettingsTrust, trustHook } from "./trust.ts";
 import { AgentRuntime } from "../../agent/runtime.ts";
 import { ToolState } from "../../tools/tool-state.ts";
 import { ModelError } from "../../agent/model.ts";
@@ -48,8 +48,13 @@ export async function runRepl(args: CliArgs): Promise<number> {
     process.stderr.write(`error: ${err.message}\n`);
     return err.usage ? 2 : 1;
   }
-  // The session has no trust question for settings yet: an untrusted project's files only tighten.
-  const loaded = await loadSettings(args, cwd, (line) => process.stderr.write(`${line}\n`), true);
+  // What a repository's own settings loosen applies only once approved (hooks run commands).
+  const loaded = await loadSettings(
+    args,
+    cwd,
+    (line) => process.stderr.write(`${line}\n`),
+    (pending) => askSettingsTrust(pending),
+  );
   if (loaded.usage) {
     process.stderr.write(`error: ${loaded.usage}\n`);
     return 2;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
 import { tempDir } from "../../support/run.ts";
 import { TMUX } from "../../support/tmux.ts";
-import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
+import { atPrompt, launchAgent, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 import { hookScript } from "../print/settings-support.ts";
 
 afterEach(stopAgent);
@@ -41,21 +41,44 @@ describe.skipIf(!TMUX)("settings in the session", () => {
   );
 
   test(
-    "/permissions and /hooks list the rules and hooks with their files",
+    "a project's hooks wait for the trust question; no keeps only its deny rules; /permissions and /hooks list what applies",
     async () => {
       const script = hookScript("exit 0");
-      const { term } = await startAgent([], {
+      const { term } = await launchAgent([], {
         setup: projectSettings({
           permissions: { deny: ["Bash(rm:*)", "WebFetch(domain:x.com)"] },
           hooks: { Stop: [{ hooks: [{ type: "command", command: script }] }] },
         }),
       });
+      await term.waitFor(`.claude/settings.json: hook Stop: ${script}`);
+      await term.waitFor("Apply them? [y]es / [n]o (their deny and ask rules apply either way):");
+      await term.type("n");
+      await term.keys("Enter");
+      await term.waitFor(atPrompt);
       await submit(term, "/permissions");
       await term.waitFor((screen) => /^deny +Bash\(rm:\*\) +\.claude\/settings\.json$/m.test(screen));
       await term.waitFor("deny   WebFetch(domain:x.com)  .claude/settings.json  (unused: no such tool here)");
       await submit(term, "/hooks");
-      // Untrusted: the project's hooks are held until the folder is trusted.
       await term.waitFor("No hooks (settings files: hooks).");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "yes applies the project's hooks and is remembered for the file as it is",
+    async () => {
+      const home = tempDir("agent-home-");
+      const script = hookScript("exit 0");
+      const settings = projectSettings({ hooks: { Stop: [{ matcher: "", hooks: [{ type: "command", command: script }] }] } });
+      let dir = "";
+      const first = await launchAgent([], { home, setup: (d) => ((dir = d), settings(d)) });
+      await first.term.waitFor("Apply them?");
+      await first.term.type("y");
+      await first.term.keys("Enter");
+      await first.term.waitFor(atPrompt);
+      await submit(first.term, "/hooks");
+      await first.term.waitFor(`Stop  *  ${script}  .claude/settings.json`);
+      expect(JSON.parse(readFileSync(join(home, ".claude", "agent-settings-approvals.json"), "utf8"))[dir]).toHaveProperty([".claude/settings.json"]);
     },
     TEST_TIMEOUT_MS,
   );
