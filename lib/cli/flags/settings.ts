@@ -24,17 +24,22 @@ export async function loadSettings(
   const { prepareSettings, SettingsFlagError } = await import("../../agent/settings/turn-hooks.ts");
   const approved = consent ? await askConsent(cwd, consent, warn) : false;
   try {
-    return {
-      hooks: prepareSettings({
-        cwd,
-        flag: args.settings,
-        sources: args.settingSources,
-        requireApproval: consent !== undefined || approvalRequired(),
-        approved,
-        gateReason: consent ? "not approved" : undefined,
-        warn,
-      }),
-    };
+    const hooks = prepareSettings({
+      cwd,
+      flag: args.settings,
+      sources: args.settingSources,
+      requireApproval: consent !== undefined || approvalRequired(),
+      approved,
+      gateReason: consent ? "not approved" : undefined,
+      warn,
+    });
+    if (hooks?.settings.effective.bypassDisabled && (args.permissionMode === "bypassPermissions" || args.skipPermissions)) {
+      // Managed policy: the flag would slip it. The run goes on in default mode, which asks (or, with nobody to ask, refuses).
+      warn("bypassPermissions is disabled by managed settings (disableBypassPermissionsMode); using the default permission mode");
+      args.permissionMode = "default";
+      args.skipPermissions = false;
+    }
+    return { hooks };
   } catch (err) {
     if (err instanceof SettingsFlagError) return { usage: err.message };
     throw err;

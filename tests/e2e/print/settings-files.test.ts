@@ -82,6 +82,19 @@ describe("precedence, one step at a time (the model key)", () => {
   });
 });
 
+test.skipIf(!managedAvailable)("managed disableBypassPermissionsMode: --permission-mode bypassPermissions falls back to default, with one line", async () => {
+  const p = place();
+  const run = await runPrintManaged(
+    p,
+    { permissions: { disableBypassPermissionsMode: "disable" } },
+    [reply(toolUse("Bash", { command: "touch made" }))],
+    ["--permission-mode", "bypassPermissions"],
+  );
+  expect(existsSync(join(p.dir, "made"))).toBe(false);
+  expect(resultsOf(run, 0)[0]!.is_error).toBe(true);
+  expect(run.stderr).toBe("bypassPermissions is disabled by managed settings (disableBypassPermissionsMode); using the default permission mode\n");
+});
+
 describe("--setting-sources and merging", () => {
   test("--setting-sources user reads no project file; an empty list reads none of the three", async () => {
     const p = place();
