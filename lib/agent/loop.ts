@@ -76,9 +76,10 @@ export interface LoopOptions {
   canUseTool?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision>;
   /**
    * After a tool ran (settings' PostToolUse hooks), with the input it ran with: `context` texts go
-   * to the model as text blocks after that reply's tool_result blocks.
+   * to the model as text blocks after that reply's tool_result blocks; `output`, when given, is what
+   * the model reads instead (a search's results in denied paths left out).
    */
-  afterTool?(call: ToolUseBlock, input: Record<string, unknown>, output: ToolOutput): Promise<{ context?: string[] }>;
+  afterTool?(call: ToolUseBlock, input: Record<string, unknown>, output: ToolOutput): Promise<{ context?: string[]; output?: ToolOutput }>;
   /** Checked after each reply's tool results: true ends the loop there, with an empty answer (a hook's `continue: false`). */
   halted?(): boolean;
   cwd: string;
@@ -191,8 +192,12 @@ async function runOne(
 ): Promise<ToolResultContentBlock> {
   opts.hooks?.onToolStart?.(call);
   const ran: { input?: Record<string, unknown> } = {};
-  const output = await execute(call, tool, opts, signal, truncated, ran);
-  if (ran.input && opts.afterTool) notes.push(...((await opts.afterTool(call, ran.input, output)).context ?? []));
+  let output = await execute(call, tool, opts, signal, truncated, ran);
+  if (ran.input && opts.afterTool) {
+    const after = await opts.afterTool(call, ran.input, output);
+    notes.push(...(after.context ?? []));
+    output = after.output ?? output;
+  }
   const content = wellFormed(typeof output.content === "string" || output.content.length ? output.content : "(no output)");
   const result: ToolResultContentBlock = { type: "tool_result", tool_use_id: call.id, content };
   if (output.isError) result.is_error = true;

@@ -98,6 +98,21 @@ describe("Read and Edit rules", () => {
     expect(run.stderr).toContain("@secrets/key.txt: not attached");
   });
 
+  test("a Grep or Glob over the project leaves out what a Read rule denies, and says so", async () => {
+    const p = place();
+    secret(p.dir);
+    writeFileSync(join(p.dir, "open.txt"), "TOPSECRET is a word here too");
+    projectSettings(p, { permissions: { deny: ["Read(./secrets/**)"] } });
+    const run = await runPrint(p, [reply(toolUse("Grep", { pattern: "T.PSECRET", output_mode: "content" })), reply(toolUse("Glob", { pattern: "**/*.txt" }))]);
+    const grep = String(resultsOf(run, 0)[0]!.content);
+    expect(grep).toContain("open.txt");
+    expect(grep).not.toContain("key.txt");
+    expect(grep).toContain("(1 result line in paths denied by your permission settings left out)");
+    const glob = String(resultsOf(run, 1)[0]!.content);
+    expect(glob).toContain("open.txt");
+    expect(glob).not.toContain("key.txt");
+  });
+
   test("anchors: // absolute, ~/ home, / the project root for a project file, bare relative to cwd", async () => {
     const p = place();
     const home = join(p.dir, "home");
