@@ -10,6 +10,7 @@ import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, 
 import type { RequestOptions } from "./jsonrpc.ts";
 import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "./env.ts";
 import { errorMessage } from "../shared/values.ts";
+import { beginWork } from "../shared/pending-work.ts";
 import { REPROBE_INTERVAL_MS, type RegistryOptions, type ServerSnapshot, type ServerState } from "./registry-types.ts";
 import { Restarter } from "./restarts.ts";
 import { authRequired, HandshakeError, handshake, listInto, openSession, orNone } from "./session-start.ts";
@@ -288,6 +289,7 @@ export class McpRegistry {
   /** Starts one server into `state`; `quiet` (a restart) leaves the reporting to the caller. */
   private async startOne(state: ServerState, quiet = false): Promise<void> {
     const name = state.name;
+    const started = beginWork(`MCP server "${name}" start-up`);
     let client: McpClient | undefined;
     try {
       // A stdio server is spawned synchronously here, before the first wait.
@@ -317,6 +319,7 @@ export class McpRegistry {
     }
     // A start cut short by our shutdown is not a server's outcome to count.
     if (!this.shuttingDown && !quiet) this.opts.onServerSettled?.(Object.freeze({ ...state }));
+    started();
   }
 
   private list(client: McpClient, state: ServerState, kinds: ListKind[], strict: boolean): Promise<void> {
