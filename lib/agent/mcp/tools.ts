@@ -64,20 +64,25 @@ export class McpToolset {
    * `{isError: true, content: <one line saying what went wrong>}`. Never throws.
    */
   private async call(route: ToolRoute, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
-    // A stdio server found dead is restarted by the registry; this call then says so. Awaited only
-    // when there is something to wait for, so a call normally goes out in this same tick.
-    const revived = this.registry.revive(route.server);
-    if (revived) {
-      const failure = await revived;
-      if (failure) return { isError: true, content: failure };
-    }
-    if (!this.registry.isConnected(route.server)) return { isError: true, content: `MCP server "${route.server}" is not connected` };
-    try {
-      const onProgress = ctx.onProgress && ((p: ProgressParams) => ctx.onProgress!(describeProgress(p)));
-      const result = await this.registry.callTool(route.server, route.tool, input, { signal: ctx.signal, onProgress });
-      return callToolResultToOutput(result, { maxChars: this.opts.maxOutputChars });
-    } catch (error) {
-      return { isError: true, content: describeCallError(error, route) };
+    for (let attempt = 1; ; attempt++) {
+      // A server found dead is restarted by the registry, and this call waits for it. Awaited only
+      // when there is something to wait for, so a call normally goes out in this same tick.
+      const revived = this.registry.revive(route.server);
+      if (revived) {
+        const failure = await revived;
+        if (failure) return { isError: true, content: failure };
+      }
+      if (!this.registry.isConnected(route.server)) return { isError: true, content: `MCP server "${route.server}" is not connected` };
+      try {
+        const onProgress = ctx.onProgress && ((p: ProgressParams) => ctx.onProgress!(describeProgress(p)));
+        const result = await this.registry.callTool(route.server, route.tool, input, { signal: ctx.signal, onProgress });
+        return callToolResultToOutput(result, { maxChars: this.opts.maxOutputChars });
+      } catch (error) {
+        // Written into a pipe with no reader (EPIPE): the process died before the call reached it,
+        // so it cannot have run; once more, to the restarted process. Anything else may have run.
+        if (attempt === 1 && neverDelivered(error)) continue;
+        return { isError: true, content: describeCallError(error, route) };
+      }
     }
   }
 
@@ -126,6 +131,12 @@ function describeProgress(p: ProgressParams): string {
   return [`${p.progress}${total}`, typeof p.message === "string" ? p.message : ""].filter(Boolean).join(" ");
 }
 
+/** A send that failed with EPIPE: the server's stdin had no reader, so it never read the call. */
+function neverDelivered(error: unknown): boolean {
+  const cause = error instanceof ConnectionClosedError ? (error as Error & { cause?: unknown }).cause : undefined;
+  return (cause as NodeJS.ErrnoException | undefined)?.code === "EPIPE";
+}
+
 function describeCallError(error: unknown, { server, tool }: ToolRoute): string {
   const urls = error instanceof McpError && error.code === URL_ELICITATION_REQUIRED ? requiredUrlElicitations(error.data) : [];
   if (urls.length) {
@@ -138,6 +149,10 @@ function describeCallError(error: unknown, { server, tool }: ToolRoute): string 
     return `MCP tool ${tool} on server "${server}" timed out after ${error.timeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled`;
   }
   if (error instanceof ConnectionClosedError) {
+    // A send that failed on a live session (an HTTP status, a reply stream cut short): its own words.
+    // A pipe's error code (EPIPE) says only that the process is going: "exited" says it better.
+    const cause = (error as Error & { cause?: unknown }).cause;
+    if (cause instanceof Error && (cause as NodeJS.ErrnoException).code !== "EPIPE" && !error.byUs) return `MCP server "${server}" failed the call of ${tool}: ${cause.message}`;
     return `MCP server "${server}" ${error.byUs ? "was shut down" : "exited"} during the call`;
   }
   if (error instanceof RequestCancelledError) return `MCP tool ${tool} on server "${server}" was interrupted`;

@@ -51,6 +51,18 @@ function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<vo
   });
 }
 
+/** Times a 429 is waited out (its Retry-After, at most MAX_RETRY_AFTER_MS) before it is the answer. */
+const MAX_429_RETRIES = 2;
+const MAX_RETRY_AFTER_MS = 5000;
+
+/** `Retry-After` (RFC 9110 §10.2.3: delay-seconds or an HTTP-date) in ms, or undefined. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
 /** Redirects followed per request before giving up. */
 const MAX_REDIRECTS = 5;
 /** Characters of a response body quoted in an error line. */
@@ -75,6 +87,14 @@ export class HttpClient {
    */
   async fetch(url: string, req: HttpRequest): Promise<Response> {
     let response = await this.follow(url, req);
+    // A 429 was not processed (RFC 6585 §4): sent again after its Retry-After, when that is short.
+    for (let retry = 0; response.status === 429 && retry < MAX_429_RETRIES && !req.signal?.aborted; retry++) {
+      const wait = retryAfterMs(response.headers.get("retry-after"));
+      if (wait === undefined || wait > MAX_RETRY_AFTER_MS) break;
+      await discard(response);
+      await abortableDelay(wait, req.signal);
+      response = await this.follow(url, req);
+    }
     if ((response.status === 401 || response.status === 403) && this.opts.auth && !this.staticAuth) {
       const again = await this.opts.auth.onChallenge(response, { url, method: req.method });
       if (again) {

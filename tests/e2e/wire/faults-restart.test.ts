@@ -7,8 +7,8 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ModelServer, type RecordedRequest, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
-import { npmServer } from "../../support/mcp.ts";
-import { fixtureServer, isAlive, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
+import { type AgentProcess, npmServer, spawnAgent } from "../../support/mcp.ts";
+import { fixtureServer, tempDir, writeMcpConfig } from "../../support/run.ts";
 
 const models: ModelServer[] = [];
 afterEach(() => {
@@ -35,30 +35,33 @@ function pidWithEnv(entry: string): number | undefined {
   return undefined;
 }
 
-/** Resolves once `pid` is gone (no event tells us when a process we did not start exits). */
-async function gone(pid: number): Promise<void> {
-  while (isAlive(pid)) await Bun.sleep(10);
+/** Resolves once `agent`'s stderr holds `text` `n` times (the agent's own report of a death is the event a next call must follow). */
+async function reported(agent: AgentProcess, text: string, n: number): Promise<void> {
+  await agent.waitForStderr(text);
+  while (agent.stderr().split(text).length - 1 < n) await Bun.sleep(5);
 }
 
 describe("a server that dies between calls keeps its tools", () => {
   test("one that exits after each call: every request offers the same tools and every call is answered", async () => {
     const dir = tempDir();
-    const pids = join(dir, "pids");
-    writeMcpConfig(dir, { fx: fixtureServer("--crash-after", "1", "--pid-file", pids) });
-    // Each call goes out once the process that answered the last one is gone: a call sent into a
-    // process already exiting fails ("exited during the call"), as it must, since it may have run.
-    const after = (step: ReturnType<typeof reply>) => async () => {
-      await gone(Number(readFileSync(pids, "utf8").trim().split("\n").at(-1)));
+    writeMcpConfig(dir, { fx: fixtureServer("--crash-after", "1") });
+    // Each call goes out once the agent has seen the last process exit: a call sent into a process
+    // already exiting fails ("exited during the call"), as it must, since it may have run.
+    let agent!: AgentProcess;
+    const died = 'MCP server "fx" exited with code 1 (stderr:';
+    const after = (n: number, step: ReturnType<typeof reply>) => async () => {
+      await reported(agent, died, n);
       return step;
     };
     const model = startModelServer([
       reply(toolUse("mcp__fx__echo", { text: "one" })),
-      after(reply(toolUse("mcp__fx__echo", { text: "two" }))),
-      after(reply(toolUse("mcp__fx__echo", { text: "three" }))),
-      after(reply(text("done"))),
+      after(1, reply(toolUse("mcp__fx__echo", { text: "two" }))),
+      after(2, reply(toolUse("mcp__fx__echo", { text: "three" }))),
+      reply(text("done")),
     ]);
     models.push(model);
-    const r = await runAgent(["-p", "go"], { cwd: dir, model: model.url });
+    agent = spawnAgent(["-p", "go"], { cwd: dir, model: model.url });
+    const r = await agent.done;
     expect(r.code).toBe(0);
     expect(r.stdout).toBe("done\n");
     expect(model.requests.map((q) => results(q)).slice(1)).toEqual([[["one", false]], [["two", false]], [["three", false]]]);
@@ -72,20 +75,21 @@ describe("a server that dies between calls keeps its tools", () => {
     const dir = tempDir();
     const file = join(dir, "memory.jsonl");
     writeMcpConfig(dir, { mem: npmServer("memory", [], { MEMORY_FILE_PATH: file }) });
+    let agent!: AgentProcess;
     const entity = { name: "Ada", entityType: "person", observations: ["wrote the first program"] };
     const model = startModelServer([
       reply(toolUse("mcp__mem__create_entities", { entities: [entity] })),
       async () => {
         // Killed from outside after its first call, as a user's `kill` or an OOM killer would.
-        const pid = pidWithEnv(`MEMORY_FILE_PATH=${file}`)!;
-        process.kill(pid, "SIGTERM");
-        await gone(pid);
+        process.kill(pidWithEnv(`MEMORY_FILE_PATH=${file}`)!, "SIGTERM");
+        await agent.waitForStderr('MCP server "mem" exited with signal SIGTERM');
         return reply(toolUse("mcp__mem__read_graph", {}));
       },
       reply(text("done")),
     ]);
     models.push(model);
-    const r = await runAgent(["-p", "go"], { cwd: dir, model: model.url });
+    agent = spawnAgent(["-p", "go"], { cwd: dir, model: model.url });
+    const r = await agent.done;
     expect(r.code).toBe(0);
     const [[graph, isError]] = results(model.requests[2]!);
     expect(isError).toBe(false);
