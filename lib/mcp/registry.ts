@@ -248,8 +248,8 @@ export class McpRegistry {
     return this.servers.find((s) => s.name === server)?.config.timeoutMs ?? this.startupTimeoutMs;
   }
 
-  /** The entry's `toolTimeout`, else MCP_TOOL_TIMEOUT (ms). */
-  private toolTimeoutFor(server: string): number {
+  /** The entry's `toolTimeout`, else MCP_TOOL_TIMEOUT (ms): how long a tool call may take, waits for its server included. */
+  toolTimeoutFor(server: string): number {
     return this.servers.find((s) => s.name === server)?.config.toolTimeoutMs ?? this.toolTimeoutMs;
   }
 

@@ -9,6 +9,7 @@
 import type { HttpAuthProvider } from "../auth/provider.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { proxyFor } from "../proxy.ts";
+import { NotSentError } from "../errors.ts";
 
 export interface HttpClientOptions {
   /** Headers from the config entry, sent on every request to the server's own origin. */
@@ -143,7 +144,9 @@ export class HttpClient {
         } catch (error) {
           // Only a request that cannot have reached the server is sent again: a tool may not be
           // safe to run twice, so a reset, a lost response or any status is never retried.
-          if (attempt >= RETRY_DELAYS_MS.length || !neverSent(error) || req.signal?.aborted) throw new Error(describeFetchError(error, target));
+          if (attempt >= RETRY_DELAYS_MS.length || !neverSent(error) || req.signal?.aborted) {
+            throw neverSent(error) ? new NotSentError(describeFetchError(error, target)) : new Error(describeFetchError(error, target));
+          }
           await abortableDelay(RETRY_DELAYS_MS[attempt]!, req.signal);
         }
       }

@@ -119,4 +119,31 @@ describe("an HTTP server faulting", () => {
       server.stop();
     }
   });
+
+  test("a server back within the tool timeout: the call made while it was down waits for it and is answered, once", async () => {
+    let server = await startHttpFaultServer("none");
+    const port = Number(new URL(server.url).port);
+    const dir = tempDir();
+    writeMcpConfig(dir, { h: { type: "http", url: server.url, timeout: 5000, toolTimeout: 5000 } });
+    let back: Promise<HttpFaultServer> | undefined;
+    const model = startModelServer([
+      () => {
+        server.stop();
+        // Back in 300 ms: the call, refused meanwhile (so never received), is sent again with back-off.
+        back = Bun.sleep(300).then(() => startHttpFaultServer("none", port));
+        return reply(toolUse("mcp__h__echo", { text: "waited" }));
+      },
+      reply(text("done")),
+    ]);
+    try {
+      const r = await runAgent(["-p", "go"], { cwd: dir, model: model.url, timeoutMs: 25_000 });
+      expect([r.code, r.stdout, r.stderr]).toEqual([0, "done\n", ""]);
+      expect(model.requests[1]!.body.messages.at(-1).content[0]).toMatchObject({ content: "waited" });
+      server = await back!;
+      expect(server.calls).toEqual({ echo: 1 });
+    } finally {
+      model.stop();
+      server.stop();
+    }
+  });
 });
