@@ -77,7 +77,10 @@ describe("a stdio server faulting at each protocol step", () => {
         expect([r.code, r.stdout]).toEqual([0, "done\n"]);
         const lines = r.stderr.split("\n").filter(Boolean);
         expect(lines).toHaveLength(expected.stderr.length);
-        expected.stderr.forEach((line, i) => (typeof line === "string" ? expect(lines[i]).toBe(line) : expect(lines[i]).toMatch(line)));
+        for (const [i, line] of expected.stderr.entries()) {
+          if (typeof line === "string") expect(lines[i]).toBe(line);
+          else expect(lines[i]).toMatch(line);
+        }
         const [boom, echo] = model.requests.slice(1).map((q) => q.body.messages.at(-1).content[0]);
         const [content, isError] = expected.boom;
         if (typeof content === "string") expect(boom.content).toBe(content);
