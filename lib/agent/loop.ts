@@ -4,7 +4,8 @@
  * is not `tool_use`. The loop knows tools only through the `Tool` interface.
  */
 import type { ToolState } from "../tools/tool-state.ts";
-import { type Tool, ToolError, type ToolOutput } from "../tools/tool.ts";
+import type { Tool, ToolOutput } from "../tools/tool.ts";
+import { ToolError } from "../tools/tool-error.ts";
 import {
   isToolUse,
   replyText,
@@ -15,7 +16,7 @@ import {
   type ToolUseBlock,
 } from "./messages.ts";
 import type { ModelClient } from "./model.ts";
-import { toApi, type ToolOffer } from "./tool-search.ts";
+import { toApi, type ToolOffer } from "./tool-search/tool-search.ts";
 import type { Conversation } from "./conversation.ts";
 import { errorMessage } from "../shared/values.ts";
 import type { CompactInfo } from "./compact.ts";
@@ -36,7 +37,7 @@ export interface LoopHooks {
   onToolStart?(call: ToolUseBlock): void;
   onToolEnd?(call: ToolUseBlock, result: ToolResultContentBlock): void;
   /** A running tool reported progress (MCP `notifications/progress`); set only when it can be shown. */
-  onToolProgress?(call: ToolUseBlock, message: string): void;
+  onToolProgress?(call: ToolUseBlock, message: string, kind?: "task"): void;
   /** The conversation was compacted before a model call. */
   onCompact?(info: CompactInfo): void;
   /** Streamed text; when set, model calls stream. */
@@ -202,7 +203,12 @@ async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOpt
     if (typeof decision === "object" && decision.behavior === "deny") return { isError: true, content: decision.message };
     if (typeof decision === "object" && decision.updatedInput) input = decision.updatedInput;
     const progress = opts.hooks?.onToolProgress;
-    return await tool.run(input, { cwd: opts.cwd, signal, toolState: opts.toolState, onProgress: progress && ((message) => progress(call, message)) });
+    return await tool.run(input, {
+      cwd: opts.cwd,
+      signal,
+      toolState: opts.toolState,
+      onProgress: progress && ((message, kind) => progress(call, message, kind)),
+    });
   } catch (err) {
     // An interrupted tool may throw the abort reason; anything else that is not a ToolError is a bug.
     if (!(err instanceof ToolError) && !signal.aborted) opts.hooks?.onToolBug?.(call, err);

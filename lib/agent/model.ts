@@ -4,8 +4,8 @@
  */
 import type { AssistantReply, ModelRequest } from "./messages.ts";
 import { withBreakpoints } from "./cache.ts";
-import type { UsageMeter } from "./usage.ts";
-import { proxyFor } from "../mcp/proxy.ts";
+import { StreamedUsage, type UsageMeter } from "./usage.ts";
+import { proxyFor } from "../shared/proxy.ts";
 
 /** The SDK's own default, for choosing the proxy when ANTHROPIC_BASE_URL is not set. */
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
@@ -99,13 +99,23 @@ export function createModelClient({ model, env = process.env, cache = true, mete
           reply = (await anthropic.messages.create(params, { signal: opts.signal })) as AssistantReply;
         } else {
           const stream = anthropic.messages.stream(params, { signal: opts.signal });
+          const billed = new StreamedUsage();
           if (opts.onText) stream.on("text", (delta: string) => opts.onText!(delta));
-          if (opts.onEvent) stream.on("streamEvent", (event: { type: string }) => opts.onEvent!(event));
+          stream.on("streamEvent", (event: { type: string }) => {
+            billed.observe(event);
+            opts.onEvent?.(event);
+          });
           let broke: unknown;
           stream.on("error", (error: unknown) => (broke ??= error));
-          reply = (await stream.finalMessage()) as AssistantReply;
-          // A stream that broke off (an `error` event, data that is not JSON) must not pass for a reply.
-          if (broke !== undefined) throw broke;
+          try {
+            reply = (await stream.finalMessage()) as AssistantReply;
+            // A stream that broke off (an `error` event, data that is not JSON) must not pass for a reply.
+            if (broke !== undefined) throw broke;
+          } catch (err) {
+            // An interrupted or broken stream was still billed for what it sent: count it.
+            meter?.record(model, billed.usage);
+            throw err;
+          }
         }
         // A body cut short or not a message (a proxy's page, a stream ended early) is no reply to act on.
         const answered = reply as unknown as { type?: string; error?: { message?: string } } | undefined;

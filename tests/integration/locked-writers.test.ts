@@ -1,5 +1,5 @@
 /**
- * Parallel writer processes never lose each other's change (config/locked-write.ts), for the files
+ * Parallel writer processes never lose each other's change (lib/files/locked-write.ts), for the files
  * written through the product's own code besides the MCP scopes (mcp-commands/concurrent-writes):
  * settings.local.json and the approvals file, and the OAuth token store; each beside a rival
  * rewriting the file in a loop under the same lock. Transcripts: one writer per session.
@@ -7,8 +7,8 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { lockedWrite } from "../../lib/mcp/config/locked-write.ts";
-import { lockTranscript } from "../../lib/agent/session/transcript-lock.ts";
+import { lockedWrite } from "../../lib/files/locked-write.ts";
+import { lockTranscript } from "../../lib/agent/sessions/transcript-lock.ts";
 import { BUN, ROOT, tempDir } from "../support/run.ts";
 
 const CHILD = join(ROOT, "tests/support/locked-write-child.ts");
@@ -72,7 +72,7 @@ describe("one writer per session transcript", () => {
       [
         BUN,
         "-e",
-        `const { lockTranscript } = await import(${JSON.stringify(join(ROOT, "lib/agent/session/transcript-lock.ts"))}); lockTranscript(${JSON.stringify(path)}); console.log("held"); await Bun.stdin.text();`,
+        `const { lockTranscript } = await import(${JSON.stringify(join(ROOT, "lib/agent/sessions/transcript-lock.ts"))}); lockTranscript(${JSON.stringify(path)}); console.log("held"); await Bun.stdin.text();`,
       ],
       { stdin: "pipe", stdout: "pipe" },
     );

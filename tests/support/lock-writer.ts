@@ -7,7 +7,7 @@
  * `rival done <rounds>` at the end.
  */
 import { renameSync, writeFileSync } from "node:fs";
-import { readText, withFileLockSync } from "../../lib/mcp/config/locked-write.ts";
+import { readText, withFileLockSync } from "../../lib/files/locked-write.ts";
 
 const [file, rounds, holdMs] = [process.argv[2]!, Number(process.argv[3]), Number(process.argv[4] ?? "10")];
 for (let round = 1; round <= rounds; round++) {

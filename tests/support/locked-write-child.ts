@@ -6,7 +6,7 @@
  * token store, TokenStore.update) or `transcript` (n lines appended to one session's transcript).
  */
 import { join } from "node:path";
-import { recordApprovals } from "../../lib/mcp/approvals.ts";
+import { recordApprovals } from "../../lib/mcp/config/approvals.ts";
 import { TokenStore } from "../../lib/mcp/auth/store.ts";
 
 const [kind, dir, n] = [process.argv[2], process.argv[3]!, Number(process.argv[4])];

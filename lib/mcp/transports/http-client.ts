@@ -8,8 +8,8 @@
  */
 import type { HttpAuthProvider } from "../auth/provider.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { proxyFor } from "../proxy.ts";
-import { NotSentError } from "../errors.ts";
+import { proxyFor } from "../../shared/proxy.ts";
+import { NotSentError } from "../protocol/errors.ts";
 
 export interface HttpClientOptions {
   /** Headers from the config entry, sent on every request to the server's own origin. */

@@ -3,7 +3,7 @@
  * POST (initialize) gets 400, 404 or 405 (MCP 2025-11-25, basic/transports#backwards-compatibility).
  * When both fail, the error names both attempts, so the real problem is never masked.
  */
-import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
+import type { Transport, TransportClosed, TransportDiagnostics } from "./transport.ts";
 import type { HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
@@ -13,6 +13,8 @@ import { errorMessage } from "../../shared/values.ts";
 export interface HttpTransportOptions extends HttpClientOptions {
   url: string;
   log?: (line: string) => void;
+  /** Notes for --debug only (see StreamableHttpOptions). */
+  debugLog?: (line: string) => void;
 }
 
 export class HttpTransport implements Transport {

@@ -1,5 +1,5 @@
 /**
- * Writers never lose each other's changes (config/locked-write.ts): ten `mcp add` at once into one
+ * Writers never lose each other's changes (lib/files/locked-write.ts): ten `mcp add` at once into one
  * file while a rival rewrites it in a loop under Claude Code's lock (tests/support/lock-writer.ts),
  * for `~/.claude.json` (user and local scope) and `.mcp.json`; then `mcp remove` the same way.
  * Every entry lands, every removal holds, and the rival's own key survives too.

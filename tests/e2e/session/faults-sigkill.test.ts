@@ -8,11 +8,11 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { readTranscript } from "../../../lib/agent/transcript.ts";
-import { sessionsDir } from "../../../lib/agent/sessions.ts";
+import { readTranscript } from "../../../lib/agent/sessions/transcript.ts";
+import { sessionsDir } from "../../../lib/agent/sessions/sessions.ts";
 import { reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { baseEnv, fixtureServer, isAlive, PROGRAM, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
-import { prng } from "../../unit/prng.ts";
+import { prng } from "../../support/prng.ts";
 
 const SEED = Number(process.env.FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
 console.log(`faults-sigkill: FAULT_SEED=${SEED}`);
