@@ -43,7 +43,7 @@ describe("a server refusing every request", () => {
     const r = await runAgent(["mcp", "list"], { cwd: dir, timeoutMs: 10_000 });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^bad +failed +http .*legacy HTTP\+SSE: HTTP 405/m);
-    expect(r.stdout).toMatch(/^fx +connected +14 tools/m);
+    expect(r.stdout).toMatch(/^fx +connected +stdio .* 14 tools/m);
   });
 
   test("mcp call on it fails with the reason, exit 1", async () => {
