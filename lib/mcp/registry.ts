@@ -233,7 +233,7 @@ export class McpRegistry {
       this.spawned.delete(old);
     }
     await this.endings.get(name);
-    for (const key of ["error", "needsAuth", "protocolVersion", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
+    for (const key of ["error", "needsAuth", "protocolVersion", "era", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
     Object.assign(state, { status: "failed", tools: [], prompts: [], resources: [], resourceTemplates: undefined, stderr: [] });
     this.changes++;
     await this.startOne(state);

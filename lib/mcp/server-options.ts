@@ -8,6 +8,7 @@
  * | `toolTimeout`  | ms       | one tools/call, prompts/get or resources/read, instead of MCP_TOOL_TIMEOUT |
  * | `includeTools` | string[] | only these of the server's own tool names are offered            |
  * | `excludeTools` | string[] | these are never offered                                          |
+ * | `protocolVersion` | string | "2026-07-28": `server/discover` first (MCP 2026-07-28 basic/versioning); "2025-11-25": `initialize` first, the default |
  */
 
 export interface ServerOptions {
@@ -18,6 +19,8 @@ export interface ServerOptions {
   toolTimeoutMs?: number;
   includeTools?: string[];
   excludeTools?: string[];
+  /** `protocolVersion`: the revision to try first. */
+  protocolVersion?: "2025-11-25" | "2026-07-28";
 }
 
 /** The options of `entry` (only the keys it sets), or the one-line reason they are wrong. */
@@ -35,6 +38,10 @@ export function validateOptions(entry: Record<string, unknown>): ServerOptions |
     if (value === undefined) continue;
     if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return `"${key}" must be a positive number of milliseconds`;
     out[field] = value;
+  }
+  if (entry.protocolVersion !== undefined) {
+    if (entry.protocolVersion !== "2025-11-25" && entry.protocolVersion !== "2026-07-28") return '"protocolVersion" must be "2025-11-25" or "2026-07-28"';
+    out.protocolVersion = entry.protocolVersion;
   }
   for (const key of ["includeTools", "excludeTools"] as const) {
     const value = entry[key];

@@ -10,6 +10,7 @@ import type { ServerConfig } from "./config.ts";
 import type { ClientFeatures } from "./features.ts";
 import type { RegistryOptions } from "./registry-types.ts";
 import { openTransport } from "./transports/factory.ts";
+import { negotiationPlan } from "./session/plan.ts";
 import { McpError } from "./errors.ts";
 import { ErrorCode, type ListKind, type McpTool } from "./protocol.ts";
 import type { ServerState } from "./registry-types.ts";
@@ -46,6 +47,8 @@ export async function openSession(config: ServerConfig, opts: RegistryOptions, f
     warn: log,
     trace: onTrace && ((dir, message) => onTrace(name, dir, message)),
     onListChanged: onListChanged && ((kind) => onListChanged(name, kind)),
+    negotiation: negotiationPlan(config, opts.cwd, opts.startupTimeoutMs),
+    logLevel: verbose ? "info" : undefined,
   });
 }
 

@@ -137,11 +137,26 @@ export class StreamableHttpTransport implements Transport {
       await this.renewSession(usedSession);
       return this.post(message, out, false);
     }
-    if (initialize && [400, 404, 405].includes(response.status)) throw new LegacyFallbackHint(await describeHttpError(response, displayUrl(this.url)));
+    if (initialize && response.status >= 400 && response.status < 500) return this.refusedInitialize(response, out);
     if (!response.ok) throw new Error(await describeHttpError(response, displayUrl(this.url)));
     if (initialize) this.takeSessionId(response);
     if (out.kind !== "request") return discard(response); // 202 Accepted, or a body we tolerate and ignore
     await this.readReply(response, out);
+  }
+
+  /**
+   * A 4xx to initialize. A JSON-RPC error body (a 2026-07-28 server's -32022, whatever the status) is
+   * the answer, for the session layer to negotiate on (MCP 2026-07-28, streamable-http §Backward
+   * Compatibility); otherwise 400, 404 or 405 hint at the legacy HTTP+SSE transport.
+   */
+  private async refusedInitialize(response: Response, out: Extract<Outgoing, { kind: "request" }>): Promise<void> {
+    const text = await response.text().catch(() => "");
+    const { parseReply } = await import("./modern-http.ts");
+    const reply = parseReply(text, out.id);
+    if (reply) return this.messages.push(reply);
+    const described = await describeHttpError(new Response(text, { status: response.status, statusText: response.statusText }), displayUrl(this.url));
+    if ([400, 404, 405].includes(response.status)) throw new LegacyFallbackHint(described);
+    throw new Error(described);
   }
 
   /** The reply to a POSTed request: one JSON body, an SSE stream (resumed if it ends early), or nothing (202). */
