@@ -96,7 +96,8 @@ async function probe(plan: NegotiationPlan, steps: NegotiationSteps, version: st
     const supported = error instanceof McpError ? supportedList(error) : undefined;
     if (supported) {
       const modern = pickModern(supported);
-      if (modern && modern !== version) return modernFrom(modern, plan, steps);
+      // Even the version we sent: a server may refuse a first request anyway (once; modernFrom does not loop).
+      if (modern) return modernFrom(modern, plan, steps);
       if (!modern && !supported.some((v) => (SUPPORTED_PROTOCOL_VERSIONS as readonly string[]).includes(v))) throw unspoken(supported);
     }
     // The process or connection is gone: no era to find, the failure is the start's.
