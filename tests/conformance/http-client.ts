@@ -42,8 +42,18 @@ Object.assign(STEPS, {
   "http-custom-headers": contextCalls(),
   "http-invalid-tool-headers": [["mcp", "tools", "conformance"], call("valid_tool", '{"region":"us-west1"}')],
   "json-schema-ref-no-deref": [["mcp", "tools", "conformance"]],
-  "json-schema-2020-12-preservation": [["mcp", "tools", "conformance"]],
+  // The focal tool's inputSchema, as our client holds it, goes back verbatim to the echo tool (a step of its own below).
+  "json-schema-2020-12-preservation": [],
 } satisfies Record<string, string[][]>);
+
+/** `mcp tools --json`, then the `mcp call` that hands the focal tool's inputSchema to `json_schema_echo`. */
+async function echoSchemaStep(cwd: string): Promise<string[]> {
+  const proc = Bun.spawn([PROGRAM, "mcp", "tools", "--json", "conformance"], { cwd, stdin: "ignore", stdout: "pipe", stderr: "inherit" });
+  const listed = JSON.parse(await new Response(proc.stdout).text()) as unknown;
+  const tools = (Array.isArray(listed) ? listed : ((listed as { tools?: unknown[] }).tools ?? [])) as { name: string; inputSchema?: unknown }[];
+  const focal = tools.find((t) => t.name !== "json_schema_echo");
+  return call("json_schema_echo", JSON.stringify({ schema: focal?.inputSchema ?? {} }));
+}
 
 /** `mcp call` for each tool call the scenario's context names. */
 function contextCalls(): string[][] {
@@ -62,6 +72,7 @@ try {
   const discoverFirst = process.env.CONFORMANCE_NEGOTIATION !== "default" && process.env.MCP_CONFORMANCE_PROTOCOL_VERSION === "2026-07-28";
   const entry = { type: "http", url, ...(discoverFirst ? { protocolVersion: "2026-07-28" } : {}) };
   writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { conformance: entry } }));
+  if (scenario === "json-schema-2020-12-preservation") steps.push(await echoSchemaStep(dir));
   for (const args of steps) {
     const proc = Bun.spawn([PROGRAM, "--verbose", ...args], { cwd: dir, stdin: "ignore", stdout: "inherit", stderr: "inherit" });
     code = await proc.exited;
