@@ -3,7 +3,7 @@
  * names its protocol version and the client's capabilities, and this client adds its `clientInfo`
  * (the course's value) and, when asked, a log level (server/utilities/logging).
  */
-import { CLIENT_INFO, type ClientCapabilities } from "../protocol.ts";
+import { CLIENT_INFO, type ClientCapabilities } from "../protocol/protocol.ts";
 import { isObject } from "../../shared/values.ts";
 
 export const META = {

@@ -4,7 +4,7 @@
  * the list kinds the server declared `listChanged` on; reopened after it ends (the server's graceful
  * close or a drop) with capped exponential back-off and jitter, until stopped.
  */
-import type { ServerCapabilities } from "../protocol.ts";
+import type { ServerCapabilities } from "../protocol/protocol.ts";
 
 /** First reopen delay and the cap (ms); each failure doubles the delay, a stream that delivered resets it. */
 export const LISTEN_BACKOFF_MS = { first: 500, max: 30_000 };

@@ -7,10 +7,10 @@
  * most `MAX_INPUT_ROUNDS` times; a request whose reply stream broke is re-sent only when it is
  * safe to repeat; list results are kept for their `ttlMs` until a list_changed.
  */
-import { ConnectionClosedError, McpError } from "../errors.ts";
-import { type ClientFeatures, serveRequest } from "../features.ts";
-import type { JsonRpcConnection, RequestOptions } from "../jsonrpc.ts";
-import { type ClientCapabilities, ErrorCode, type ListKind, MODERN_PROTOCOL_VERSIONS } from "../protocol.ts";
+import { ConnectionClosedError, McpError } from "../protocol/errors.ts";
+import { type ClientFeatures, serveRequest } from "./features.ts";
+import type { JsonRpcConnection, RequestOptions } from "./jsonrpc.ts";
+import { type ClientCapabilities, ErrorCode, type ListKind, MODERN_PROTOCOL_VERSIONS } from "../protocol/protocol.ts";
 import { withEnvelope } from "./envelope.ts";
 import { isObject } from "../../shared/values.ts";
 

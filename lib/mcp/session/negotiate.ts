@@ -8,8 +8,8 @@
  *   first; a result → modern; -32022 → pick from `supported`; any other error or a timeout → `initialize`.
  * A refusal naming no revision we speak is one line with both lists, never a silent fallback.
  */
-import { McpError } from "../errors.ts";
-import { ErrorCode, MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol.ts";
+import { McpError } from "../protocol/errors.ts";
+import { ErrorCode, MODERN_PROTOCOL_VERSIONS, PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from "../protocol/protocol.ts";
 import { isObject } from "../../shared/values.ts";
 
 export type Era = "legacy" | "modern";

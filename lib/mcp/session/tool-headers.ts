@@ -3,8 +3,8 @@
  * Extension; SEP-2243): a tool with an invalid annotation MUST be left out of the tool list (one
  * line names each and why); the others' annotations go to the transport for `Mcp-Param-*` headers.
  */
-import type { McpTool } from "../protocol.ts";
-import type { Transport } from "../transport.ts";
+import type { McpTool } from "../protocol/protocol.ts";
+import type { Transport } from "../transports/transport.ts";
 import { type ParamHeader, paramHeaders } from "../transports/mcp-headers.ts";
 
 /** `tools` without those whose header declarations are invalid; `warn` hears one line naming them. */
