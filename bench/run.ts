@@ -16,6 +16,7 @@ import { contextFigure } from "./fig-context.ts";
 import { firstRequestFigure } from "./fig-first-request.ts";
 import { framingFigure } from "./fig-framing.ts";
 import { httpFigure } from "./fig-http.ts";
+import { modernFigure } from "./fig-modern.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
@@ -35,6 +36,7 @@ const FIGURES: Record<string, Figure> = {
   rss: rssFigure,
   context: contextFigure,
   http: httpFigure,
+  modern: modernFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");
