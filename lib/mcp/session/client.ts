@@ -156,39 +156,30 @@ export class McpClient {
 
   /** The 2026-07-28 era: capabilities from `server/discover`, then `subscriptions/listen` for the list changes it announces. */
   private async modernSession(outcome: Extract<Outcome, { era: "modern" }>, capabilities: ReturnType<typeof declaredCapabilities>): Promise<SessionInfo> {
-    const [{ ModernSession }, { listen, listenFilter }, { META }] = await Promise.all([
-      import("./modern-session.ts"),
-      import("./listen.ts"),
-      import("./envelope.ts"),
-    ]);
-    const found = outcome.discover;
-    this.modern = new ModernSession({
+    const { startModern } = await import("./modern-start.ts");
+    const started = startModern({
       conn: this.conn,
       features: this.opts.features,
       capabilities,
       version: outcome.version,
+      discover: outcome.discover,
       server: this.name,
       peer: this.peer,
       logLevel: this.opts.logLevel,
+      log: this.opts.log,
+      // The model's list is refreshed before its next turn too: the server's tools may have changed.
+      relistTools: async () => {
+        await this.listTools();
+        this.dirty.add("tools");
+      },
     });
+    this.modern = started.modern;
+    this.listener = started.listener;
+    this.capabilities = started.capabilities;
+    this.serverInfo = started.serverInfo;
+    this.instructions = started.instructions;
     this.protocolVersion = outcome.version;
-    this.capabilities = isObject(found.capabilities) ? found.capabilities : {};
-    // serverInfo is display only; servers put it in _meta (the schema) or at the top (older drafts).
-    const meta = isObject(found._meta) ? found._meta : {};
-    const info = meta[META.serverInfo] ?? found.serverInfo;
-    this.serverInfo = isObject(info) ? (info as Implementation) : undefined;
-    this.instructions = typeof found.instructions === "string" ? found.instructions : undefined;
     this.initialized = true;
-    const filter = listenFilter(this.capabilities);
-    if (filter) {
-      const modern = this.modern;
-      this.listener = listen(
-        filter,
-        (params, signal) => modern.request("subscriptions/listen", params, { signal }),
-        () => !this.conn.isClosed,
-        this.opts.log && ((line) => this.opts.log?.(`${this.peer}: ${line}`)),
-      );
-    }
     return { protocolVersion: outcome.version, era: "modern", capabilities: this.capabilities, serverInfo: this.serverInfo, instructions: this.instructions };
   }
 

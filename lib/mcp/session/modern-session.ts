@@ -46,6 +46,8 @@ export interface ModernSessionOptions {
   peer: string;
   /** `io.modelcontextprotocol/logLevel` on every request, when server log messages are wanted. */
   logLevel?: string;
+  /** Lists the tools again (their `x-mcp-header` annotations), after a -32020 HeaderMismatch to a `tools/call`. */
+  relistTools?: () => Promise<void>;
 }
 
 export class ModernSession {
@@ -91,7 +93,7 @@ export class ModernSession {
   }
 
   private async once(method: string, params: Record<string, unknown>, opts: RequestOptions): Promise<unknown> {
-    for (let attempt = 0, versionRetried = false; ; attempt++) {
+    for (let attempt = 0, versionRetried = false, headersRetried = false; ; attempt++) {
       const sent = withEnvelope(params, { protocolVersion: this.version, capabilities: this.opts.capabilities, logLevel: this.opts.logLevel });
       try {
         return await this.opts.conn.request(method, sent, opts);
@@ -103,6 +105,13 @@ export class ModernSession {
           continue;
         }
         if (brokenStream(error) && SAFE_METHODS.has(method) && attempt < MAX_STREAM_RETRIES) continue;
+        // The server refused the headers before running anything: list the tools' annotations again, retry once.
+        if (error instanceof McpError && error.code === ErrorCode.HeaderMismatch && method === "tools/call" && !headersRetried && this.opts.relistTools) {
+          headersRetried = true;
+          this.invalidate("tools");
+          await this.opts.relistTools();
+          continue;
+        }
         throw error;
       }
     }
