@@ -184,11 +184,14 @@ export class McpClient {
   }
 
   /** `tools/list`, every page (server/tools#listing-tools). Entries without a name are dropped. */
-  async listTools(opts?: RequestOptions): Promise<McpTool[]> {
-    const tools = (await this.paginate("tools/list", "tools", (t) => typeof t.name === "string", opts)) as McpTool[];
-    if (!this.modern || !this.transport.setToolHeaders) return tools;
-    const { withHeaderRules } = await import("./tool-headers.ts");
-    return withHeaderRules(tools, this.transport, (line) => this.opts.warn?.(`${this.peer}: ${line}`));
+  listTools(opts?: RequestOptions): Promise<McpTool[]> {
+    const listing = this.paginate("tools/list", "tools", (t) => typeof t.name === "string", opts) as Promise<McpTool[]>;
+    // The 2025 path stays one promise: callers racing lists see its failure as soon as before.
+    if (!this.modern || !this.transport.setToolHeaders) return listing;
+    return listing.then(async (tools) => {
+      const { withHeaderRules } = await import("./tool-headers.ts");
+      return withHeaderRules(tools, this.transport, (line) => this.opts.warn?.(`${this.peer}: ${line}`));
+    });
   }
 
   /** `prompts/list`, every page (server/prompts#listing-prompts). */
