@@ -4,6 +4,7 @@
  * the list kinds the server declared `listChanged` on; reopened after it ends (the server's graceful
  * close or a drop) with capped exponential back-off and jitter, until stopped.
  */
+import { McpError } from "../protocol/errors.ts";
 import type { ServerCapabilities } from "../protocol/protocol.ts";
 
 /** First reopen delay and the cap (ms); each failure doubles the delay, a stream that delivered resets it. */
@@ -44,6 +45,11 @@ export function listen(
         note?.("subscriptions/listen ended by the server; reopening");
       } catch (error) {
         if (stop.signal.aborted || !alive()) return;
+        // A JSON-RPC error is the server's answer (no listen, a filter it refuses): asking again changes nothing.
+        if (error instanceof McpError) {
+          note?.(`subscriptions/listen refused (${error.message}); list changes will not be heard`);
+          return;
+        }
         note?.(`subscriptions/listen dropped (${error instanceof Error ? error.message : String(error)}); reopening in about ${delay} ms`);
       }
       await wait(delay * (0.5 + Math.random() / 2), stop.signal);
