@@ -20,7 +20,9 @@ import { modernFigure } from "./fig-modern.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
+import { tasksFigure } from "./fig-tasks.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
+import { versusFigure } from "./fig-versus.ts";
 import type { BenchContext, Figure } from "./figure.ts";
 import { describeLoad, describeMachine, describeRevision } from "./machine.ts";
 import { naRow, oneLine, type Row } from "./measure.ts";
@@ -37,6 +39,8 @@ const FIGURES: Record<string, Figure> = {
   context: contextFigure,
   http: httpFigure,
   modern: modernFigure,
+  tasks: tasksFigure,
+  versus: versusFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");

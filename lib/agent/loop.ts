@@ -37,7 +37,7 @@ export interface LoopHooks {
   onToolStart?(call: ToolUseBlock): void;
   onToolEnd?(call: ToolUseBlock, result: ToolResultContentBlock): void;
   /** A running tool reported progress (MCP `notifications/progress`); set only when it can be shown. */
-  onToolProgress?(call: ToolUseBlock, message: string): void;
+  onToolProgress?(call: ToolUseBlock, message: string, kind?: "task"): void;
   /** The conversation was compacted before a model call. */
   onCompact?(info: CompactInfo): void;
   /** Streamed text; when set, model calls stream. */
@@ -203,7 +203,12 @@ async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOpt
     if (typeof decision === "object" && decision.behavior === "deny") return { isError: true, content: decision.message };
     if (typeof decision === "object" && decision.updatedInput) input = decision.updatedInput;
     const progress = opts.hooks?.onToolProgress;
-    return await tool.run(input, { cwd: opts.cwd, signal, toolState: opts.toolState, onProgress: progress && ((message) => progress(call, message)) });
+    return await tool.run(input, {
+      cwd: opts.cwd,
+      signal,
+      toolState: opts.toolState,
+      onProgress: progress && ((message, kind) => progress(call, message, kind)),
+    });
   } catch (err) {
     // An interrupted tool may throw the abort reason; anything else that is not a ToolError is a bug.
     if (!(err instanceof ToolError) && !signal.aborted) opts.hooks?.onToolBug?.(call, err);

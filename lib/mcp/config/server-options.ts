@@ -9,6 +9,7 @@
  * | `includeTools` | string[] | only these of the server's own tool names are offered            |
  * | `excludeTools` | string[] | these are never offered                                          |
  * | `protocolVersion` | string | "2026-07-28": `server/discover` first (MCP 2026-07-28 basic/versioning); "2025-11-25": `initialize` first, the default |
+ * | `preferTasks`  | boolean  | a tool whose `execution.taskSupport` is "optional" runs as a task (MCP 2025-11-25, basic/utilities/tasks) |
  */
 
 export interface ServerOptions {
@@ -21,6 +22,8 @@ export interface ServerOptions {
   excludeTools?: string[];
   /** `protocolVersion`: the revision to try first. */
   protocolVersion?: "2025-11-25" | "2026-07-28";
+  /** `preferTasks`: "optional" task tools are called task-augmented too ("required" ones always are). */
+  preferTasks?: boolean;
 }
 
 /** The options of `entry` (only the keys it sets), or the one-line reason they are wrong. */
@@ -29,6 +32,10 @@ export function validateOptions(entry: Record<string, unknown>): ServerOptions |
   if (entry.disabled !== undefined) {
     if (typeof entry.disabled !== "boolean") return '"disabled" must be true or false';
     out.disabled = entry.disabled;
+  }
+  if (entry.preferTasks !== undefined) {
+    if (typeof entry.preferTasks !== "boolean") return '"preferTasks" must be true or false';
+    out.preferTasks = entry.preferTasks;
   }
   for (const [key, field] of [
     ["timeout", "timeoutMs"],
