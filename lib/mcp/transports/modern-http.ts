@@ -125,7 +125,8 @@ export class ModernHttpTransport implements Transport {
         requestId: id,
         signal,
       }).catch((error) => {
-        this.opts.log?.(`the reply stream of ${method} broke: ${error instanceof Error ? error.message : String(error)}`);
+        // A stream we closed (a cancel, the listen stream at shutdown) did not break.
+        if (!signal.aborted) this.opts.log?.(`the reply stream of ${method} broke: ${error instanceof Error ? error.message : String(error)}`);
         return false;
       });
       if (!answered && !signal.aborted) throw new ResponseStreamBroken(method);
