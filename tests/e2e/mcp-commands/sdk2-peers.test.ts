@@ -99,6 +99,17 @@ describe("the strict modern-only SDK v2 HTTP server (createMcpHandler, legacy: '
     expect(calls[0].params.inputResponses).toBeUndefined();
   });
 
+  test("a tools/call past MCP_TOOL_TIMEOUT is cancelled by closing its stream: no notifications/cancelled, never sent twice", async () => {
+    const s = await sdk2Http("--strict");
+    const p = project({ m: { type: "http", url: s.url } }, [reply(toolUse("mcp__m__slow", { ms: 3000 })), reply(text("gave up"))]);
+    const r = await p.run("go", { env: { MCP_TOOL_TIMEOUT: "300" } });
+    expect([r.code, r.stdout]).toEqual([0, "gave up\n"]);
+    expect(JSON.stringify(toolResult(p.model.requests[1]!))).toContain("timed out");
+    const bodies = (await s.seen()).map((q) => JSON.parse(q.body));
+    expect(bodies.filter((b) => b.method === "tools/call")).toHaveLength(1);
+    expect(bodies.some((b) => b.method === "notifications/cancelled")).toBe(false);
+  });
+
   test("without an elicitation policy the server is told we declared no elicitation (-32021): one line, never silence", async () => {
     const s = await sdk2Http("--strict");
     const r = await inspector({ m: { type: "http", url: s.url } }, ["mcp", "call", "m", "confirm", "{}"]);
