@@ -6,8 +6,9 @@
  * `protocolVersion`), and the remembered verdict.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { verdictKey } from "../../../lib/mcp/registry/era-verdicts.ts";
 import { BUN, ROOT, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
 
 const ERA_SERVER = join(ROOT, "fixtures/servers/era-server.ts");
@@ -139,6 +140,19 @@ describe("remembered verdicts", () => {
     const second = await call("stdio", ["--discover", "error"], { env, dir: first.dir });
     expect([second.code, second.stdout]).toEqual([0, "legacy: hi\n"]);
     expect(second.methods[0]).toBe("initialize");
+  });
+
+  test("a remembered legacy verdict that no longer holds: initialize first, -32022 switches, the verdict becomes modern", async () => {
+    const config = tempDir("era-config-");
+    const dir = tempDir("era-");
+    const args = [ERA_SERVER, "--log", join(dir, "methods.log"), "--initialize", "refuse"];
+    const key = verdictKey({ type: "stdio", name: "any", command: BUN, args, env: {} }, dir)!;
+    const file = join(config, "mcp-protocol-eras.json");
+    writeFileSync(file, JSON.stringify({ verdicts: { [key]: { era: "legacy", protocolVersion: "2025-11-25", at: "2026-01-01T00:00:00Z" } } }));
+    const r = await call("stdio", ["--initialize", "refuse"], { env: { MCP_PROTOCOL_NEGOTIATION: "auto", CLAUDE_CONFIG_DIR: config }, dir });
+    expect([r.code, r.stdout]).toEqual([0, "modern: hi\n"]);
+    expect(r.methods.slice(0, 2)).toEqual(["initialize", "server/discover"]);
+    expect(JSON.parse(readFileSync(file, "utf8")).verdicts[key]).toMatchObject({ era: "modern", protocolVersion: "2026-07-28" });
   });
 
   test("without the opt-in nothing is read or written", async () => {
