@@ -16,6 +16,7 @@ import { contextFigure } from "./fig-context.ts";
 import { firstRequestFigure } from "./fig-first-request.ts";
 import { framingFigure } from "./fig-framing.ts";
 import { httpFigure } from "./fig-http.ts";
+import { modernFigure } from "./fig-modern.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { settingsFigure } from "./fig-settings.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
@@ -39,6 +40,7 @@ const FIGURES: Record<string, Figure> = {
   context: contextFigure,
   http: httpFigure,
   settings: settingsFigure,
+  modern: modernFigure,
   tasks: tasksFigure,
   versus: versusFigure,
 };

@@ -31,6 +31,7 @@ export function entryFor(url: string, contextJson: string | undefined): Conforma
       });
       break;
     case "auth/cross-app-access-complete-flow":
+    case "auth/enterprise-managed-authorization": // its name in conformance 0.2
       Object.assign(oauth, {
         grantType: "cross_app_access",
         clientId: ctx.client_id,

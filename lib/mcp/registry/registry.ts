@@ -294,7 +294,7 @@ export class McpRegistry {
       this.spawned.delete(old);
     }
     await this.endings.get(name);
-    for (const key of ["error", "needsAuth", "protocolVersion", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
+    for (const key of ["error", "needsAuth", "protocolVersion", "era", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
     Object.assign(state, { status: "failed", stderr: [] });
     const lists = { tools: state.tools, prompts: state.prompts, resources: state.resources, resourceTemplates: state.resourceTemplates };
     await this.startOne(state, true);

@@ -13,6 +13,7 @@ import { openTransport } from "./transport-factory.ts";
 import { McpError } from "../protocol/errors.ts";
 import { ErrorCode, type ListKind, type McpTool } from "../protocol/protocol.ts";
 import type { ServerState } from "./types.ts";
+import { negotiationPlan } from "./negotiation-plan.ts";
 
 /** A list request after a good `initialize` failed: reported as a failed handshake, not a failed start. */
 export class HandshakeError extends Error {}
@@ -46,6 +47,8 @@ export async function openSession(config: ServerConfig, opts: RegistryOptions, f
     warn: log,
     trace: onTrace && ((dir, message) => onTrace(name, dir, message)),
     onListChanged: onListChanged && ((kind) => onListChanged(name, kind)),
+    negotiation: negotiationPlan(config, opts.cwd, opts.startupTimeoutMs),
+    logLevel: verbose ? "info" : undefined,
   });
 }
 
