@@ -3,9 +3,13 @@
  * the transport the stored access token (refreshing it first when it has expired), and on a 401
  * refreshes, or discovers, registers and obtains a new grant; on a 403 `insufficient_scope` steps
  * up with the union of the scopes (SA-21), at most MAX_ATTEMPTS authorizations for one scope set.
+ * A refused token sends discovery round again: when the resource metadata now names another
+ * authorization server, the old one's credentials (and DPoP key) are dropped and the client
+ * registers anew (SEP-2352). A DPoP-bound token goes out with a fresh proof per request, and a
+ * server's `use_dpop_nonce` is answered once with its nonce (RFC 9449 §9).
  * One operation at a time per server: concurrent 401s wait for the first one's outcome instead of
  * refreshing or logging in twice; the store's lock does the same across processes. The OAuth
- * machinery (oauth4webapi) is imported only when a token must be obtained or refreshed.
+ * machinery (oauth4webapi) is imported only when a token must be obtained, refreshed or proven.
  */
 import type * as oauth from "oauth4webapi";
 import type { LoginInteraction } from "./authorization-code.ts";
@@ -13,12 +17,13 @@ import type { OAuthConfig } from "./config.ts";
 import type { Discovery, Fetch } from "./discovery.ts";
 import { GrantRefusedError, UnknownClientError } from "./errors.ts";
 import type { GrantContext } from "./grants.ts";
-import { AuthRequiredError, type ChallengedRequest, type HttpAuthProvider } from "./provider.ts";
+import type { DpopKeys } from "./dpop.ts";
+import { AuthRequiredError, type ChallengedRequest, type HttpAuthProvider, type RequestTarget } from "./provider.ts";
 import { proxiedFetch } from "../proxy.ts";
 import { chooseScopes, splitScopes, unionScopes } from "./scopes.ts";
-import type { StoreEntry, StoredClient, StoredTokens, TokenStore } from "./store.ts";
+import type { BoundEntry, StoredClient, StoredTokens, TokenStore } from "./store.ts";
 import { canonicalResource } from "./urls.ts";
-import { bearerChallenge } from "./www-authenticate.ts";
+import { asksForDpopNonce, authChallenge } from "./www-authenticate.ts";
 
 /** Authorizations for one scope set before a 403 is taken as final. */
 export const MAX_ATTEMPTS = 3;
@@ -38,7 +43,7 @@ export interface OAuthProviderOptions {
   loginCommand?: string;
   /** Every OAuth request's fetch; by default one that picks the proxy as the MCP transports do (lib/mcp/proxy.ts). */
   fetch?: Fetch;
-  /** --debug lines: steps and URLs, never a token or a secret. */
+  /** --debug lines: steps and URLs, never a token, a secret, a DPoP proof or an assertion. */
   debug?: (line: string) => void;
 }
 
@@ -59,37 +64,56 @@ export class OAuthProvider implements HttpAuthProvider {
   private busy?: Promise<boolean>;
   private readonly attempts = new Map<string, number>();
   private refreshRefused = false;
+  private dpopKeys?: DpopKeys;
+  /** The last server nonce answered per origin: the same one asked for again is not retried twice. */
+  private readonly nonces = new Map<string, string>();
+  /** A jwt-bearer refusal stands for the rest of this run (SEP-1933: no retry). */
+  private finalRefusal?: Error;
 
   constructor(private readonly opts: OAuthProviderOptions) {
     this.opts = { ...opts, fetch: opts.fetch ?? proxiedFetch };
     this.key = canonicalResource(opts.url);
   }
 
-  async authorization(): Promise<string | undefined> {
+  async headers(request: RequestTarget): Promise<Record<string, string>> {
     if (this.busy) await this.busy.catch(() => {});
-    const tokens = this.opts.store.get(this.key)?.tokens;
-    if (!tokens) return undefined;
-    if (tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS < Date.now() && tokens.refresh_token) {
-      await this.once(() => this.refreshTokens(tokens.access_token)).catch(() => false);
-      const now = this.opts.store.get(this.key)?.tokens;
-      return now ? `Bearer ${now.access_token}` : undefined;
+    let bound = this.current();
+    let tokens = bound?.entry.tokens;
+    if (!bound || !tokens) return {};
+    if (tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS < Date.now()) {
+      if (tokens.refresh_token) {
+        const stale = tokens.access_token;
+        await this.once(() => this.refreshTokens(bound!.issuer, stale)).catch(() => false);
+        bound = this.current();
+        tokens = bound?.entry.tokens;
+        if (!bound || !tokens) return {};
+      } else if (tokens.expires_at <= Date.now()) return {}; // never sent past its expiry: the 401 brings a new one
     }
-    return `Bearer ${tokens.access_token}`;
+    if (tokens.token_type?.toLowerCase() !== "dpop") return { Authorization: `Bearer ${tokens.access_token}` };
+    const { dpopHeaders } = await import("./dpop.ts");
+    return dpopHeaders(await (await this.keys()).handle(bound.issuer), request.method, request.url, tokens.access_token);
   }
 
   async onChallenge(response: Response, request: ChallengedRequest): Promise<boolean> {
-    const challenge = bearerChallenge(response.headers.get("www-authenticate")) ?? {};
+    const header = response.headers.get("www-authenticate");
+    const challenge = authChallenge(header) ?? {};
     if (response.status === 403) {
       if (challenge.error !== "insufficient_scope") return false;
       return this.once(() => this.stepUp(challenge));
     }
     if (response.status !== 401) return false;
-    const sent = request.authorization;
+    if (asksForDpopNonce(header)) return this.answerNonce(response, request.url);
+    const sent = request.authorization?.replace(/^\S+\s+/, "");
     return this.once(async () => {
-      const current = this.opts.store.get(this.key)?.tokens;
+      const before = this.current();
+      const current = before?.entry.tokens;
       // Another request (or process) already replaced the token this one carried.
-      if (sent && current && sent !== `Bearer ${current.access_token}`) return true;
-      if (current?.refresh_token && (await this.refreshTokens(current.access_token))) return true;
+      if (sent && current && sent !== current.access_token) return true;
+      // A refused token: the server may have moved to another authorization server (SEP-2352).
+      if (current) this.discovery = undefined;
+      const issuer = (await this.getDiscovery(challenge.resource_metadata)).authorizationServer.issuer;
+      if (before && before.issuer !== issuer) await this.forgetIssuer(before.issuer, issuer);
+      else if (current?.refresh_token && (await this.refreshTokens(issuer, current.access_token))) return true;
       return this.obtain(challenge, undefined);
     });
   }
@@ -103,20 +127,57 @@ export class OAuthProvider implements HttpAuthProvider {
     await this.once(() => this.obtain(challenge, undefined, true));
   }
 
-  /** Forgets this server's tokens and registered client. */
+  /** Forgets this server's tokens, registered client and, unless another server's login uses it, its authorization server's DPoP key. */
   async logout(): Promise<boolean> {
-    let had = false;
-    await this.opts.store.update(this.key, (entry) => {
-      had = Boolean(entry);
-      return undefined;
-    });
-    return had;
+    const had = await this.opts.store.remove(this.key);
+    for (const issuer of had) await this.dropKeyUnlessShared(issuer);
+    return had.length > 0;
+  }
+
+  /** The stored credentials: those of the issuer discovered in this run, else whichever issuer holds them. */
+  private current(): BoundEntry | undefined {
+    const issuer = this.discovery?.authorizationServer.issuer;
+    if (!issuer) return this.opts.store.find(this.key);
+    const entry = this.opts.store.get(issuer, this.key);
+    return entry ? { issuer, entry } : undefined;
+  }
+
+  private async keys(): Promise<DpopKeys> {
+    if (!this.dpopKeys) {
+      const { DpopKeys } = await import("./dpop.ts");
+      this.dpopKeys = new DpopKeys(this.opts.store.path);
+    }
+    return this.dpopKeys;
+  }
+
+  /** RFC 9449 §9: the server wants its nonce in the proof; true (send again) unless it is the nonce just sent. */
+  private async answerNonce(response: Response, url: string): Promise<boolean> {
+    const nonce = response.headers.get("dpop-nonce");
+    const bound = this.current();
+    const origin = new URL(url).origin;
+    if (!nonce || !bound || this.nonces.get(origin) === nonce) return false;
+    this.nonces.set(origin, nonce);
+    const { rememberNonce } = await import("./dpop.ts");
+    rememberNonce(await (await this.keys()).handle(bound.issuer), response, url);
+    this.opts.debug?.(`oauth ${this.opts.server}: the server asked for a DPoP nonce; sending again`);
+    return true;
+  }
+
+  /** SEP-2352: the server now names `next`; nothing obtained from `previous` is used again. */
+  private async forgetIssuer(previous: string, next: string): Promise<void> {
+    this.opts.debug?.(`oauth ${this.opts.server}: authorization server changed from ${previous} to ${next}; its credentials are dropped`);
+    await this.opts.store.remove(this.key);
+    await this.dropKeyUnlessShared(previous);
+  }
+
+  private async dropKeyUnlessShared(issuer: string): Promise<void> {
+    if (!this.opts.store.hasIssuer(issuer)) (await this.keys()).delete(issuer);
   }
 
   private async once(fn: () => Promise<boolean>): Promise<boolean> {
     if (this.busy) {
       // A 401 that raced the running operation: its outcome serves this request too.
-      return this.busy.then(() => this.opts.store.get(this.key)?.tokens !== undefined).catch(() => false);
+      return this.busy.then(() => this.current()?.entry.tokens !== undefined).catch(() => false);
     }
     this.busy = fn();
     try {
@@ -136,9 +197,9 @@ export class OAuthProvider implements HttpAuthProvider {
   }
 
   /** Refreshes unless another process already did (the store is re-read under its lock). True when a usable token is now stored. */
-  private async refreshTokens(staleAccessToken: string): Promise<boolean> {
+  private async refreshTokens(issuer: string, staleAccessToken: string): Promise<boolean> {
     let ok = false;
-    await this.opts.store.update(this.key, async (entry) => {
+    await this.opts.store.update(issuer, this.key, async (entry) => {
       const tokens = entry?.tokens;
       if (!entry || !tokens) return entry;
       if (tokens.access_token !== staleAccessToken) {
@@ -147,7 +208,7 @@ export class OAuthProvider implements HttpAuthProvider {
       }
       if (!tokens.refresh_token || !entry.client) return entry;
       try {
-        const ctx = await this.grantContext(entry.client, undefined, tokens.issuer);
+        const ctx = await this.grantContext(entry.client);
         const { refresh } = await import("./grants.ts");
         const fresh = await refresh(ctx, tokens);
         this.opts.debug?.(`oauth ${this.opts.server}: token refreshed`);
@@ -165,11 +226,11 @@ export class OAuthProvider implements HttpAuthProvider {
   }
 
   private async stepUp(challenge: Record<string, string>): Promise<boolean> {
-    const had = splitScopes(this.opts.store.get(this.key)?.tokens?.scope);
+    const had = splitScopes(this.current()?.entry.tokens?.scope);
     return this.obtain(challenge, unionScopes(had, splitScopes(challenge.scope)));
   }
 
-  /** A new grant: authorization code (a person), client credentials or cross-app access (nobody). */
+  /** A new grant: authorization code (a person), or client credentials, cross-app access or workload identity (nobody). */
   private async obtain(challenge: Record<string, string>, stepUpScopes: string[] | undefined, explicitLogin = false): Promise<boolean> {
     const { oauth: cfg, server } = this.opts;
     const person = cfg.grantType === "authorization_code";
@@ -177,6 +238,7 @@ export class OAuthProvider implements HttpAuthProvider {
       const why = this.refreshRefused ? " (the saved login was refused; log in again)" : "";
       throw new AuthRequiredError(server, needsAuthenticationLine(server, this.opts.loginCommand, why));
     }
+    if (this.finalRefusal && !explicitLogin) throw this.finalRefusal;
     const discovery = await this.getDiscovery(challenge.resource_metadata);
     const as = discovery.authorizationServer;
     // A step-up keeps what was configured and adds what the 403 asks for.
@@ -195,16 +257,20 @@ export class OAuthProvider implements HttpAuthProvider {
     let tokens: StoredTokens;
     let client: StoredClient;
     if (!person) {
-      const [{ configuredClient }, { clientCredentials, crossAppAccess }] = await Promise.all([import("./client-auth.ts"), import("./grants.ts")]);
-      client = configuredClient(cfg, as)!;
-      const ctx = await this.grantContext(client, discovery);
-      tokens = cfg.grantType === "client_credentials" ? await clientCredentials(ctx, scopes) : await crossAppAccess(ctx, scopes);
+      const { unattendedClient, unattendedGrant } = await import("./unattended.ts");
+      client = unattendedClient({ cfg }, as);
+      try {
+        tokens = await unattendedGrant(await this.grantContext(client, discovery), scopes);
+      } catch (err) {
+        if ((err as Error).name === "FinalGrantError") this.finalRefusal = err as Error;
+        throw err;
+      }
     } else {
       ({ tokens, client } = await this.browserLogin(discovery, scopes));
     }
-    await this.opts.store.update(this.key, (entry) => ({ ...entry, client: client.kind === "dcr" ? client : entry?.client, tokens }));
+    await this.opts.store.update(as.issuer, this.key, (entry) => ({ ...entry, client: client.kind === "dcr" ? client : entry?.client, tokens }));
     this.refreshRefused = false;
-    this.opts.debug?.(`oauth ${server}: token obtained${tokens.scope ? ` (scope "${tokens.scope}")` : ""}`);
+    this.opts.debug?.(`oauth ${server}: ${tokens.token_type === "dpop" ? "DPoP-bound " : ""}token obtained${tokens.scope ? ` (scope "${tokens.scope}")` : ""}`);
     return true;
   }
 
@@ -217,7 +283,7 @@ export class OAuthProvider implements HttpAuthProvider {
     ]);
     // The 2025-03-26 defaults already assume S256 (that revision required PKCE).
     checkPkceSupport(as, cfg.assumeS256);
-    const registered = this.opts.store.get(this.key)?.client?.redirect_uris?.[0];
+    const registered = this.opts.store.get(as.issuer, this.key)?.client?.redirect_uris?.[0];
     const lastPort = registered ? Number(new URL(registered).port) || undefined : undefined;
     const pending = await this.opts.interaction!.begin(server, cfg.callbackPort, lastPort);
     try {
@@ -243,19 +309,23 @@ export class OAuthProvider implements HttpAuthProvider {
 
   /** The stored dynamic registration when it fits this issuer and redirect URI, else a new one. */
   private async registeredClient(as: oauth.AuthorizationServer, redirectUri: string, forceNew: boolean): Promise<StoredClient> {
-    const stored = this.opts.store.get(this.key)?.client;
+    const stored = this.opts.store.get(as.issuer, this.key)?.client;
     if (!forceNew && stored?.kind === "dcr" && stored.issuer === as.issuer && stored.redirect_uris?.includes(redirectUri)) return stored;
     const [{ registerClient }, { requestOptions }] = await Promise.all([import("./client-auth.ts"), import("./grants.ts")]);
     const client = await registerClient(as, redirectUri, requestOptions(this.opts.fetch as typeof fetch));
     this.opts.debug?.(`oauth ${this.opts.server}: registered client ${client.client_id}`);
-    await this.opts.store.update(this.key, (entry: StoreEntry | undefined) => ({ ...entry, client }));
+    // A new client starts with a new DPoP key: nothing bound to the old registration carries over.
+    await this.opts.store.update(as.issuer, this.key, (entry) => ({ client, tokens: entry?.tokens }));
+    if (stored) await this.dropKeyUnlessShared(as.issuer);
     return client;
   }
 
-  private async grantContext(client: StoredClient, discovery?: Discovery, issuer?: string): Promise<GrantContext> {
+  /** The context of a token request; with the issuer's DPoP handle when its metadata offers DPoP (RFC 9449 §5.1). */
+  private async grantContext(client: StoredClient, discovery?: Discovery): Promise<GrantContext> {
     const d = discovery ?? (await this.getDiscovery(undefined));
-    if (issuer && d.authorizationServer.issuer !== issuer)
-      this.opts.debug?.(`oauth ${this.opts.server}: token issuer ${issuer} differs from ${d.authorizationServer.issuer}`);
-    return { as: d.authorizationServer, client, cfg: this.opts.oauth, resource: d.resource, fetcher: this.opts.fetch as typeof fetch };
+    const as = d.authorizationServer;
+    const { offersDpop } = await import("./dpop.ts");
+    const dpop = offersDpop(as) ? await (await this.keys()).handle(as.issuer) : undefined;
+    return { as, client, cfg: this.opts.oauth, resource: d.resource, fetcher: this.opts.fetch as typeof fetch, dpop };
   }
 }
