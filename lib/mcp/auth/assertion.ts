@@ -53,13 +53,13 @@ async function runAssertionCommand(command: string, timeoutMs: number): Promise<
       timer = setTimeout(() => resolve("timeout"), timeoutMs);
     });
     const ended = await Promise.race([proc.exited, timedOut]);
+    // Whatever the command left behind in its group goes with it, and with it its hold on the pipe.
+    if (signalGroup(proc.pid, 0)) await killProcessGroup(proc.pid, 500);
     if (ended === "timeout") throw new Error(`"oauth.assertionCommand" did not finish within ${timeoutMs / 1000} s`);
     if (ended !== 0) throw new Error(`"oauth.assertionCommand" exited with code ${ended}`);
     return await output;
   } finally {
     clearTimeout(timer);
-    // Whatever the command left behind in its group goes with it.
-    if (signalGroup(proc.pid, 0)) await killProcessGroup(proc.pid, 500);
     release();
   }
 }
