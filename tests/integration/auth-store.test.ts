@@ -34,6 +34,43 @@ describe("token store", () => {
     expect(JSON.parse(readFileSync(path, "utf8")).issuers["https://as"].k.tokens.access_token).toBe("fresh");
   });
 
+  test("a version 1 file (keyed by server URL) is read under each entry's issuer, and written as version 2 at the next update", async () => {
+    const path = join(tempDir(), "mcp-oauth.json");
+    const v1 = {
+      version: 1,
+      servers: {
+        "https://a/mcp": { client: { client_id: "c1", kind: "dcr", issuer: "https://as-1" }, tokens: { access_token: "t1", issuer: "https://as-1" } },
+        "https://b/mcp": { client: { client_id: "c2", kind: "dcr", issuer: "https://as-2" } },
+        "https://c/mcp": { tokens: { access_token: "orphan" } },
+      },
+    };
+    writeFileSync(path, JSON.stringify(v1));
+    const store = new TokenStore(path, () => {
+      throw new Error("no warning expected");
+    });
+    expect(store.find("https://a/mcp")).toEqual({ issuer: "https://as-1", entry: v1.servers["https://a/mcp"] as never });
+    expect(store.find("https://b/mcp")?.issuer).toBe("https://as-2");
+    expect(store.find("https://c/mcp")).toBeUndefined();
+    expect(JSON.parse(readFileSync(path, "utf8")).version).toBe(1);
+    await store.update("https://as-2", "https://b/mcp", (e) => ({ ...e, tokens: { access_token: "t2" } }));
+    const doc = JSON.parse(readFileSync(path, "utf8"));
+    expect(doc.version).toBe(2);
+    expect(Object.keys(doc.issuers).sort()).toEqual(["https://as-1", "https://as-2"]);
+    expect(doc.issuers["https://as-1"]["https://a/mcp"].tokens.access_token).toBe("t1");
+  });
+
+  test("credentials are bound to one issuer: storing under another drops the old, remove names who had them", async () => {
+    const store = new TokenStore(join(tempDir(), "mcp-oauth.json"));
+    await store.update("https://as-1", "https://a/mcp", () => ({ tokens: { access_token: "old" } }));
+    await store.update("https://as-1", "https://b/mcp", () => ({ tokens: { access_token: "other" } }));
+    await store.update("https://as-2", "https://a/mcp", () => ({ tokens: { access_token: "new" } }));
+    expect(store.get("https://as-1", "https://a/mcp")).toBeUndefined();
+    expect(store.find("https://a/mcp")).toEqual({ issuer: "https://as-2", entry: { tokens: { access_token: "new" } } });
+    expect(store.hasIssuer("https://as-1")).toBe(true);
+    expect(await store.remove("https://a/mcp")).toEqual(["https://as-2"]);
+    expect(store.hasIssuer("https://as-2")).toBe(false);
+  });
+
   test("concurrent processes never lose each other's writes", async () => {
     const dir = tempDir();
     const path = join(dir, "mcp-oauth.json");
