@@ -11,11 +11,10 @@
  * refreshing or logging in twice; the store's lock does the same across processes. The OAuth
  * machinery (oauth4webapi) is imported only when a token must be obtained, refreshed or proven.
  */
-import type * as oauth from "oauth4webapi";
 import type { LoginInteraction } from "./authorization-code.ts";
 import type { OAuthConfig } from "./config.ts";
 import type { Discovery, Fetch } from "./discovery.ts";
-import { GrantRefusedError, UnknownClientError } from "./errors.ts";
+import { GrantRefusedError } from "./errors.ts";
 import type { GrantContext } from "./grants.ts";
 import type { DpopKeys } from "./dpop.ts";
 import { AuthRequiredError, type ChallengedRequest, type HttpAuthProvider, type RequestTarget } from "./provider.ts";
@@ -46,10 +45,6 @@ export interface OAuthProviderOptions {
   /** --debug lines: steps and URLs, never a token, a secret, a DPoP proof or an assertion. */
   debug?: (line: string) => void;
 }
-
-/** Appended to a failed login whose endpoints were only guessed (discovery.ts `guessed`). */
-export const NO_METADATA_HINT =
-  'The server publishes no OAuth metadata, so the default endpoints of MCP 2025-03-26 were tried; if it takes a fixed token, set it in the entry\'s "headers" (e.g. "Authorization": "Bearer ${TOKEN}")';
 
 /** `MCP server "X" needs authentication: run ./your_program.sh mcp login X`. */
 export function needsAuthenticationLine(server: string, loginCommand = `./your_program.sh mcp login ${server}`, why = ""): string {
@@ -170,8 +165,9 @@ export class OAuthProvider implements HttpAuthProvider {
     await this.dropKeyUnlessShared(previous);
   }
 
-  private async dropKeyUnlessShared(issuer: string): Promise<void> {
-    if (!this.opts.store.hasIssuer(issuer)) (await this.keys()).delete(issuer);
+  /** Deletes `issuer`'s DPoP key unless a server other than `except` still holds credentials from it. */
+  private async dropKeyUnlessShared(issuer: string, except?: string): Promise<void> {
+    if (!this.opts.store.hasIssuer(issuer, except)) (await this.keys()).delete(issuer);
   }
 
   private async once(fn: () => Promise<boolean>): Promise<boolean> {
@@ -266,58 +262,23 @@ export class OAuthProvider implements HttpAuthProvider {
         throw err;
       }
     } else {
-      ({ tokens, client } = await this.browserLogin(discovery, scopes));
+      const { browserLogin } = await import("./browser-login.ts");
+      ({ tokens, client } = await browserLogin(
+        {
+          ...this.opts,
+          interaction: this.opts.interaction!,
+          key: this.key,
+          grantContext: (c, d) => this.grantContext(c, d),
+          retireKey: (issuer) => this.dropKeyUnlessShared(issuer, this.key),
+        },
+        discovery,
+        scopes,
+      ));
     }
     await this.opts.store.update(as.issuer, this.key, (entry) => ({ ...entry, client: client.kind === "dcr" ? client : entry?.client, tokens }));
     this.refreshRefused = false;
     this.opts.debug?.(`oauth ${server}: ${tokens.token_type === "dpop" ? "DPoP-bound " : ""}token obtained${tokens.scope ? ` (scope "${tokens.scope}")` : ""}`);
     return true;
-  }
-
-  private async browserLogin(discovery: Discovery, scopes: string[] | undefined): Promise<{ tokens: StoredTokens; client: StoredClient }> {
-    const { oauth: cfg, server } = this.opts;
-    const as = discovery.authorizationServer;
-    const [{ authorizeWithCode, checkPkceSupport }, { configuredClient, metadataDocumentClient }] = await Promise.all([
-      import("./authorization-code.ts"),
-      import("./client-auth.ts"),
-    ]);
-    // The 2025-03-26 defaults already assume S256 (that revision required PKCE).
-    checkPkceSupport(as, cfg.assumeS256);
-    const registered = this.opts.store.get(as.issuer, this.key)?.client?.redirect_uris?.[0];
-    const lastPort = registered ? Number(new URL(registered).port) || undefined : undefined;
-    const pending = await this.opts.interaction!.begin(server, cfg.callbackPort, lastPort);
-    try {
-      for (let registered = false; ; registered = true) {
-        const client = configuredClient(cfg, as) ?? metadataDocumentClient(cfg, as) ?? (await this.registeredClient(as, pending.redirectUri, registered));
-        try {
-          const tokens = await authorizeWithCode(await this.grantContext(client, discovery), pending, scopes);
-          return { tokens, client };
-        } catch (err) {
-          // A registration the server forgot: register again, once.
-          if (!(err instanceof UnknownClientError) || client.kind !== "dcr" || registered) throw err;
-          this.opts.debug?.(`oauth ${server}: client ${client.client_id} unknown to the server; registering again`);
-        }
-      }
-    } catch (err) {
-      // Most often a server that wants a fixed token and has no OAuth at all: say how to give it one.
-      if (!discovery.guessed || !(err instanceof Error) || err instanceof AuthRequiredError) throw err;
-      throw new Error(`${err.message}. ${NO_METADATA_HINT}`, { cause: err });
-    } finally {
-      pending.close();
-    }
-  }
-
-  /** The stored dynamic registration when it fits this issuer and redirect URI, else a new one. */
-  private async registeredClient(as: oauth.AuthorizationServer, redirectUri: string, forceNew: boolean): Promise<StoredClient> {
-    const stored = this.opts.store.get(as.issuer, this.key)?.client;
-    if (!forceNew && stored?.kind === "dcr" && stored.issuer === as.issuer && stored.redirect_uris?.includes(redirectUri)) return stored;
-    const [{ registerClient }, { requestOptions }] = await Promise.all([import("./client-auth.ts"), import("./grants.ts")]);
-    const client = await registerClient(as, redirectUri, requestOptions(this.opts.fetch as typeof fetch));
-    this.opts.debug?.(`oauth ${this.opts.server}: registered client ${client.client_id}`);
-    // A new client starts with a new DPoP key: nothing bound to the old registration carries over.
-    await this.opts.store.update(as.issuer, this.key, (entry) => ({ client, tokens: entry?.tokens }));
-    if (stored) await this.dropKeyUnlessShared(as.issuer);
-    return client;
   }
 
   /** The context of a token request; with the issuer's DPoP handle when its metadata offers DPoP (RFC 9449 §5.1). */

@@ -94,9 +94,9 @@ export class TokenStore {
     return this.load().issuers[issuer]?.[key];
   }
 
-  /** True when some server's credentials come from `issuer`. */
-  hasIssuer(issuer: string): boolean {
-    return Object.keys(this.load().issuers[issuer] ?? {}).length > 0;
+  /** True when some server's credentials (other than server `except`'s) come from `issuer`. */
+  hasIssuer(issuer: string, except?: string): boolean {
+    return Object.keys(this.load().issuers[issuer] ?? {}).some((key) => key !== except);
   }
 
   /**
