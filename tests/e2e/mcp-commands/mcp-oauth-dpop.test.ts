@@ -140,6 +140,8 @@ describe.skipIf(skip)("2026-07-28 authorization with real authorization servers"
     const after = p.doc().issuers[plainB.issuer][fixture.url];
     expect(after.client.client_id).not.toBe(before.client.client_id);
     expect(after.client.issuer).toBe(plainB.issuer);
+    // Registered as what it is (MCP 2026-07-28 client-registration, SEP-837): a native application with a loopback redirect.
+    expect((await plainB.provider.Client.find(after.client.client_id))?.applicationType).toBe("native");
     expect(Object.keys(p.doc().issuers)).toEqual([plainB.issuer]);
   }, 60_000);
 });
