@@ -150,10 +150,10 @@ export class OAuthProvider implements HttpAuthProvider {
     const nonce = response.headers.get("dpop-nonce");
     const bound = this.current();
     const origin = new URL(url).origin;
-    if (!nonce || !bound || this.nonces.get(origin) === nonce) return false;
+    if (!nonce || bound?.entry.tokens?.token_type !== "dpop" || this.nonces.get(origin) === nonce) return false;
     this.nonces.set(origin, nonce);
     const { rememberNonce } = await import("./dpop.ts");
-    rememberNonce(await (await this.keys()).handle(bound.issuer), response, url);
+    rememberNonce(await (await this.keys()).handle(bound!.issuer), response, url);
     this.opts.debug?.(`oauth ${this.opts.server}: the server asked for a DPoP nonce; sending again`);
     return true;
   }
