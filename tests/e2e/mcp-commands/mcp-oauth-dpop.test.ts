@@ -65,7 +65,7 @@ function oauthProject(script: Parameters<typeof project>[1]) {
     config,
     store,
     doc: () => JSON.parse(readFileSync(store, "utf8")),
-    login: () => runAgent(["mcp", "login", "fx"], { cwd: p.dir, env: { ...env, BROWSER } }),
+    login: (...args: string[]) => runAgent(["mcp", "login", "fx", ...args], { cwd: p.dir, env: { ...env, BROWSER } }),
     logout: () => runAgent(["mcp", "logout", "fx"], { cwd: p.dir, env }),
     run: (prompt: string, args: string[] = []) => p.run(prompt, { args, env }),
   };
@@ -77,10 +77,14 @@ describe.skipIf(skip)("2026-07-28 authorization with real authorization servers"
   test("DPoP: mcp login binds the token to a 0600 key, -p proves each request and answers both nonces, --debug shows no proof, mcp logout deletes the key", async () => {
     current = () => dpopAs;
     const p = oauthProject(echo("bound"));
-    const login = await p.login();
+    const login = await p.login("--debug");
     expect([login.code, login.stdout]).toEqual([0, 'Logged in to MCP server "fx"\n']);
+    expect(login.stderr).toContain("oauth fx: DPoP-bound token obtained");
     const tokens = p.doc().issuers[dpopAs.issuer][fixture.url].tokens;
     expect(tokens.token_type).toBe("dpop");
+    // The token request's proofs (the first one refused for its missing nonce) show nowhere either.
+    for (const secret of [tokens.access_token, tokens.refresh_token]) expect(login.stderr).not.toContain(secret);
+    expect(login.stderr).not.toMatch(/eyJ[\w-]+\.eyJ/);
     expect((await dpopAs.provider.AccessToken.find(tokens.access_token))?.jkt).toBeString();
     const keyDir = join(p.config, "mcp-oauth-dpop");
     const [keyFile] = readdirSync(keyDir);
