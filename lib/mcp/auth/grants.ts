@@ -44,11 +44,20 @@ export function storedTokens(res: oauth.TokenEndpointResponse, issuer: string, r
   };
 }
 
-/** Refusals of the jwt-bearer grant that no retry or other grant can mend (SEP-1933). */
-const WIF_REQUEST = "workload-identity jwt-bearer request";
-const FINAL_JWT_BEARER_ERRORS = new Set(["invalid_grant", "invalid_scope", "unauthorized_client"]);
+/** Refusals of the workload-identity grant that no retry or other grant can mend (SEP-1933). */
+const FINAL_WIF_ERRORS: ReadonlySet<string> = new Set(["invalid_grant", "invalid_scope", "unauthorized_client"]);
 
-async function run(what: string, as: oauth.AuthorizationServer, send: () => Promise<Response>, process: (r: Response) => Promise<oauth.TokenEndpointResponse>) {
+/**
+ * Sends a token request (once more after a DPoP nonce challenge) and processes its response.
+ * @param final error codes that become a FinalGrantError.
+ */
+async function run(
+  what: string,
+  as: oauth.AuthorizationServer,
+  send: () => Promise<Response>,
+  process: (r: Response) => Promise<oauth.TokenEndpointResponse>,
+  final: ReadonlySet<string> = new Set(),
+) {
   for (let attempt = 0; ; attempt++) {
     const res = await send();
     try {
@@ -57,7 +66,7 @@ async function run(what: string, as: oauth.AuthorizationServer, send: () => Prom
       // The handle kept the 400's DPoP-Nonce: the next proof carries it (RFC 9449 §8).
       if (attempt === 0 && oauth.isDPoPNonceError(err)) continue;
       const line = `${what} at ${as.token_endpoint} failed: ${describeOAuthError(err)}`;
-      if (err instanceof oauth.ResponseBodyError && what === WIF_REQUEST && FINAL_JWT_BEARER_ERRORS.has(err.error)) throw new FinalGrantError(line);
+      if (err instanceof oauth.ResponseBodyError && final.has(err.error)) throw new FinalGrantError(line);
       if (err instanceof oauth.ResponseBodyError && err.error === "invalid_grant") throw new GrantRefusedError(line);
       if (err instanceof oauth.ResponseBodyError && err.error === "invalid_client") throw new UnknownClientError(line);
       throw new Error(line);
@@ -193,10 +202,11 @@ export async function jwtBearer(ctx: GrantContext, assertion: string, scopes: st
   const params: Record<string, string> = { assertion, resource: ctx.resource };
   if (scopes?.length) params.scope = scopes.join(" ");
   const token = await run(
-    WIF_REQUEST,
+    "workload-identity jwt-bearer request",
     ctx.as,
     () => oauth.genericTokenEndpointRequest(ctx.as, client, auth, JWT_BEARER, params, options(ctx)),
     (r) => oauth.processGenericTokenEndpointResponse(ctx.as, client, r),
+    FINAL_WIF_ERRORS,
   );
   return storedTokens(token, ctx.as.issuer, params.scope);
 }

@@ -14,7 +14,7 @@
 import type { LoginInteraction } from "./authorization-code.ts";
 import type { OAuthConfig } from "./config.ts";
 import type { Discovery, Fetch } from "./discovery.ts";
-import { GrantRefusedError } from "./errors.ts";
+import { FinalGrantError, GrantRefusedError } from "./errors.ts";
 import type { GrantContext } from "./grants.ts";
 import type { DpopKeys } from "./dpop.ts";
 import { AuthRequiredError, type ChallengedRequest, type HttpAuthProvider, type RequestTarget } from "./provider.ts";
@@ -254,11 +254,11 @@ export class OAuthProvider implements HttpAuthProvider {
     let client: StoredClient;
     if (!person) {
       const { unattendedClient, unattendedGrant } = await import("./unattended.ts");
-      client = unattendedClient({ cfg }, as);
+      client = unattendedClient(cfg, as);
       try {
         tokens = await unattendedGrant(await this.grantContext(client, discovery), scopes);
       } catch (err) {
-        if ((err as Error).name === "FinalGrantError") this.finalRefusal = err as Error;
+        if (err instanceof FinalGrantError) this.finalRefusal = err;
         throw err;
       }
     } else {

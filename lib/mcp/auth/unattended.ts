@@ -7,6 +7,7 @@
 import type * as oauth from "oauth4webapi";
 import { jwtExpiry, readAssertion } from "./assertion.ts";
 import { configuredClient } from "./client-auth.ts";
+import type { OAuthConfig } from "./config.ts";
 import { clientCredentials, crossAppAccess, type GrantContext, jwtBearer } from "./grants.ts";
 import type { StoredClient, StoredTokens } from "./store.ts";
 
@@ -14,8 +15,8 @@ import type { StoredClient, StoredTokens } from "./store.ts";
  * The client the grant presents: the configured one. A workload without `oauth.clientId`
  * authenticates by its assertion alone (RFC 7523 §3.1: client authentication is optional).
  */
-export function unattendedClient(ctx: Pick<GrantContext, "cfg">, as: oauth.AuthorizationServer): StoredClient {
-  return configuredClient(ctx.cfg, as) ?? { client_id: "", token_endpoint_auth_method: "none", kind: "configured", issuer: as.issuer };
+export function unattendedClient(cfg: OAuthConfig, as: oauth.AuthorizationServer): StoredClient {
+  return configuredClient(cfg, as) ?? { client_id: "", token_endpoint_auth_method: "none", kind: "configured", issuer: as.issuer };
 }
 
 /**
