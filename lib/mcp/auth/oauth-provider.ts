@@ -12,14 +12,14 @@
  * machinery (oauth4webapi) is imported only when a token must be obtained, refreshed or proven.
  */
 import type { LoginInteraction } from "./authorization-code.ts";
-import type { OAuthConfig } from "./config.ts";
+import type { OAuthConfig } from "./oauth-block.ts";
 import type { Discovery, Fetch } from "./discovery.ts";
 import { FinalGrantError, GrantRefusedError } from "./errors.ts";
 import type { GrantContext } from "./grants.ts";
 import type { DpopKeys } from "./dpop.ts";
 import { AuthRequiredError, type ChallengedRequest, type HttpAuthProvider, type RequestTarget } from "./provider.ts";
-import { proxiedFetch } from "../proxy.ts";
-import { chooseScopes, splitScopes, unionScopes } from "./scopes.ts";
+import { proxiedFetch } from "../../shared/proxy.ts";
+import { chooseScopes, splitScopes, unionScopes } from "./scope-choice.ts";
 import type { BoundEntry, StoredClient, StoredTokens, TokenStore } from "./store.ts";
 import { canonicalResource } from "./urls.ts";
 import { asksForDpopNonce, authChallenge } from "./www-authenticate.ts";
@@ -40,7 +40,7 @@ export interface OAuthProviderOptions {
   interaction?: LoginInteraction;
   /** The command that logs in, for the needs-authentication line. */
   loginCommand?: string;
-  /** Every OAuth request's fetch; by default one that picks the proxy as the MCP transports do (lib/mcp/proxy.ts). */
+  /** Every OAuth request's fetch; by default one that picks the proxy as the MCP transports do (lib/shared/proxy.ts). */
   fetch?: Fetch;
   /** --debug lines: steps and URLs, never a token, a secret, a DPoP proof or an assertion. */
   debug?: (line: string) => void;
@@ -262,8 +262,8 @@ export class OAuthProvider implements HttpAuthProvider {
         throw err;
       }
     } else {
-      const { browserLogin } = await import("./browser-login.ts");
-      ({ tokens, client } = await browserLogin(
+      const { interactiveLogin } = await import("./interactive-login.ts");
+      ({ tokens, client } = await interactiveLogin(
         {
           ...this.opts,
           interaction: this.opts.interaction!,

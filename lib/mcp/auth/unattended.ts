@@ -7,7 +7,7 @@
 import type * as oauth from "oauth4webapi";
 import { jwtExpiry, readAssertion } from "./assertion.ts";
 import { configuredClient } from "./client-auth.ts";
-import type { OAuthConfig } from "./config.ts";
+import type { OAuthConfig } from "./oauth-block.ts";
 import { clientCredentials, crossAppAccess, type GrantContext, jwtBearer } from "./grants.ts";
 import type { StoredClient, StoredTokens } from "./store.ts";
 
