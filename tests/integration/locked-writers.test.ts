@@ -46,7 +46,8 @@ describe("parallel writers", () => {
     const dir = tempDir();
     await race("tokens", dir, join(dir, "mcp-oauth.json"));
     const store = JSON.parse(readFileSync(join(dir, "mcp-oauth.json"), "utf8"));
-    expect(Object.keys(store.servers).sort()).toEqual(names.map((n) => `https://${n}.example/mcp`));
+    // Version 2 of the store keys servers by their authorization server's issuer (SEP-2352).
+    expect(Object.keys(store.issuers["https://as.example"]).sort()).toEqual(names.map((n) => `https://${n}.example/mcp`));
     expect(store.rival).toBe(30);
   }, 60_000);
 

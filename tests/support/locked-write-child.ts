@@ -24,6 +24,7 @@ if (kind === "approvals") {
   );
 } else if (kind === "tokens") {
   await new TokenStore(join(dir, "mcp-oauth.json")).update(
+    "https://as.example",
     `https://s${n}.example/mcp`,
     () => ({ tokens: { access_token: `token-${n}`, token_type: "Bearer" } }) as never,
   );

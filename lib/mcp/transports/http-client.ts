@@ -96,12 +96,14 @@ export class HttpClient {
       await abortableDelay(wait, req.signal);
       response = await this.follow(url, req);
     }
-    if ((response.status === 401 || response.status === 403) && this.opts.auth && !this.staticAuth) {
+    // One retry after an answered challenge, and one more when the new DPoP-bound token's first
+    // use is met with the server's nonce (RFC 9449 §9): the provider bounds both.
+    for (let round = 0; round < 2 && (response.status === 401 || response.status === 403) && this.opts.auth && !this.staticAuth; round++) {
+      if (round === 1 && !(response.status === 401 && response.headers.has("dpop-nonce"))) break;
       const again = await this.opts.auth.onChallenge(response, { url, method: req.method });
-      if (again) {
-        await discard(response);
-        response = await this.follow(url, req);
-      }
+      if (!again) break;
+      await discard(response);
+      response = await this.follow(url, req);
     }
     if (response.status === 401 && (this.staticAuth || !this.opts.auth)) {
       const challenge = response.headers.get("www-authenticate");
@@ -122,8 +124,8 @@ export class HttpClient {
       // The config's headers are the server's own (API keys as much as Authorization): never another origin's.
       const headers: Record<string, string> = sameOrigin ? { ...this.staticHeaders, ...req.headers } : { ...req.headers };
       if (sameOrigin && !this.staticAuth && this.opts.auth) {
-        const authorization = await this.opts.auth.authorization();
-        if (authorization) headers.Authorization = authorization;
+        // Asked per hop: a DPoP proof names this method and URL, and is never reused.
+        Object.assign(headers, await this.opts.auth.headers({ method, url: target }));
       }
       if (!sameOrigin) for (const key of Object.keys(headers)) if (ORIGIN_BOUND.includes(key.toLowerCase())) delete headers[key];
       let response: Response;
