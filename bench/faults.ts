@@ -20,6 +20,7 @@ const SUITES: { file: string; what: string; kind: "server" | "data" | "load" }[]
   { file: "tests/e2e/wire/faults-http.test.ts", what: "HTTP server: HTTP itself broken", kind: "server" },
   { file: "tests/e2e/wire/faults-restart.test.ts", what: "a server killed or crashing mid-run", kind: "server" },
   { file: "tests/integration/registry-restart.test.ts", what: "a server dying on every call, restarts failing", kind: "server" },
+  { file: "tests/e2e/wire/faults-sse-restart.test.ts", what: "a legacy SSE server killed and back at its URL", kind: "server" },
   { file: "tests/e2e/wire/faults-http-refuse.test.ts", what: "an HTTP server refusing everything", kind: "server" },
   { file: "tests/e2e/wire/faults-model.test.ts", what: "the model API failing", kind: "server" },
   { file: "tests/e2e/session/faults-sigkill.test.ts", what: "SIGKILL of the agent at random points", kind: "data" },
