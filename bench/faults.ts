@@ -24,6 +24,7 @@ const SUITES: { file: string; what: string; kind: "server" | "data" | "load" }[]
   { file: "tests/e2e/wire/faults-http-refuse.test.ts", what: "an HTTP server refusing everything", kind: "server" },
   { file: "tests/e2e/wire/faults-model.test.ts", what: "the model API failing", kind: "server" },
   { file: "tests/e2e/session/faults-sigkill.test.ts", what: "SIGKILL of the agent at random points", kind: "data" },
+  { file: "tests/e2e/session/faults-two-writers.test.ts", what: "two processes on one session", kind: "data" },
   { file: "tests/e2e/mcp-commands/concurrent-writes.test.ts", what: "ten writers at once, and Claude Code beside us", kind: "data" },
   { file: "tests/integration/locked-writers.test.ts", what: "parallel writers of approvals, tokens, transcripts", kind: "data" },
   { file: "tests/e2e/wire/faults-load.test.ts", what: "load", kind: "load" },
