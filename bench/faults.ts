@@ -28,6 +28,7 @@ const SUITES: { file: string; what: string; kind: "server" | "data" | "load" }[]
   { file: "tests/e2e/mcp-commands/concurrent-writes.test.ts", what: "ten writers at once, and Claude Code beside us", kind: "data" },
   { file: "tests/integration/locked-writers.test.ts", what: "parallel writers of approvals, tokens, transcripts", kind: "data" },
   { file: "tests/e2e/wire/faults-load.test.ts", what: "load", kind: "load" },
+  { file: "tests/e2e/session/faults-repl-load.test.ts", what: "load: 50 interactive turns under tmux", kind: "server" },
 ];
 
 interface Case {
