@@ -20,12 +20,15 @@ const SUITES: { file: string; what: string; kind: "server" | "data" | "load" }[]
   { file: "tests/e2e/wire/faults-http.test.ts", what: "HTTP server: HTTP itself broken", kind: "server" },
   { file: "tests/e2e/wire/faults-restart.test.ts", what: "a server killed or crashing mid-run", kind: "server" },
   { file: "tests/integration/registry-restart.test.ts", what: "a server dying on every call, restarts failing", kind: "server" },
+  { file: "tests/e2e/wire/faults-sse-restart.test.ts", what: "a legacy SSE server killed and back at its URL", kind: "server" },
   { file: "tests/e2e/wire/faults-http-refuse.test.ts", what: "an HTTP server refusing everything", kind: "server" },
   { file: "tests/e2e/wire/faults-model.test.ts", what: "the model API failing", kind: "server" },
   { file: "tests/e2e/session/faults-sigkill.test.ts", what: "SIGKILL of the agent at random points", kind: "data" },
+  { file: "tests/e2e/session/faults-two-writers.test.ts", what: "two processes on one session", kind: "data" },
   { file: "tests/e2e/mcp-commands/concurrent-writes.test.ts", what: "ten writers at once, and Claude Code beside us", kind: "data" },
   { file: "tests/integration/locked-writers.test.ts", what: "parallel writers of approvals, tokens, transcripts", kind: "data" },
   { file: "tests/e2e/wire/faults-load.test.ts", what: "load", kind: "load" },
+  { file: "tests/e2e/session/faults-repl-load.test.ts", what: "load: 50 interactive turns under tmux", kind: "server" },
 ];
 
 interface Case {

@@ -146,6 +146,7 @@ async function describeError(err: unknown, baseURL: string | undefined): Promise
     return new ModelError(`API error ${err.status}: ${detail}`, err.status);
   }
   // A body that is not JSON (cut short, a proxy's page): the SDK's parse error alone names nothing.
-  if (err instanceof SyntaxError) return new ModelError(`the API's reply is not valid JSON (${err.message.replace(/^JSON Parse error: /, "")})`);
+  // Still an unexpected error (its stack under --debug), but one that says whose JSON it was.
+  if (err instanceof SyntaxError) return new Error(`the API's reply is not valid JSON (${err.message.replace(/^JSON Parse error: /, "")})`, { cause: err });
   return err instanceof Error ? err : new Error(String(err));
 }

@@ -22,9 +22,9 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Starts the everything server in `mode`; resolves once it says it is listening. */
-export async function startEverythingHttp(mode: "streamableHttp" | "sse"): Promise<RemotePeer> {
-  const port = await freePort();
+/** Starts the everything server in `mode` (on `port`: the same server back after it was killed); resolves once it says it is listening. */
+export async function startEverythingHttp(mode: "streamableHttp" | "sse", port?: number): Promise<RemotePeer> {
+  port ??= await freePort();
   const proc = Bun.spawn([RUNTIME, npmServerBin("everything"), mode], {
     env: { ...process.env, PORT: String(port) },
     stdin: "ignore",
