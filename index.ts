@@ -3,7 +3,8 @@
  * what it uses. Exit codes are the modes' own; an error nobody handled is one stderr line
  * (the stack with --debug) and exit 1, after the servers are shut down.
  */
-import { inspectorArgv, parseCliArgs, UsageError, USAGE, VERSION } from "./lib/cli/args.ts";
+import { inspectorArgv, parseCliArgs, UsageError, USAGE } from "./lib/cli/args.ts";
+import { versionLine } from "./lib/cli/flags/version.ts";
 import { writeStdout } from "./lib/cli/stdout.ts";
 import { fatalLine, installExitHandlers, shutdown } from "./lib/agent/lifecycle.ts";
 
@@ -21,7 +22,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (args.version) {
-    await writeStdout(`${VERSION} (agent)\n`);
+    await writeStdout(`${versionLine()}\n`);
     return 0;
   }
   if (args.help) {

@@ -73,7 +73,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadAtStart = describeLoad();
   const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(1)} s] ${line}\n`);
-  log("building into bench/.tmp/: the agent (package.json flags), its build variants, the raw handshake and an empty program");
+  log("building into bench/.tmp/: the agent (the build script's flags), its build variants, the raw handshake and an empty program");
   const builds = await buildAll();
   for (const b of [builds.product, builds.variant, builds.rawHandshake, builds.empty, ...builds.extras]) if (b.error) log(`build failed: ${b.error}`);
   const ctx: BenchContext = { builds, log };
