@@ -15,6 +15,7 @@ import { buildAll, ROOT } from "./build.ts";
 import { contextFigure } from "./fig-context.ts";
 import { firstRequestFigure } from "./fig-first-request.ts";
 import { framingFigure } from "./fig-framing.ts";
+import { releaseFigure } from "./fig-release.ts";
 import { httpFigure } from "./fig-http.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
@@ -35,6 +36,7 @@ const FIGURES: Record<string, Figure> = {
   rss: rssFigure,
   context: contextFigure,
   http: httpFigure,
+  release: releaseFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");
