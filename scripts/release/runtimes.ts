@@ -40,10 +40,13 @@ async function run(argv: string[], cwd: string): Promise<string> {
 /**
  * The path of `bin/bun` for `target`, fetching and verifying it when this machine lacks it;
  * undefined when the running bun is that runtime.
- * @throws Error when the lock does not pin it, npm cannot fetch it, or its bytes do not match the lock.
+ * @throws Error when the lock does not pin it at this bun's version, npm cannot fetch it, or its
+ * bytes do not match the lock.
  */
 export async function runtimeFor(target: Target, cache = RUNTIME_CACHE): Promise<string | undefined> {
   const pin = lockEntry(target.npmPackage);
+  // The bundle's bytecode is made by this bun and only loads in a runtime of the same version.
+  if (pin.version !== Bun.version) throw new Error(`${target.npmPackage} is pinned at ${pin.version}, but the build runs bun ${Bun.version}: pin both alike`);
   // This machine's target at the pinned version: the running bun is that runtime (npm checked it).
   if (target.bunTarget === `bun-${process.platform}-${process.arch}` && Bun.version === pin.version) return undefined;
   const installed = join(ROOT, "node_modules", target.npmPackage);

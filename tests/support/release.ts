@@ -4,7 +4,7 @@
  * anywhere up the tree) and run with only the system PATH, natively or under qemu-user.
  */
 import { copyFileSync, existsSync } from "node:fs";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { ROOT } from "../../scripts/build.ts";
 import { BUN, tempDir } from "./run.ts";
 
@@ -29,7 +29,11 @@ export async function buildRelease(): Promise<{ dir: string; seconds: number; st
  * it (qemu-aarch64 for an arm64 build). @throws Error when an arm64 build is asked for without qemu.
  */
 export function placeAlone(release: string, name: string): string[] {
-  const exe = join(tempDir("agent-alone-"), "agent");
+  const dir = tempDir("agent-alone-");
+  for (let up = dir; up !== dirname(up); up = dirname(up)) {
+    if (existsSync(join(up, "node_modules"))) throw new Error(`${up} holds a node_modules: the binary would not be alone`);
+  }
+  const exe = join(dir, "agent");
   copyFileSync(join(release, name), exe);
   if (!name.includes("arm64")) return [exe];
   if (!QEMU_AARCH64 || !existsSync(join(AARCH64_SYSROOT, "lib", "ld-linux-aarch64.so.1"))) {

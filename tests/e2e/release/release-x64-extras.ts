@@ -11,9 +11,10 @@ import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { type HttpFixture, startHttpFixture } from "../../../fixtures/servers/http-server.ts";
 import { reply, text, toolUse, type ModelServer, type Step } from "../../support/model-server.ts";
 import { bearerCheck, type OidcServer, resourceMetadata, startOidc } from "../../support/oidc.ts";
+import { toolResults } from "../../support/mcp.ts";
 import { runExe, SYSTEM_PATH, userEnv } from "../../support/release.ts";
 import { approveAllProjectServers, BUN, ROOT, tempDir } from "../../support/run.ts";
-import { TmuxSession } from "../../support/tmux.ts";
+import { TMUX, TmuxSession } from "../../support/tmux.ts";
 
 const TIMEOUT_MS = 60_000;
 const PRM_PATH = "/.well-known/oauth-protected-resource/mcp";
@@ -30,6 +31,7 @@ const withModel = (m: ModelServer, extra: Record<string, string> = {}) => userEn
 const mcpJson = (dir: string, servers: Record<string, unknown>) => writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: servers }));
 
 export function linuxX64Extras(ctx: () => Release): void {
+  if (!TMUX) console.warn("tmux is not installed: skipping the release binary's session test");
   let plain: HttpFixture;
   let guarded: HttpFixture;
   let oidc: OidcServer;
@@ -53,14 +55,17 @@ export function linuxX64Extras(ctx: () => Release): void {
   });
 
   test(
-    "-p calls an HTTP server's tool",
+    "-p calls the tools of a Streamable HTTP server and of a legacy HTTP+SSE one",
     async () => {
       const cwd = tempDir();
-      mcpJson(cwd, { web: { type: "http", url: plain.url } });
-      const m = ctx().model([reply(toolUse("mcp__web__echo", { text: "over http" })), reply(text("http answered"))]);
+      mcpJson(cwd, { web: { type: "http", url: plain.url }, old: { type: "sse", url: plain.sseUrl } });
+      const m = ctx().model([
+        reply(toolUse("mcp__web__echo", { text: "over streamable http" }), toolUse("mcp__old__echo", { text: "over sse" })),
+        reply(text("http answered")),
+      ]);
       const r = await runExe(ctx().exe, ["-p", "call echo"], { cwd, env: withModel(m) });
       expect([r.code, r.stdout, r.stderr]).toEqual([0, "http answered\n", ""]);
-      expect(m.requests[1]!.body.messages.at(-1).content[0]).toMatchObject({ type: "tool_result", content: "over http" });
+      expect(toolResults(m.requests[1]!).map((b) => b.content)).toEqual(["over streamable http", "over sse"]);
     },
     TIMEOUT_MS,
   );
@@ -94,7 +99,7 @@ export function linuxX64Extras(ctx: () => Release): void {
     TIMEOUT_MS,
   );
 
-  test(
+  test.skipIf(!TMUX)(
     "the interactive session in tmux: Markdown answer, an Edit's diff asked about, exit on Ctrl-D",
     async () => {
       const cwd = tempDir();
