@@ -3,17 +3,23 @@
  * what it uses. Exit codes are the modes' own; an error nobody handled is one stderr line
  * (the stack with --debug) and exit 1, after the servers are shut down.
  */
-import { inspectorArgv, parseCliArgs, UsageError, USAGE } from "./lib/cli/args.ts";
+import type { CliArgs } from "./lib/cli/args.ts";
 import { versionLine } from "./lib/cli/flags/version.ts";
 import { writeStdout } from "./lib/cli/stdout.ts";
-import { fatalLine, installExitHandlers, shutdown } from "./lib/agent/lifecycle.ts";
 
 async function main(argv: string[]): Promise<number> {
+  // `agent --version` alone loads nothing more: with the split build, only this chunk (bench: release figure).
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+    await writeStdout(`${versionLine()}\n`);
+    return 0;
+  }
   if (argv[0] === "mcp-init") return (await import("./lib/cli/grader.ts")).runMcpInit(argv.slice(1));
+  const { inspectorArgv, parseCliArgs, UsageError, USAGE } = await import("./lib/cli/args.ts");
+  const { installExitHandlers } = await import("./lib/agent/lifecycle.ts");
   // `agent --strict-mcp-config mcp list` is the inspector too; it parses (or refuses) the flags itself.
   const inspector = inspectorArgv(argv);
   if (inspector) return (await import("./lib/cli/inspector.ts")).runInspector(inspector);
-  let args: ReturnType<typeof parseCliArgs>;
+  let args: CliArgs;
   try {
     args = parseCliArgs(argv);
   } catch (err) {
@@ -38,6 +44,7 @@ async function main(argv: string[]): Promise<number> {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   async (err) => {
+    const { fatalLine, shutdown } = await import("./lib/agent/lifecycle.ts");
     process.stderr.write(fatalLine(err) + "\n");
     await shutdown();
     process.exit(1);

@@ -62,7 +62,7 @@ export interface Builds {
 }
 
 /** Flags tried in addition to the product's and its bytecode twin. */
-export const EXTRA_VARIANTS: string[][] = [["--compile", "--minify", "--splitting", "--format=esm", "--bytecode"]];
+export const EXTRA_VARIANTS: string[][] = [["--compile", "--minify", "--bytecode"]];
 
 /** Builds every executable (in sequence: two cores are better spent on one link at a time). */
 export async function buildAll(): Promise<Builds> {
