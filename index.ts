@@ -3,9 +3,9 @@
  * what it uses. Exit codes are the modes' own; an error nobody handled is one stderr line
  * (the stack with --debug) and exit 1, after the servers are shut down.
  */
-import type { CliArgs } from "./lib/cli/args.ts";
+import type { CliArgs } from "./lib/cli/flags/args.ts";
 import { versionLine } from "./lib/cli/flags/version.ts";
-import { writeStdout } from "./lib/cli/stdout.ts";
+import { writeStdout } from "./lib/cli/io/stdout.ts";
 
 async function main(argv: string[]): Promise<number> {
   // `agent --version` alone loads nothing more: with the split build, only this chunk (bench: release figure).
@@ -13,12 +13,12 @@ async function main(argv: string[]): Promise<number> {
     await writeStdout(`${versionLine()}\n`);
     return 0;
   }
-  if (argv[0] === "mcp-init") return (await import("./lib/cli/grader.ts")).runMcpInit(argv.slice(1));
-  const { inspectorArgv, parseCliArgs, UsageError, USAGE } = await import("./lib/cli/args.ts");
+  if (argv[0] === "mcp-init") return (await import("./lib/cli/commands/mcp-init.ts")).runMcpInit(argv.slice(1));
+  const { inspectorArgv, parseCliArgs, UsageError, USAGE } = await import("./lib/cli/flags/args.ts");
   const { installExitHandlers } = await import("./lib/agent/lifecycle.ts");
   // `agent --strict-mcp-config mcp list` is the inspector too; it parses (or refuses) the flags itself.
   const inspector = inspectorArgv(argv);
-  if (inspector) return (await import("./lib/cli/inspector.ts")).runInspector(inspector);
+  if (inspector) return (await import("./lib/cli/commands/mcp/inspect.ts")).runInspector(inspector);
   let args: CliArgs;
   try {
     args = parseCliArgs(argv);
@@ -36,9 +36,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   installExitHandlers();
-  if (args.inputFormat === "stream-json") return (await import("./lib/cli/host.ts")).runHost(args);
-  if (!args.print && process.stdin.isTTY) return (await import("./lib/cli/repl.ts")).runRepl(args);
-  return (await import("./lib/cli/print.ts")).runPrint(args);
+  if (args.inputFormat === "stream-json") return (await import("./lib/cli/host/host.ts")).runHost(args);
+  if (!args.print && process.stdin.isTTY) return (await import("./lib/cli/repl/session.ts")).runRepl(args);
+  return (await import("./lib/cli/print/print.ts")).runPrint(args);
 }
 
 main(process.argv.slice(2)).then(

@@ -21,6 +21,7 @@ import { rssFigure } from "./fig-rss.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
+import { versusFigure } from "./fig-versus.ts";
 import type { BenchContext, Figure } from "./figure.ts";
 import { describeLoad, describeMachine, describeRevision } from "./machine.ts";
 import { naRow, oneLine, type Row } from "./measure.ts";
@@ -36,6 +37,7 @@ const FIGURES: Record<string, Figure> = {
   rss: rssFigure,
   context: contextFigure,
   http: httpFigure,
+  versus: versusFigure,
   release: releaseFigure,
 };
 
