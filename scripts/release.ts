@@ -81,7 +81,13 @@ export async function release(o: ReleaseOptions): Promise<ReleaseResult> {
 }
 
 if (import.meta.main) {
-  const { values } = parseArgs({ options: { out: { type: "string" }, "base-url": { type: "string" } } });
+  let values: { out?: string; "base-url"?: string };
+  try {
+    ({ values } = parseArgs({ options: { out: { type: "string" }, "base-url": { type: "string" } } }));
+  } catch (error) {
+    process.stderr.write(`release: ${(error as Error).message} (usage: npm run release -- [--out DIR] [--base-url https://…])\n`);
+    process.exit(2);
+  }
   const out = resolve(values.out ?? join(ROOT, "dist", "release"));
   const stamp = buildStamp();
   const started = performance.now();
