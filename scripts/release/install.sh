@@ -4,7 +4,7 @@
 # SHA256SUMS, stages it inside the prefix, checks the staged copy, and moves it into place as
 # `agent`. An `agent` this script did not install is never replaced without --force: the sidecar
 # file .agent.install-sha256 next to it records the SHA-256 of what it installed.
-# POSIX sh; needs uname, sha256sum or shasum, cp/mv, and curl or wget for downloads.
+# POSIX sh; needs uname, sha256sum or shasum, cp, mv, mkdir, rm, chmod, and curl or wget for downloads.
 #
 #   sh install.sh [--prefix DIR] [--from https://host/path] [--force]
 #   curl -fsSL https://host/path/install.sh | sh -s -- --from https://host/path
@@ -17,6 +17,8 @@ prefix="${HOME:-}/.local/bin"
 from=""
 force=0
 staging=""
+newline='
+'
 
 die() {
   printf 'install.sh: %s\n' "$1" >&2
@@ -78,7 +80,8 @@ fi
 # Where the release is: --from, else the folder holding this script, else the built-in URL.
 here=""
 if [ -z "$from" ] && [ -f "$0" ]; then
-  here=$(CDPATH='' cd "$(dirname "$0")" && pwd) || here=""
+  case "$0" in */*) here="${0%/*}" ;; *) here=. ;; esac
+  here=$(CDPATH='' cd "$here" && pwd) || here=""
   [ -f "$here/SHA256SUMS" ] || here=""
 fi
 if [ -z "$from" ] && [ -z "$here" ]; then from="$BUILT_IN_FROM"; fi
@@ -112,7 +115,7 @@ if [ -n "$from" ]; then
   # One line on failure: the URL, and the downloader's own first line of why.
   download() {
     if ! msg=$(fetch "$1" "$2" 2>&1); then
-      msg=$(printf '%s\n' "$msg" | head -n 1)
+      msg="${msg%%"$newline"*}"
       die "download failed: $1${msg:+ ($msg)}"
     fi
   }

@@ -4,7 +4,7 @@
  * written by the release's own code. The release test installs a real build the same way.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, existsSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { sha256File, writeSums } from "../../../scripts/release/checksums.ts";
 import { INSTALL_SH } from "../../../scripts/release.ts";
@@ -158,6 +158,20 @@ describe("install.sh piped, with --from", () => {
     const prefix = tempDir("prefix-");
     requests.length = 0;
     const r = await install(["--prefix", prefix, "--from", `http://127.0.0.1:${server.port}/v1/`], { stdin: readFileSync(INSTALL_SH, "utf8") });
+    expect(r.stderr).toBe("");
+    expect(r.code).toBe(0);
+    expect(requests).toEqual(["/v1/SHA256SUMS", "/v1/agent-linux-x64"]);
+    expect(readFileSync(join(prefix, "agent"), "utf8")).toBe(AGENT);
+  });
+
+  // wget is not on every machine; curl is (the tests above use it).
+  test.skipIf(!Bun.which("wget", { PATH: SYSTEM_PATH }))("with only wget and the few tools it names on PATH, no curl, it installs the same way", async () => {
+    const tools = tempDir("tools-");
+    const needed = ["sh", "sha256sum", "cp", "mv", "mkdir", "rm", "chmod", "wget"];
+    for (const t of needed) symlinkSync(Bun.which(t, { PATH: SYSTEM_PATH })!, join(tools, t));
+    const prefix = tempDir("prefix-");
+    requests.length = 0;
+    const r = await install(["--prefix", prefix, "--from", `http://127.0.0.1:${server.port}/v1`], { stdin: readFileSync(INSTALL_SH, "utf8"), path: tools });
     expect(r.stderr).toBe("");
     expect(r.code).toBe(0);
     expect(requests).toEqual(["/v1/SHA256SUMS", "/v1/agent-linux-x64"]);
