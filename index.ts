@@ -3,17 +3,24 @@
  * what it uses. Exit codes are the modes' own; an error nobody handled is one stderr line
  * (the stack with --debug) and exit 1, after the servers are shut down.
  */
-import { inspectorArgv, parseCliArgs, UsageError, USAGE, VERSION } from "./lib/cli/flags/args.ts";
+import type { CliArgs } from "./lib/cli/flags/args.ts";
+import { versionLine } from "./lib/cli/flags/version.ts";
 import { writeStdout } from "./lib/cli/io/stdout.ts";
 import { fatalLine, installExitHandlers, installSilenceBackstop, shutdown } from "./lib/agent/lifecycle.ts";
 import { beginWork } from "./lib/shared/pending-work.ts";
 
 async function main(argv: string[]): Promise<number> {
+  // `agent --version` alone loads nothing more: with the split build, only this chunk (bench: release figure).
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "-v")) {
+    await writeStdout(`${versionLine()}\n`);
+    return 0;
+  }
   if (argv[0] === "mcp-init") return (await import("./lib/cli/commands/mcp-init.ts")).runMcpInit(argv.slice(1));
+  const { inspectorArgv, parseCliArgs, UsageError, USAGE } = await import("./lib/cli/flags/args.ts");
   // `agent --strict-mcp-config mcp list` is the inspector too; it parses (or refuses) the flags itself.
   const inspector = inspectorArgv(argv);
   if (inspector) return (await import("./lib/cli/commands/mcp/inspect.ts")).runInspector(inspector);
-  let args: ReturnType<typeof parseCliArgs>;
+  let args: CliArgs;
   try {
     args = parseCliArgs(argv);
   } catch (err) {
@@ -22,7 +29,7 @@ async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (args.version) {
-    await writeStdout(`${VERSION} (agent)\n`);
+    await writeStdout(`${versionLine()}\n`);
     return 0;
   }
   if (args.help) {

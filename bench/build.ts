@@ -1,17 +1,18 @@
 /**
  * Builds the executables the figures run into bench/.tmp/ (gitignored): the agent exactly as
- * package.json's `build` script builds it, the same with `--bytecode` toggled, and, with the
+ * `npm run build` (scripts/build.ts) builds it, the same with `--bytecode` toggled, and, with the
  * product's flags so both sides pay the same start-up, the baseline handshake script and an
  * empty program.
  */
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { BUILD_FLAGS, buildStamp, stampDefines } from "../scripts/build.ts";
 
 export const ROOT = resolve(import.meta.dir, "..");
 export const TMP = join(import.meta.dir, ".tmp");
 
 export interface Build {
-  /** e.g. "package.json build (--compile --minify)". */
+  /** e.g. "npm run build (--compile --minify)". */
   label: string;
   /** The `bun build` flags used, without entry and --outfile. */
   flags: string[];
@@ -21,25 +22,9 @@ export interface Build {
   error?: string;
 }
 
-/**
- * The flags of package.json's `build` script (e.g. ["--compile", "--minify"]).
- * @throws Error when the script is missing or is not a single `bun build … --outfile …` command.
- */
-export function productBuildFlags(packageJson = readFileSync(join(ROOT, "package.json"), "utf8")): string[] {
-  const script: unknown = JSON.parse(packageJson).scripts?.build;
-  if (typeof script !== "string") throw new Error('package.json has no "build" script');
-  const words = script.trim().split(/\s+/);
-  if (words[0] !== "bun" || words[1] !== "build" || /[;&|]/.test(script)) {
-    throw new Error(`package.json "build" is not a single bun build command: ${script}`);
-  }
-  const flags: string[] = [];
-  for (let i = 2; i < words.length; i++) {
-    const word = words[i]!;
-    if (word === "--outfile") i++;
-    else if (word.startsWith("--outfile=")) continue;
-    else if (word.startsWith("-")) flags.push(word);
-  }
-  return flags;
+/** The flags of every agent executable (scripts/build.ts), e.g. ["--compile", "--minify", "--bytecode"]. */
+export function productBuildFlags(): string[] {
+  return [...BUILD_FLAGS];
 }
 
 /** Same flags with `--bytecode` added, or removed when present. */
@@ -47,11 +32,11 @@ export function toggleBytecode(flags: readonly string[]): string[] {
   return flags.includes("--bytecode") ? flags.filter((f) => f !== "--bytecode") : [...flags, "--bytecode"];
 }
 
-/** Compiles `entry` (relative to the repository root) with `flags` into bench/.tmp/`name`. Never throws. */
+/** Compiles `entry` (relative to the repository root) with `flags`, stamped as a release is, into bench/.tmp/`name`. Never throws. */
 export async function compile(entry: string, name: string, flags: string[], label: string): Promise<Build> {
   mkdirSync(TMP, { recursive: true });
   const outfile = join(TMP, name);
-  const proc = Bun.spawn([process.execPath, "build", ...flags, entry, "--outfile", outfile], {
+  const proc = Bun.spawn([process.execPath, "build", ...flags, ...stampDefines(buildStamp()), entry, "--outfile", outfile], {
     cwd: ROOT,
     stdin: "ignore",
     stdout: "pipe",
@@ -77,25 +62,13 @@ export interface Builds {
 }
 
 /** Flags tried in addition to the product's and its bytecode twin. */
-export const EXTRA_VARIANTS: string[][] = [["--compile", "--minify", "--splitting", "--format=esm", "--bytecode"]];
+export const EXTRA_VARIANTS: string[][] = [["--compile", "--minify", "--bytecode"]];
 
 /** Builds every executable (in sequence: two cores are better spent on one link at a time). */
 export async function buildAll(): Promise<Builds> {
-  let flags: string[];
-  try {
-    flags = productBuildFlags();
-  } catch (error) {
-    const failed = (label: string): Build => ({ label, flags: [], error: (error as Error).message });
-    return {
-      product: failed("package.json build"),
-      variant: failed("bytecode variant"),
-      rawHandshake: failed("raw handshake"),
-      empty: failed("empty program"),
-      extras: [],
-    };
-  }
+  const flags = productBuildFlags();
   const other = toggleBytecode(flags);
-  const product = await compile("index.ts", "agent", flags, `package.json build (${flags.join(" ")})`);
+  const product = await compile("index.ts", "agent", flags, `npm run build (${flags.join(" ")})`);
   const variant = await compile("index.ts", other.includes("--bytecode") ? "agent-bytecode" : "agent-no-bytecode", other, other.join(" "));
   const rawHandshake = await compile("bench/raw-handshake.ts", "raw-handshake", flags, `raw handshake (${flags.join(" ")})`);
   const empty = await compile("bench/empty-program.ts", "empty-program", flags, `empty program (${flags.join(" ")})`);

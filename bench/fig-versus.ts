@@ -9,7 +9,7 @@
  * "No slower" means the medians' ratio lies within the run-to-run spread (the middle half of
  * the base's samples, as a share of its median).
  */
-import { existsSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, startModelServer, text, toolUse } from "../tests/support/model-server.ts";
 import { FIXTURE_SERVER } from "../tests/support/run.ts";
@@ -35,12 +35,23 @@ async function buildBase(ref: string): Promise<string> {
   if (added.exitCode !== 0) throw new Error(`git worktree add ${ref}: ${added.stderr.toString().trim()}`);
   try {
     if (!existsSync(join(src, "node_modules"))) symlinkSync(join(ROOT, "node_modules"), join(src, "node_modules"));
-    const build = await compile(join(src, "index.ts"), "agent-base", productBuildFlags(), `base ${ref}`);
+    const build = await compile(join(src, "index.ts"), "agent-base", baseBuildFlags(src), `base ${ref}`);
     if (!build.path) throw new Error(build.error);
     return build.path;
   } finally {
     Bun.spawnSync(["git", "worktree", "remove", "--force", src], { cwd: ROOT });
   }
+}
+
+/**
+ * The flags the base revision built itself with: those of its package.json `build` script when that is
+ * one `bun build` command (as before scripts/build.ts), else today's.
+ */
+function baseBuildFlags(src: string): string[] {
+  const script: unknown = JSON.parse(readFileSync(join(src, "package.json"), "utf8")).scripts?.build;
+  const words = typeof script === "string" ? script.trim().split(/\s+/) : [];
+  if (words[0] !== "bun" || words[1] !== "build") return productBuildFlags();
+  return words.slice(2).filter((w, i, all) => w.startsWith("-") && w !== "--outfile" && all[i - 1] !== "--outfile");
 }
 
 /** The middle half of `samples` as a share of their median: the spread a ratio must stay within. */

@@ -15,6 +15,7 @@ import { buildAll, ROOT } from "./build.ts";
 import { contextFigure } from "./fig-context.ts";
 import { firstRequestFigure } from "./fig-first-request.ts";
 import { framingFigure } from "./fig-framing.ts";
+import { releaseFigure } from "./fig-release.ts";
 import { httpFigure } from "./fig-http.ts";
 import { modernFigure } from "./fig-modern.ts";
 import { rssFigure } from "./fig-rss.ts";
@@ -43,6 +44,7 @@ const FIGURES: Record<string, Figure> = {
   modern: modernFigure,
   tasks: tasksFigure,
   versus: versusFigure,
+  release: releaseFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");
@@ -81,7 +83,7 @@ async function main(): Promise<void> {
   const started = performance.now();
   const loadAtStart = describeLoad();
   const log = (line: string) => process.stderr.write(`[bench ${((performance.now() - started) / 1000).toFixed(1)} s] ${line}\n`);
-  log("building into bench/.tmp/: the agent (package.json flags), its build variants, the raw handshake and an empty program");
+  log("building into bench/.tmp/: the agent (the build script's flags), its build variants, the raw handshake and an empty program");
   const builds = await buildAll();
   for (const b of [builds.product, builds.variant, builds.rawHandshake, builds.empty, ...builds.extras]) if (b.error) log(`build failed: ${b.error}`);
   const ctx: BenchContext = { builds, log };

@@ -5,8 +5,8 @@ import { parseArgs } from "node:util";
 import { ignoredSdkFlags, SDK_IGNORED } from "./sdk-flags.ts";
 import { ELICITATION_POLICIES, type ElicitationPolicy, isElicitationPolicy } from "../../agent/elicitation-policy.ts";
 
-/** The version `--version` prints. */
-export const VERSION = "0.1.0";
+/** The version `--version` prints (package.json's). */
+export { VERSION } from "./version.ts";
 
 /** The `--help` text. */
 export const USAGE = `Usage: agent [options] [prompt]
