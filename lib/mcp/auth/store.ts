@@ -8,7 +8,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { withFileLock } from "./store-lock.ts";
+import { withFileLock } from "../../files/locked-write.ts";
 
 export const STORE_FILE = "mcp-oauth.json";
 

@@ -32,6 +32,8 @@ import type { Listener } from "./listen.ts";
 
 /** After a write hit a broken pipe, how long the transport may take to report the exit that broke it (ms). */
 const BROKEN_PIPE_EXIT_WAIT_MS = 1000;
+/** Once the message stream ended, how long the transport may take to say why (ms); stdio waits up to 1 s for an exit code itself. */
+const TRANSPORT_CLOSED_WAIT_MS = 2000;
 
 export interface McpClientOptions {
   /** What we offer the server: the capabilities declared and the handlers of its requests. */
@@ -262,9 +264,15 @@ export class McpClient {
     await this.transport.close(graceMs);
   }
 
-  /** Why the transport ended, once it has, in its own words: "exited with code 1", "closed its output". */
+  /**
+   * Why the transport ended, once it has, in its own words: "exited with code 1", "closed its
+   * output". A transport whose messages ended without its `closed` settling within 1 s (a bug)
+   * still gets an answer, "closed its output", so no waiter hangs on it.
+   */
   async endReason(): Promise<string> {
-    return (await this.transport.closed).reason;
+    const closed = this.transport.closed.then((c) => c.reason);
+    if (!this.conn.isClosed || (await settlesWithin(closed, TRANSPORT_CLOSED_WAIT_MS))) return closed;
+    return "closed its output";
   }
 
   private request<T>(method: string, params: Params, opts?: RequestOptions): Promise<T> {

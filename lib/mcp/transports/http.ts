@@ -48,8 +48,12 @@ export class HttpTransport implements Transport {
         await legacy.send(message);
       } catch (legacyError) {
         this.current = streamable;
+        const failed = new Error(`Streamable HTTP: ${error.reason}; legacy HTTP+SSE: ${errorMessage(legacyError)}`);
+        // Both refused: the session is over. The legacy transport ended the shared inbox, so
+        // `closed` must say why now; otherwise the session layer waits on it for ever.
+        this.resolveClosed({ reason: failed.message, byUs: false });
         await legacy.close();
-        throw new Error(`Streamable HTTP: ${error.reason}; legacy HTTP+SSE: ${errorMessage(legacyError)}`);
+        throw failed;
       }
       this.follow(legacy);
     }
