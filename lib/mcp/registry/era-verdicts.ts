@@ -6,8 +6,9 @@
  * only when discovery first is opted into.
  */
 import { createHash } from "node:crypto";
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { mkdirSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { lockedWrite } from "../../files/locked-write.ts";
 import type { ServerConfig } from "../config/load.ts";
 import type { Era } from "../session/negotiate.ts";
 
@@ -46,15 +47,28 @@ export function readVerdict(dir: string, key: string): Verdict | undefined {
   return verdict && (verdict.era === "legacy" || verdict.era === "modern") && typeof verdict.protocolVersion === "string" ? verdict : undefined;
 }
 
-/** Remembers `verdict` for `key`; a failure to write only costs the next run a probe. */
-export function rememberVerdict(dir: string, key: string, verdict: Verdict, write: (path: string, text: string) => void = writeAtomically): void {
-  const path = join(dir, VERDICTS_FILE);
-  const file = readFile(path);
-  const old = file.verdicts[key];
-  if (old && old.era === verdict.era && old.protocolVersion === verdict.protocolVersion) return;
-  file.verdicts[key] = verdict;
+/**
+ * Remembers `verdict` for `key` under the config folder's write rule (lib/files/locked-write.ts:
+ * lock, re-read, merge, atomic rename), so runs starting at once keep each other's verdicts. A
+ * failure to write only costs the next run a probe.
+ */
+export function rememberVerdict(dir: string, key: string, verdict: Verdict): void {
+  const known = readVerdict(dir, key);
+  // The usual case, a verdict confirmed: no lock, no write.
+  if (known && known.era === verdict.era && known.protocolVersion === verdict.protocolVersion) return;
   try {
-    write(path, `${JSON.stringify(file, null, 2)}\n`);
+    mkdirSync(dir, { recursive: true });
+    lockedWrite(
+      join(dir, VERDICTS_FILE),
+      (current) => {
+        const file = parseFile(current);
+        const old = file.verdicts[key];
+        if (old && old.era === verdict.era && old.protocolVersion === verdict.protocolVersion) return undefined;
+        file.verdicts[key] = verdict;
+        return `${JSON.stringify(file, null, 2)}\n`;
+      },
+      { mode: 0o600 },
+    );
   } catch {
     // Best effort: a read-only config folder means probing again, nothing worse.
   }
@@ -62,17 +76,17 @@ export function rememberVerdict(dir: string, key: string, verdict: Verdict, writ
 
 function readFile(path: string): VerdictFile {
   try {
-    const parsed = JSON.parse(readFileSync(path, "utf8")) as Partial<VerdictFile>;
-    return { verdicts: typeof parsed.verdicts === "object" && parsed.verdicts !== null ? parsed.verdicts : {} };
+    return parseFile(readFileSync(path, "utf8"));
   } catch {
     return { verdicts: {} };
   }
 }
 
-/** Temp file + rename, so a reader never sees half a file. The seam a config-folder lock can replace. */
-export function writeAtomically(path: string, text: string): void {
-  mkdirSync(dirname(path), { recursive: true });
-  const temp = `${path}.${process.pid}.tmp`;
-  writeFileSync(temp, text, { mode: 0o600 });
-  renameSync(temp, path);
+function parseFile(text: string | undefined): VerdictFile {
+  try {
+    const parsed = JSON.parse(text ?? "{}") as Partial<VerdictFile>;
+    return { verdicts: typeof parsed.verdicts === "object" && parsed.verdicts !== null ? parsed.verdicts : {} };
+  } catch {
+    return { verdicts: {} };
+  }
 }

@@ -19,6 +19,12 @@ export interface RequestOptions {
   onProgress?: (progress: ProgressParams) => void;
   /** False for `initialize`, which MUST NOT be cancelled (basic/utilities/cancellation). */
   cancellable?: boolean;
+  /**
+   * The peer may end this request with `notifications/cancelled` naming its id: it then resolves
+   * with `{resultType: "complete"}` (MCP 2026-07-28 basic/patterns/subscriptions: a stdio server's
+   * graceful end of `subscriptions/listen`). Off for every other request.
+   */
+  peerMayEnd?: boolean;
 }
 
 export interface IncomingRequestContext {
@@ -56,6 +62,7 @@ export interface JsonRpcConnectionOptions {
 
 interface Pending {
   cancellable: boolean;
+  peerMayEnd?: boolean;
   resolve: (result: unknown) => void;
   reject: (error: Error) => void;
   onProgress?: (progress: ProgressParams) => void;
@@ -116,6 +123,7 @@ export class JsonRpcConnection {
       };
       this.pending.set(id, {
         cancellable: opts.cancellable ?? true,
+        peerMayEnd: opts.peerMayEnd,
         resolve: resolve as (result: unknown) => void,
         reject,
         onProgress: opts.onProgress,
@@ -272,6 +280,8 @@ export class JsonRpcConnection {
       if (controller) {
         this.incoming.delete(requestId as RequestId);
         controller.abort(new Error(String(params?.reason ?? "cancelled by the peer")));
+      } else if (isRequestId(requestId) && this.pending.get(requestId)?.peerMayEnd) {
+        this.handleResponse({ jsonrpc: "2.0", id: requestId, result: { resultType: "complete" } });
       }
       return;
     }

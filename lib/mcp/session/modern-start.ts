@@ -45,7 +45,7 @@ export function startModern(o: ModernStartOptions): ModernStart {
   const listener = filter
     ? listen(
         filter,
-        (params, signal) => modern.request("subscriptions/listen", params, { signal }),
+        (params, signal) => modern.request("subscriptions/listen", params, { signal, peerMayEnd: true }),
         () => !o.conn.isClosed,
         o.log && ((line) => o.log?.(`${o.peer}: ${line}`)),
       )

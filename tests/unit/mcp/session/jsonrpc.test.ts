@@ -231,3 +231,16 @@ describe("McpError's line", () => {
     expect(new McpError(-32603, "MCP error -32602: inner").message).toBe("MCP error -32603: MCP error -32602: inner");
   });
 });
+
+describe("a request the peer may end (MCP 2026-07-28 subscriptions/listen over stdio)", () => {
+  test("notifications/cancelled naming it resolves it as complete; any other request ignores it", async () => {
+    const p = peer();
+    const listen = p.conn.request("subscriptions/listen", { notifications: {} }, { peerMayEnd: true });
+    const call = p.conn.request("tools/call", { name: "t" });
+    p.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 2 } });
+    p.send({ jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId: 1, reason: "server shutting down" } });
+    expect(await listen).toEqual({ resultType: "complete" });
+    p.send({ jsonrpc: "2.0", id: 2, result: { content: [] } });
+    expect(await call).toEqual({ content: [] });
+  });
+});
