@@ -23,7 +23,7 @@ describe.skipIf(!TMUX)("a modern server in the session", () => {
     const screen = await term.waitFor("m: connected · stdio · modern 2026-07-28 · 4 tools");
     expect(screen).toContain("modern 2026-07-28");
     await submit(term, "shout it");
-    await term.waitFor("Allow m › shout (MCP)? [y]es / [n]o / [a]lways for this tool");
+    await term.waitFor("Allow m › shout (MCP)? [y]es / [n]o / [a]lways: save mcp__m__shout to .claude/settings.local.json");
     await term.type("y");
     await term.keys("Enter");
     await term.waitFor((s) => s.includes("shouted") && atPrompt(s), 20_000);
