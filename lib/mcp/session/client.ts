@@ -2,7 +2,7 @@
  * One MCP server's session (MCP 2025-11-25, basic/lifecycle, server/*, client/roots,
  * client/sampling): the handshake, paginated lists, calls, and the server's own requests.
  */
-import { ConnectionClosedError, McpError, RequestTimeoutError } from "../protocol/errors.ts";
+import { ConnectionClosedError } from "../protocol/errors.ts";
 import { type ClientFeatures, declaredCapabilities, serveRequest } from "./features.ts";
 import { JsonRpcConnection, type Params, type RequestOptions } from "./jsonrpc.ts";
 import {
@@ -24,6 +24,8 @@ import {
 } from "../protocol/protocol.ts";
 import type { Transport, TransportDiagnostics } from "../transports/transport.ts";
 import { tagRelated } from "../protocol/related-task.ts";
+import { startupFailure } from "./startup-failure.ts";
+import { paginate } from "./pagination.ts";
 import { isObject } from "../../shared/values.ts";
 import { settlesWithin } from "../../shared/async.ts";
 import { type Era, type NegotiationPlan, negotiate, type Outcome } from "./negotiate.ts";
@@ -31,7 +33,6 @@ import type { ModernSession } from "./modern-session.ts";
 import type { Listener } from "./listen.ts";
 
 /** After a write hit a broken pipe, how long the transport may take to report the exit that broke it (ms). */
-const BROKEN_PIPE_EXIT_WAIT_MS = 1000;
 /** Once the message stream ended, how long the transport may take to say why (ms); stdio waits up to 1 s for an exit code itself. */
 const TRANSPORT_CLOSED_WAIT_MS = 2000;
 
@@ -63,7 +64,6 @@ export interface SessionInfo {
 }
 
 /** Pages followed per list before giving up (server/utilities/pagination: guard against loops). */
-export const MAX_PAGES = 1000;
 
 export class McpClient {
   protocolVersion: string | undefined;
@@ -135,7 +135,7 @@ export class McpClient {
         note: (line) => this.opts.log?.(`${this.peer}: negotiation: ${line}`),
       });
     } catch (error) {
-      throw await this.startupFailure(error, opts.timeoutMs);
+      throw await startupFailure(error, opts.timeoutMs, { conn: this.conn, transport: this.transport, endReason: () => this.endReason() });
     }
     const info = outcome.era === "legacy" ? this.legacySession(outcome.initialize) : await this.modernSession(outcome, capabilities);
     this.opts.negotiation?.remember?.(info.era, info.protocolVersion);
@@ -281,34 +281,9 @@ export class McpClient {
     return this.conn.request<T>(method, params, opts);
   }
 
-  /** Follows `nextCursor` to the end (server/utilities/pagination), stopping on a repeated cursor. */
-  private async paginate(method: string, key: string, valid: (item: Record<string, unknown>) => boolean, opts?: RequestOptions): Promise<unknown[]> {
-    const items: unknown[] = [];
-    // A list is keyed by name (tools, prompts), uri (resources) or uriTemplate; a page served twice adds nothing.
-    const ids = new Set<string>();
-    const seen = new Set<string>();
-    let cursor: string | undefined;
-    for (let page = 1; ; page++) {
-      const result = await this.request<unknown>(method, cursor === undefined ? undefined : { cursor }, opts);
-      const list = isObject(result) ? result[key] : undefined;
-      if (!Array.isArray(list)) throw new Error(`${this.peer}: ${method} result has no "${key}" array`);
-      for (const item of list) {
-        if (isObject(item) && valid(item)) {
-          const id = String(key === "resources" ? item.uri : key === "resourceTemplates" ? item.uriTemplate : item.name);
-          if (!ids.has(id)) items.push(item);
-          ids.add(id);
-        } else this.opts.warn?.(`${this.peer}: ${method} entry skipped (malformed): ${JSON.stringify(item)?.slice(0, 120)}`);
-      }
-      const next = (result as Record<string, unknown>).nextCursor;
-      if (typeof next !== "string" || next === "") return items;
-      if (seen.has(next) || page >= MAX_PAGES) {
-        const why = seen.has(next) ? `repeated cursor ${JSON.stringify(next)}` : `more than ${MAX_PAGES} pages`;
-        this.opts.warn?.(`${this.peer}: ${method} stopped after ${page} pages (${why}); the list may be incomplete`);
-        return items;
-      }
-      seen.add(next);
-      cursor = next;
-    }
+  /** Follows `nextCursor` to the end (pagination.ts). */
+  private paginate(method: string, key: string, valid: (item: Record<string, unknown>) => boolean, opts?: RequestOptions): Promise<unknown[]> {
+    return paginate((params) => this.request<unknown>(method, params, opts), { peer: this.peer, method, key, valid, warn: this.opts.warn });
   }
 
   private onNotification(method: string, params: Params): void {
@@ -339,29 +314,4 @@ export class McpClient {
     for (const fn of set ?? []) fn(params);
     return (set?.size ?? 0) > 0;
   }
-
-  private async startupFailure(error: unknown, timeoutMs: number): Promise<Error> {
-    // The transport's own words for how it ended; a send that failed on a live channel speaks for itself.
-    if (error instanceof ConnectionClosedError && this.conn.isClosed) return new Error(`${await this.endReason()} before the handshake`);
-    // A server that exits at once breaks the pipe under our initialize: its exit says why, EPIPE does not.
-    if (error instanceof ConnectionClosedError && errnoOf(error.cause) === "EPIPE" && (await settlesWithin(this.transport.closed, BROKEN_PIPE_EXIT_WAIT_MS))) {
-      return new Error(`${await this.endReason()} before the handshake`);
-    }
-    // An HTTP transport's reason ("HTTP 502 Bad Gateway from …") is the whole story.
-    if (error instanceof ConnectionClosedError && error.cause instanceof Error) return error.cause;
-    if (error instanceof RequestTimeoutError) {
-      const { skipped, lastSkipped, strayIds } = this.conn.stats;
-      const garbage = skipped ? `; its output had ${skipped} line(s) that are not JSON-RPC, the last: ${lastSkipped}` : "";
-      // A server answering with the wrong id looks silent otherwise: say what it answered to.
-      const stray = strayIds.length ? `; it answered request id ${strayIds.map((id) => JSON.stringify(id)).join(", ")}, which we never sent` : "";
-      return new Error(`no answer to initialize within ${timeoutMs} ms${garbage}${stray}`);
-    }
-    if (error instanceof McpError) return new Error(`initialize failed: ${error.message}`);
-    return error instanceof Error ? error : new Error(String(error));
-  }
-}
-
-/** A system error's code (`EPIPE`, `ENOENT`…), or undefined. */
-function errnoOf(error: unknown): string | undefined {
-  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
 }

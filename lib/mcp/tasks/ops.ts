@@ -3,7 +3,7 @@
  * §Getting Tasks, §Cancelling Tasks): `tasks/list` every page, `tasks/get`, `tasks/cancel`. Each
  * is sent only when the server declared it (`tasks.list`, `tasks.cancel`: TK-01).
  */
-import { MAX_PAGES } from "../session/client.ts";
+import { MAX_PAGES } from "../session/pagination.ts";
 import type { TaskPeer } from "./peer.ts";
 import { readTask, serverOffers, type Task } from "./task.ts";
 import { isObject, preview } from "../../shared/values.ts";
