@@ -24,6 +24,11 @@ import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
 import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
 import type { Conversation } from "./conversation.ts";
 import { McpConfigFlagError, type RuntimeOptions, type ServerSummary } from "./runtime-options.ts";
+import type { SkillCatalog } from "./skills/catalog.ts";
+import { openSkills } from "./skills/open.ts";
+import { runSkillCommand, type SkillInput } from "./skills/run.ts";
+import type { SystemMessageParam } from "./messages.ts";
+import { contextWindow } from "./model-table.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
@@ -44,6 +49,8 @@ export class AgentRuntime {
 
   /** MCP config entries or files that could not be used at start-up (each was logged then). */
   configProblems = 0;
+  /** The run's skills; undefined when nothing could hold one (no skills folder, no MCP server). */
+  skills: SkillCatalog | undefined;
 
   private constructor(
     readonly opts: RuntimeOptions,
@@ -131,6 +138,16 @@ export class AgentRuntime {
     }
     session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter);
     session.configProblems = loaded.warnings.length;
+    const opened = registry;
+    session.skills = await openSkills({
+      cwd: opts.cwd,
+      sources: opts.skillSources,
+      only: opts.skills,
+      log: opts.log,
+      debug: opts.debug,
+      servers: opened && (() => opened.snapshot()),
+      read: opened && ((server) => (uri) => opened.readResource(server, uri) as Promise<{ contents?: unknown[] }>),
+    });
     const made = session;
     for (const name of pending) made.connecting.add(name);
     pending = made.connecting;
@@ -159,7 +176,9 @@ export class AgentRuntime {
 
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
-    const pinned = pinToolNames([...builtinTools(), ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
+    const skill = this.skills?.tool(this.opts.skillGate);
+    const own = skill ? [...builtinTools(), skill] : builtinTools();
+    const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
     const all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
     const denied = this.opts.disallowedTools;
@@ -269,6 +288,30 @@ export class AgentRuntime {
   /** Re-lists tools of servers that sent list_changed; run before every model call. */
   async refresh(): Promise<void> {
     await this.registry?.refresh();
+  }
+
+  /**
+   * The skills listing every request carries after its first message (loop.ts `context`), as
+   * Claude Code places it; undefined with no skill to list.
+   */
+  skillContext(): SystemMessageParam | undefined {
+    return this.skills?.listing(contextWindow(this.current.model));
+  }
+
+  /** The skills as the input layer sees them (`/name args`); undefined without any. */
+  skillInput(): SkillInput | undefined {
+    const catalog = this.skills;
+    if (!catalog) return undefined;
+    return {
+      find: (name) => catalog.find(name),
+      run: (skill, args) => runSkillCommand(skill, args, (s, loaded) => catalog.grant(s, loaded.allowedTools)),
+    };
+  }
+
+  /** Tools the skills loaded in this turn let run without asking (bare tool names of their allowed-tools). */
+  skillGrants(): string[] {
+    // A scoped rule (`Bash(git:*)`) needs the settings rule matcher to grant anything narrower than the tool: not granted yet.
+    return (this.skills?.granted() ?? []).filter((r) => /^[\w-]+(\(\*\))?$/.test(r)).map((r) => r.replace("(*)", ""));
   }
 
   /** The registry as the input layer sees it (prompts and resources). */

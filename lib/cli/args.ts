@@ -81,6 +81,11 @@ export interface CliArgs {
   includePartialMessages: boolean;
   /** Agent SDK flags given that we accept and ignore (sdk-flags.ts), as `--name`. */
   ignoredFlags: string[];
+  /**
+   * `--setting-sources user,project,local` (the Agent SDK's `settingSources`): which sources load.
+   * Skills follow it (no `project`: no project skills); undefined: all.
+   */
+  settingSources?: string[];
   version: boolean;
   help: boolean;
 }
@@ -141,6 +146,7 @@ const options = {
   "permission-mode": { type: "string" },
   "permission-prompt-tool": { type: "string" },
   "include-partial-messages": { type: "boolean" },
+  "setting-sources": { type: "string" },
   ...SDK_IGNORED,
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
@@ -212,6 +218,13 @@ export function parseCliArgs(argv: string[]): CliArgs {
     permissionPromptStdio: promptTool === "stdio",
     includePartialMessages: Boolean(values["include-partial-messages"]),
     ignoredFlags: ignoredSdkFlags(values),
+    settingSources:
+      values["setting-sources"] === undefined
+        ? undefined
+        : String(values["setting-sources"])
+            .split(",")
+            .map((v) => v.trim())
+            .filter(Boolean),
     version: Boolean(values.version),
     help: Boolean(values.help),
   };

@@ -31,7 +31,14 @@ const stderr = (line: string) => process.stderr.write(`${line}\n`);
 async function userContent(content: unknown, state: HostState): Promise<{ builtin?: string; content: ContentBlock[] }> {
   if (typeof content === "string") {
     const cwd = state.runtime.opts.cwd;
-    const parsed = await parseInput(content, { cwd, builtins: PRINT_BUILTINS, mcp: state.runtime.mcpInput(), warn: stderr });
+    state.runtime.skills?.newTurn();
+    const parsed = await parseInput(content, {
+      cwd,
+      builtins: PRINT_BUILTINS,
+      mcp: state.runtime.mcpInput(),
+      skills: state.runtime.skillInput(),
+      warn: stderr,
+    });
     return parsed.kind === "builtin" ? { builtin: parsed.name, content: [] } : { content: parsed.content };
   }
   if (!Array.isArray(content)) throw new InputError("user message without content (a string or an array of content blocks)");
@@ -91,6 +98,7 @@ export async function runHostTurn(
         permissionMode: state.mode ?? "bypassPermissions",
         slash_commands: slashCommands(state),
         apiKeySource: process.env.ANTHROPIC_API_KEY ? "ANTHROPIC_API_KEY" : "none",
+        skills: runtime.skills?.all().map((s) => s.name),
       }),
     );
     const input = await userContent(line.message?.content, state);
@@ -98,7 +106,8 @@ export async function runHostTurn(
     conversation.append({ role: "user", content: input.content });
     const canUseTool = async (tool: Tool, toolInput: Record<string, unknown>, call: { id: string }): Promise<PermissionDecision> => {
       const mode = state.mode;
-      if (!mode || !needsPermission(tool, mode) || isAllowed(tool.name, args.allowedTools, (n, r) => runtime.matchesRule(n, r))) return true;
+      if (!mode || !needsPermission(tool, mode) || isAllowed(tool.name, [...args.allowedTools, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)))
+        return true;
       const deny = (message: string): PermissionDecision => {
         denials.push({ tool_name: tool.name, tool_use_id: call.id, tool_input: toolInput });
         return { behavior: "deny", message };
@@ -118,6 +127,7 @@ export async function runHostTurn(
       model: runtime.model,
       system: runtime.systemPrompt(),
       tools: () => runtime.tools(),
+      context: () => runtime.skillContext(),
       beforeModelCall: async () => {
         await runtime.refresh();
         conversation.noteRoutes(runtime.routes());

@@ -145,7 +145,13 @@ export async function runHost(args: CliArgs): Promise<number> {
   let code = 0;
   try {
     await firstLine;
-    const init = (initialize?.request ?? {}) as { sdkMcpServers?: unknown; systemPrompt?: unknown; appendSystemPrompt?: unknown; mcpServers?: unknown };
+    const init = (initialize?.request ?? {}) as {
+      sdkMcpServers?: unknown;
+      systemPrompt?: unknown;
+      appendSystemPrompt?: unknown;
+      mcpServers?: unknown;
+      skills?: unknown;
+    };
     // mcpServersDelivery "initialize": the program's servers come here instead of --mcp-config.
     const delivered = init.mcpServers && typeof init.mcpServers === "object" ? [JSON.stringify({ mcpServers: init.mcpServers })] : [];
     const sdkServers: ServerConfig[] = Array.isArray(init.sdkMcpServers)
@@ -161,6 +167,8 @@ export async function runHost(args: CliArgs): Promise<number> {
       ...(typeof init.appendSystemPrompt === "string" && init.appendSystemPrompt ? { appendSystemPrompt: init.appendSystemPrompt } : {}),
       extraServers: sdkServers,
       sdkHost: channel.sdkHost,
+      // The SDK's `skills` option: only the named skills are offered.
+      ...(Array.isArray(init.skills) ? { skills: init.skills.filter((n): n is string => typeof n === "string") } : {}),
     });
     session.start(runtime.model.model);
     runtime.pinRoutes(session.conversation.routes);

@@ -22,6 +22,7 @@ import { needsPermission, type PermissionMode } from "../agent/permissions.ts";
 import type { PermissionDecision } from "../agent/loop.ts";
 import type { Tool } from "../tools/tool.ts";
 import { isAllowed } from "./repl-permission.ts";
+import { skillGate } from "../agent/skills/permission.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 import { runtimeOptions } from "./runtime-options.ts";
@@ -92,11 +93,12 @@ export async function runPrint(args: CliArgs): Promise<number> {
       ),
       // `-p /help`, `/mcp`, `/tools` answer without the model, so they need no key.
       modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
+      skillGate: (skill) => skillGate(skill, args.allowedTools),
     });
     status?.finish(runtime.servers());
     piped ??= await stdinText;
     const prompt = [args.prompt, piped.trim() ? piped : undefined].filter((s) => s !== undefined).join("\n\n");
-    const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: runtime.mcpInput(), warn: stderr });
+    const parsed = await parseInput(prompt, { cwd, builtins: PRINT_BUILTINS, mcp: runtime.mcpInput(), skills: runtime.skillInput(), warn: stderr });
     if (parsed.kind === "builtin") {
       finish({ subtype: "success", result: printBuiltin(parsed.name, runtime) });
       return 0;
@@ -119,6 +121,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
       system: s.systemPrompt(),
       tools: () => s.tools(),
       offer: (tools) => s.offer(tools),
+      context: () => s.skillContext(),
       compact: (c, request) => s.autoCompact(c, request),
       beforeModelCall: async () => {
         await s.refresh();
@@ -177,7 +180,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
 /** The loop's permission hook for -p with --permission-mode: allowed tools run, others that need permission are refused. */
 function permissionDenier(mode: PermissionMode, allowed: string[], runtime: AgentRuntime) {
   return async (tool: Tool): Promise<PermissionDecision> =>
-    !needsPermission(tool, mode) || isAllowed(tool.name, allowed, (n, r) => runtime.matchesRule(n, r))
+    !needsPermission(tool, mode) || isAllowed(tool.name, [...allowed, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r))
       ? true
       : { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
 }

@@ -50,6 +50,8 @@ export interface PermissionOptions {
   onInterrupt(): void;
   /** How a rule names a tool (AgentRuntime.matchesRule). */
   matches: RuleMatcher;
+  /** Tools a skill loaded in this turn lets run without asking (its allowed-tools). */
+  granted?(): string[];
 }
 
 /**
@@ -60,7 +62,7 @@ export interface PermissionOptions {
 export function permissionHook(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>) => Promise<PermissionDecision> {
   let queue: Promise<unknown> = Promise.resolve();
   const decide = async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> => {
-    if (opts.skipAll || tool.asksPermission === false || isAllowed(tool.name, opts.allowed, opts.matches)) return true;
+    if (opts.skipAll || tool.asksPermission === false || isAllowed(tool.name, [...opts.allowed, ...(opts.granted?.() ?? [])], opts.matches)) return true;
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };
     const question = `Allow ${preview.title}? [y]es / [n]o / [a]lways for this tool `;

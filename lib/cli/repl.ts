@@ -202,7 +202,11 @@ class TurnRunner {
         await untilAborted(runtime.connected, controller.signal);
         status.set("Thinking…");
       }
-      const parsed = await untilAborted(parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput(), warn: view.line }), controller.signal);
+      runtime.skills?.newTurn();
+      const parsed = await untilAborted(
+        parseInput(line, { cwd, builtins: REPL_BUILTINS, mcp: runtime.mcpInput(), skills: runtime.skillInput(), warn: view.line }),
+        controller.signal,
+      );
       if (parsed.kind === "builtin") {
         status.stop();
         const out = await runBuiltin(parsed.name, parsed.args, runtime, state, controller.signal);
@@ -217,6 +221,7 @@ class TurnRunner {
         system: runtime.systemPrompt(),
         tools: () => runtime.tools(),
         offer: (tools) => runtime.offer(tools),
+        context: () => runtime.skillContext(),
         compact: (c, request) => runtime.autoCompact(c, request),
         beforeModelCall: async () => {
           await runtime.refresh();
@@ -240,6 +245,7 @@ class TurnRunner {
           preview: (tool, input) => permissionPreview(tool.name, input, { cwd, style, mcpRoute: (name) => runtime.route(name) }),
           onInterrupt: interrupt,
           matches: (toolName, rule) => runtime.matchesRule(toolName, rule),
+          granted: () => runtime.skillGrants(),
         }),
         cwd,
         signal: controller.signal,

@@ -39,6 +39,7 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     authFor: lazyAuthFor({ allowLogin: false, debug: args.debug ? callbacks.log : undefined, stderr: callbacks.log }),
     // Without the flag nothing is declared: servers see exactly {roots, sampling}.
     elicitation: args.elicitation && elicitationPolicy(args.elicitation, log),
+    skillSources: args.settingSources && { user: args.settingSources.includes("user"), project: args.settingSources.includes("project") },
     ...callbacks,
     log,
     mcpEvents: mcpReporter(log, args),

@@ -140,6 +140,11 @@ export class McpClient {
     return this.paginate("resources/list", "resources", (r) => typeof r.uri === "string", opts) as Promise<McpResource[]>;
   }
 
+  /** `skills/list`, every page (SEP-2640, Enumeration via skills/list); only for servers that declared the extension. */
+  listSkills(opts?: RequestOptions): Promise<unknown[]> {
+    return this.paginate("skills/list", "skills", (s) => typeof s.uri === "string", opts);
+  }
+
   /** `resources/templates/list`, every page (server/resources#resource-templates). */
   listResourceTemplates(opts?: RequestOptions): Promise<McpResourceTemplate[]> {
     return this.paginate("resources/templates/list", "resourceTemplates", (t) => typeof t.uriTemplate === "string", opts) as Promise<McpResourceTemplate[]>;
@@ -200,7 +205,7 @@ export class McpClient {
       if (!Array.isArray(list)) throw new Error(`${this.peer}: ${method} result has no "${key}" array`);
       for (const item of list) {
         if (isObject(item) && valid(item)) {
-          const id = String(key === "resources" ? item.uri : key === "resourceTemplates" ? item.uriTemplate : item.name);
+          const id = String(key === "resources" || key === "skills" ? item.uri : key === "resourceTemplates" ? item.uriTemplate : item.name);
           if (!ids.has(id)) items.push(item);
           ids.add(id);
         } else this.opts.warn?.(`${this.peer}: ${method} entry skipped (malformed): ${JSON.stringify(item)?.slice(0, 120)}`);

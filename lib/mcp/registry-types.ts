@@ -6,6 +6,7 @@ import type { ClientFeatures } from "./features.ts";
 import type { ServerConfig } from "./config.ts";
 import type { TransportContext } from "./transports/factory.ts";
 import type { SdkHost } from "./transports/sdk.ts";
+import type { McpSkillEntry } from "./skills.ts";
 import type { Implementation, ListKind, McpPrompt, McpResource, McpResourceTemplate, McpTool, ServerCapabilities } from "./protocol.ts";
 
 export interface RegistryOptions {
@@ -72,6 +73,8 @@ export interface ServerState {
   resources: readonly McpResource[];
   /** `resources/templates/list`, listed with the resources (and again when they change); none until then. */
   resourceTemplates?: readonly McpResourceTemplate[];
+  /** `skills/list` of a server that declared the skills extension (SEP-2640); none otherwise. */
+  skills?: readonly McpSkillEntry[];
   /** Last stderr lines, kept when the server failed. */
   stderr: readonly string[];
   /** Process id of the server (leader of its process group), once spawned. */

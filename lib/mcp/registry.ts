@@ -234,7 +234,7 @@ export class McpRegistry {
     }
     await this.endings.get(name);
     for (const key of ["error", "needsAuth", "protocolVersion", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
-    Object.assign(state, { status: "failed", tools: [], prompts: [], resources: [], resourceTemplates: undefined, stderr: [] });
+    Object.assign(state, { status: "failed", tools: [], prompts: [], resources: [], resourceTemplates: undefined, skills: undefined, stderr: [] });
     this.changes++;
     await this.startOne(state);
     this.changes++;

@@ -19,6 +19,11 @@ export type ToolResultBlock = TextBlock | ImageBlock;
 export interface ToolOutput {
   content: string | ToolResultBlock[];
   isError?: boolean;
+  /**
+   * Text blocks for the same user message, after every tool_result (the Messages API wants the
+   * results first): what the Skill tool loads, as Claude Code sends it.
+   */
+  followUp?: TextBlock[];
 }
 
 /** Per-call context: the working directory every relative path resolves against, and cancellation. */

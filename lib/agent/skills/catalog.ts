@@ -1,0 +1,87 @@
+/**
+ * One run's skills: the local ones found at start-up (local.ts) and those connected MCP servers
+ * serve (lib/agent/mcp/skills.ts), in Claude Code's listing order (user, project, then served).
+ * It gives the listing message, the Skill tool, `/name` lookups, and the tools a loaded skill's
+ * `allowed-tools` lets run without asking until the turn ends (Claude Code skills.md, "Restrict
+ * tool access"): only a user skill's, or a project skill's in a trusted folder.
+ */
+import type { Tool } from "../../tools/tool.ts";
+import type { SystemMessageParam } from "../messages.ts";
+import { listingBudget, skillListing } from "./listing.ts";
+import { skillTool } from "./skill-tool.ts";
+import type { Skill } from "./types.ts";
+
+export interface CatalogOptions {
+  local: readonly Skill[];
+  /** The served skills now (servers connect and change). */
+  served(): readonly Skill[];
+  /** A served skill's other file by `<skill name>/<path>`, as a Skill that loads it; undefined if no skill has that prefix. */
+  servedFile?(name: string): Skill | undefined;
+  log(line: string): void;
+  /** True when the project folder's permissions count (workspace trust). */
+  trusted(): boolean;
+  /** The host's `skills` option: only these names are offered (undefined: all). */
+  only?: readonly string[];
+}
+
+export class SkillCatalog {
+  /** allowed-tools rules granted by skills loaded in this turn. */
+  private readonly grants = new Set<string>();
+  private warnedBudget = false;
+
+  constructor(private readonly opts: CatalogOptions) {}
+
+  /** Every skill, local first, then served; filtered by the host's `skills` option. */
+  all(): Skill[] {
+    const all = [...this.opts.local, ...this.opts.served()];
+    const only = this.opts.only;
+    return only ? all.filter((s) => only.includes(s.name)) : all;
+  }
+
+  find(name: string): Skill | undefined {
+    return this.all().find((s) => s.name === name) ?? this.opts.servedFile?.(name);
+  }
+
+  /** The system-role listing message for a model with `windowTokens`, or undefined with nothing to list. */
+  listing(windowTokens: number | undefined): SystemMessageParam | undefined {
+    const budget = listingBudget(windowTokens);
+    const text = skillListing(this.all(), budget, (line) => {
+      if (!this.warnedBudget) this.opts.log(line);
+      this.warnedBudget = true;
+    });
+    return text === undefined ? undefined : { role: "system", content: [{ type: "text", text }] };
+  }
+
+  /**
+   * The Skill tool; `gate` decides whether a skill that grants tools may load (-p: a
+   * `Skill(<name>)` allow rule). Undefined when there is no skill at all.
+   */
+  tool(gate?: (skill: Skill) => string | undefined): Tool | undefined {
+    if (!this.opts.local.length && !this.opts.served().length) return undefined;
+    return skillTool({
+      find: (name) => this.find(name),
+      gate: gate && ((skill) => (skill.allowedTools.length ? gate(skill) : undefined)),
+      onLoaded: (skill, loaded) => this.grant(skill, loaded.allowedTools),
+    });
+  }
+
+  /** Records what a loaded skill lets run (a `/name` run counts too). */
+  grant(skill: Skill, rules: readonly string[]): void {
+    if (!this.grantsTools(skill)) return;
+    for (const r of rules) this.grants.add(r);
+  }
+
+  /** The allowed-tools rules of skills loaded in this turn. */
+  granted(): string[] {
+    return [...this.grants];
+  }
+
+  /** A new user turn: earlier skills' grants end. */
+  newTurn(): void {
+    this.grants.clear();
+  }
+
+  private grantsTools(skill: Skill): boolean {
+    return skill.origin.kind === "user" || (skill.origin.kind === "project" && this.opts.trusted());
+  }
+}
