@@ -23,6 +23,8 @@ Commands:
   call <server> <tool> [json-args]   call a tool with a JSON object of arguments; prints the result
   prompt <server> <prompt> [args…]   get a prompt; positional arguments as in /mcp__<server>__<prompt>
   read <server> <uri>                read a resource
+  skills <server>                    the skills the server serves (SEP-2640), by name and description
+  skill <server> <name> [args…]      load one skill (or <name>/<path>, one of its files), verified, as the model would read it
   login <server>                     log in to a remote server (OAuth): opens $BROWSER or the system browser
   logout <server>                    forget a remote server's tokens and client registration
 
@@ -37,7 +39,7 @@ Options:
 
 Exit codes: 0 success; 1 a server failed or is unknown, a request failed, or the tool result has isError; 2 usage error.`;
 
-export type InspectorCommand = "list" | "get" | "tools" | "prompts" | "resources" | "call" | "prompt" | "read" | "login" | "logout";
+export type InspectorCommand = "list" | "get" | "tools" | "prompts" | "resources" | "call" | "prompt" | "read" | "skills" | "skill" | "login" | "logout";
 
 /** Positional arguments after the command: [min, max, usage]. */
 const ARITY: Record<InspectorCommand, [number, number, string]> = {
@@ -49,6 +51,8 @@ const ARITY: Record<InspectorCommand, [number, number, string]> = {
   call: [2, 3, "call <server> <tool> [json-args]"],
   prompt: [2, Infinity, "prompt <server> <prompt> [args…]"],
   read: [2, 2, "read <server> <uri>"],
+  skills: [1, 1, "skills <server>"],
+  skill: [2, Infinity, "skill <server> <name> [args…]"],
   login: [1, 1, "login <server>"],
   logout: [1, 1, "logout <server>"],
 };
@@ -119,9 +123,11 @@ export function parseInspectorArgs(argv: string[]): InspectorArgs {
   };
   if (values.help) return { help: true, command: "list", operands: [], ...common };
   if (name === undefined)
-    throw new UsageError("missing command (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, login or logout)");
+    throw new UsageError("missing command (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, skills, skill, login or logout)");
   if (!Object.hasOwn(ARITY, name))
-    throw new UsageError(`unknown command "${name}" (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, login or logout)`);
+    throw new UsageError(
+      `unknown command "${name}" (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, skills, skill, login or logout)`,
+    );
   const command = name as InspectorCommand;
   const [min, max] = ARITY[command];
   if (operands.length < min || operands.length > max) throw new UsageError(commandUsage(command));

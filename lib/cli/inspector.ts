@@ -186,6 +186,14 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
       await out(fmt.promptResultText(result), result);
       return 0;
     }
+    case "skills":
+    case "skill": {
+      const { skillsCommand } = await import("./inspector-skills.ts");
+      const shown = await skillsCommand(registry, state, args.command === "skill" ? { name, args: rest.join(" ") } : undefined);
+      if (typeof shown !== "string") throw new CommandError(shown.error);
+      await out(shown, args.json ? JSON.parse(shown || "null") : shown);
+      return 0;
+    }
     case "read": {
       const result = await request(() => registry.readResource(server, name));
       const contents = Array.isArray(result.contents) ? result.contents : [];

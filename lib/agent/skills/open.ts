@@ -61,7 +61,7 @@ function servedFileSkill(name: string, opts: SkillOpenOptions, read: (server: st
   const all = served.servedSkills(opts.servers(), read);
   // The longest skill name that prefixes it: `mcp__docs__acme/refunds/examples/a.md` may name a path-named skill.
   const owner = all.filter((s) => name.startsWith(`${s.name}/`)).sort((a, b) => b.name.length - a.name.length)[0];
-  if (!owner || owner.origin.kind !== "mcp") return undefined;
+  if (owner?.origin.kind !== "mcp") return undefined;
   const { server, uri } = owner.origin;
   const entry = opts
     .servers()
