@@ -18,7 +18,7 @@ export async function skillsCommand(registry: McpRegistry, state: ServerSnapshot
   const skills = servedSkills([state], read);
   if (!load) return skills.length ? skills.map((s) => `${s.name}  ${s.description}`.trimEnd()).join("\n") : `MCP server "${state.name}" lists no skills.`;
   const { skill, path } = pick(skills, state.name, load.name);
-  if (!skill || skill.origin.kind !== "mcp") {
+  if (skill?.origin.kind !== "mcp") {
     return { error: `MCP server "${state.name}" has no skill "${load.name}" (skills: ${skills.map((s) => s.name).join(", ") || "none"})` };
   }
   try {

@@ -13,6 +13,8 @@ import { join, resolve } from "node:path";
 const ROOT = resolve(import.meta.dir, "../..");
 const BUN = process.execPath;
 const SUITE = join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
+/** The newer suite (0.2.0-alpha.12, installed as conformance-next): its skills-over-MCP scenarios. */
+const SUITE_NEXT = join(ROOT, "node_modules/@modelcontextprotocol/conformance-next/dist/index.js");
 export const BASELINE = join(import.meta.dir, "baseline.yml");
 
 /** The 22 authorization scenarios of conformance 0.1.16 (basic/authorization, its drafts and extensions). */
@@ -46,6 +48,13 @@ export const AUTH_SCENARIOS = [
  * (client/elicitation): driven through the real program's inspector.
  */
 export const HTTP_SCENARIOS = ["initialize", "tools_call", "sse-retry", "elicitation-sep1034-client-defaults"];
+/** The four SEP-2640 client scenarios of conformance 0.2.0-alpha.12 (skills over MCP), driven through `mcp skills` / `mcp skill`. */
+export const SKILLS_SCENARIOS = [
+  "sep-2640-client-no-prefetch",
+  "sep-2640-client-verify-digest",
+  "sep-2640-client-verify-size",
+  "sep-2640-client-verify-frontmatter",
+];
 /** Client scenarios of the suite that are not run yet, with the reason the total line prints. */
 export const NOT_RUN: Record<string, string> = {};
 
@@ -54,6 +63,7 @@ export function clientCommand(scenario: string): string {
   if (scenario.startsWith("auth/"))
     return `${BUN} ${join(import.meta.dir, process.env.CONFORMANCE_CLIENT === "provider" ? "auth-client.ts" : "agent-client.ts")}`;
   if (HTTP_SCENARIOS.includes(scenario)) return `${BUN} ${join(import.meta.dir, "http-client.ts")}`;
+  if (SKILLS_SCENARIOS.includes(scenario)) return `${BUN} ${join(import.meta.dir, "skills-client.ts")}`;
   throw new Error(`no client command for scenario ${scenario}`);
 }
 
@@ -69,7 +79,19 @@ export async function runScenario(scenario: string, timeoutMs = 60_000): Promise
   const home = mkdtempSync(join(tmpdir(), "conformance-"));
   try {
     const proc = Bun.spawn(
-      [BUN, SUITE, "client", "--command", clientCommand(scenario), "--scenario", scenario, "--expected-failures", BASELINE, "-o", join(home, "results")],
+      [
+        BUN,
+        SKILLS_SCENARIOS.includes(scenario) ? SUITE_NEXT : SUITE,
+        "client",
+        "--command",
+        clientCommand(scenario),
+        "--scenario",
+        scenario,
+        "--expected-failures",
+        BASELINE,
+        "-o",
+        join(home, "results"),
+      ],
       {
         cwd: home,
         env: {
@@ -110,7 +132,10 @@ export async function runScenarios(scenarios: string[], parallel = 4): Promise<S
 
 if (import.meta.main) {
   const wanted = process.argv.slice(2);
-  const results = await runScenarios(wanted.length ? wanted : [...HTTP_SCENARIOS, ...AUTH_SCENARIOS], Number(process.env.CONFORMANCE_PARALLEL) || 4);
+  const results = await runScenarios(
+    wanted.length ? wanted : [...HTTP_SCENARIOS, ...SKILLS_SCENARIOS, ...AUTH_SCENARIOS],
+    Number(process.env.CONFORMANCE_PARALLEL) || 4,
+  );
   for (const r of results) process.stdout.write(`${r.ok ? "✓" : "✗"} ${r.scenario}: ${r.summary}\n`);
   const passed = results.filter((r) => r.ok).length;
   process.stdout.write(`conformance: ${passed} of ${results.length} client scenarios passed\n`);
