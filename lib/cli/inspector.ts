@@ -191,7 +191,8 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
       const { skillsCommand } = await import("./inspector-skills.ts");
       const shown = await skillsCommand(registry, state, args.command === "skill" ? { name, args: rest.join(" ") } : undefined);
       if (typeof shown !== "string") throw new CommandError(shown.error);
-      await out(shown, args.json ? JSON.parse(shown || "null") : shown);
+      // --json: the skills/list entries as the server gave them, or the loaded text.
+      await out(shown, args.command === "skills" ? (state.skills ?? []) : { text: shown });
       return 0;
     }
     case "read": {
