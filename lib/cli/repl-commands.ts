@@ -1,5 +1,5 @@
 /**
- * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools,
+ * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools, /skills,
  * /model [id], /cost and /compact [instructions]. Text commands reuse print mode's output (print-commands.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../agent/runtime.ts";
@@ -16,7 +16,7 @@ import { describeCompaction } from "../agent/compact.ts";
 import { reconnect } from "./repl-reconnect.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
-export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model", "cost", "compact"]);
+export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "skills", "model", "cost", "compact"]);
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
 export interface ReplState {
@@ -76,7 +76,8 @@ async function compactCommand(instructions: string, runtime: AgentRuntime, state
 /** Every slash command name without the slash: built-in, custom, and connected servers' MCP prompts. */
 export function commandNames(runtime: AgentRuntime): string[] {
   const prompts = runtime.mcpServers().flatMap((s) => (s.status === "connected" ? [...promptCommands(s.name, s.prompts).keys()] : []));
-  return [...REPL_BUILTINS, ...listCustomCommands(runtime.opts.cwd).map((c) => c.name), ...prompts];
+  const skills = (runtime.skills?.all() ?? []).filter((s) => s.userInvocable).map((s) => s.name);
+  return [...REPL_BUILTINS, ...skills, ...listCustomCommands(runtime.opts.cwd).map((c) => c.name), ...prompts];
 }
 
 /** Connected servers' resources as `server:uri`, for `@` completion. */
