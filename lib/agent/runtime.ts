@@ -26,7 +26,8 @@ import type { Conversation } from "./conversation.ts";
 import { McpConfigFlagError, type RuntimeOptions, type ServerSummary } from "./runtime-options.ts";
 import type { SkillCatalog } from "./skills/catalog.ts";
 import { openSkills } from "./skills/open.ts";
-import { runSkillCommand, type SkillInput } from "./skills/run.ts";
+import { readMentioned } from "./mcp/skill-mentions.ts";
+import type { SkillInput } from "./skills/run.ts";
 import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
 
@@ -138,16 +139,7 @@ export class AgentRuntime {
     }
     session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter);
     session.configProblems = loaded.warnings.length;
-    const opened = registry;
-    session.skills = await openSkills({
-      cwd: opts.cwd,
-      sources: opts.skillSources,
-      only: opts.skills,
-      log: opts.log,
-      debug: opts.debug,
-      servers: opened && (() => opened.snapshot()),
-      read: opened && ((server) => (uri) => opened.readResource(server, uri) as Promise<{ contents?: unknown[] }>),
-    });
+    session.skills = await openSkills({ cwd: opts.cwd, sources: opts.skillSources, only: opts.skills, log: opts.log, debug: opts.debug, registry });
     const made = session;
     for (const name of pending) made.connecting.add(name);
     pending = made.connecting;
@@ -300,18 +292,12 @@ export class AgentRuntime {
 
   /** The skills as the input layer sees them (`/name args`); undefined without any. */
   skillInput(): SkillInput | undefined {
-    const catalog = this.skills;
-    if (!catalog) return undefined;
-    return {
-      find: (name) => catalog.find(name),
-      run: (skill, args) => runSkillCommand(skill, args, (s, loaded) => catalog.grant(s, loaded.allowedTools)),
-    };
+    return this.skills?.input();
   }
 
-  /** Tools the skills loaded in this turn let run without asking (bare tool names of their allowed-tools). */
+  /** Tools the skills loaded in this turn let run without asking. */
   skillGrants(): string[] {
-    // A scoped rule (`Bash(git:*)`) needs the settings rule matcher to grant anything narrower than the tool: not granted yet.
-    return (this.skills?.granted() ?? []).filter((r) => /^[\w-]+(\(\*\))?$/.test(r)).map((r) => r.replace("(*)", ""));
+    return this.skills?.grantedTools() ?? [];
   }
 
   /** The registry as the input layer sees it (prompts and resources). */
@@ -326,7 +312,7 @@ export class AgentRuntime {
           throw new InputError(`MCP server "${name}": prompts/list failed: ${errorMessage(err)}`);
         }) as Promise<readonly McpPromptInfo[]>,
       getPrompt: (server, name, args) => registry.getPrompt(server, name, args) as Promise<{ messages?: unknown[] }>,
-      readResource: (server, uri) => registry.readResource(server, uri) as Promise<{ contents?: unknown[] }>,
+      readResource: (server, uri) => readMentioned(registry, server, uri),
     };
   }
 }

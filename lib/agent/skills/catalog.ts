@@ -10,6 +10,7 @@ import type { SystemMessageParam } from "../messages.ts";
 import { listingBudget, skillListing } from "./listing.ts";
 import { skillTool } from "./skill-tool.ts";
 import type { Skill } from "./types.ts";
+import { runSkillCommand, type SkillInput } from "./run.ts";
 
 export interface CatalogOptions {
   local: readonly Skill[];
@@ -71,9 +72,21 @@ export class SkillCatalog {
     for (const r of rules) this.grants.add(r);
   }
 
-  /** The allowed-tools rules of skills loaded in this turn. */
-  granted(): string[] {
-    return [...this.grants];
+  /**
+   * The tools skills loaded in this turn let run: bare names (`Bash`, `Bash(*)`) of their
+   * allowed-tools. A scoped rule (`Bash(git:*)`) grants nothing yet: that needs the settings
+   * rule matcher, and granting the whole tool would widen it.
+   */
+  grantedTools(): string[] {
+    return [...this.grants].filter((r) => /^[\w-]+(\(\*\))?$/.test(r)).map((r) => r.replace("(*)", ""));
+  }
+
+  /** The skills as the input layer sees them: `/name args` runs (their grants count too). */
+  input(): SkillInput {
+    return {
+      find: (name) => this.find(name),
+      run: (skill, args) => runSkillCommand(skill, args, (s, loaded) => this.grant(s, loaded.allowedTools)),
+    };
   }
 
   /** A new user turn: earlier skills' grants end. */

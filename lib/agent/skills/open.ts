@@ -4,6 +4,7 @@
  * (no Skill tool, no listing). Clash lines always reach `log`; ignored front matter only under --debug.
  */
 import type { ServerSnapshot } from "../../mcp/registry-types.ts";
+import type { McpRegistry } from "../../mcp/registry.ts";
 import { readJsonFile, scopePaths, valueAt } from "../../mcp/scopes.ts";
 import type { ReadResource } from "../mcp/skill-verify.ts";
 import type { SkillCatalog } from "./catalog.ts";
@@ -19,13 +20,27 @@ export interface SkillOpenOptions {
   only?: readonly string[];
   log(line: string): void;
   debug: boolean;
-  /** The MCP servers now, and a server's `resources/read` (undefined: no servers configured). */
+  /** The run's MCP servers (undefined: none configured). */
+  registry?: McpRegistry;
+}
+
+interface Sources {
+  cwd: string;
   servers?(): readonly ServerSnapshot[];
-  read?(server: string): ReadResource;
 }
 
 /** The catalog, or undefined when there is nothing that could hold a skill. */
-export async function openSkills(opts: SkillOpenOptions): Promise<SkillCatalog | undefined> {
+export async function openSkills(options: SkillOpenOptions): Promise<SkillCatalog | undefined> {
+  const registry = options.registry;
+  const opts = {
+    ...options,
+    servers: registry && (() => registry.snapshot()),
+    read:
+      registry &&
+      ((server: string): ReadResource =>
+        (uri) =>
+          registry.readResource(server, uri) as Promise<{ contents?: unknown[] }>),
+  };
   const folders = skillFolders(opts.cwd, opts.sources);
   const serving = () => (opts.servers?.() ?? []).some((s) => s.skills?.length);
   if (!folders.length && !opts.servers) return undefined;
@@ -55,7 +70,7 @@ function commandClashes(cwd: string, skills: readonly { name: string }[]): strin
 }
 
 /** `<served skill name>/<path>`: that skill's file, as a Skill whose load reads and verifies it. */
-function servedFileSkill(name: string, opts: SkillOpenOptions, read: (server: string) => ReadResource, served: typeof import("../mcp/skills.ts")) {
+function servedFileSkill(name: string, opts: Sources, read: (server: string) => ReadResource, served: typeof import("../mcp/skills.ts")) {
   const slash = name.indexOf("/");
   if (slash < 0 || !opts.servers) return undefined;
   const all = served.servedSkills(opts.servers(), read);
