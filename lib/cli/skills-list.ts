@@ -22,7 +22,8 @@ function who(skill: Skill): string {
 /** The /skills text, ending with a newline. */
 export function skillsList(runtime: AgentRuntime): string {
   const skills = runtime.skills?.all() ?? [];
-  if (!skills.length) return `${NONE}\n`;
+  const waiting = runtime.connecting.size ? `MCP servers still connecting (their skills show once they are up): ${[...runtime.connecting].join(", ")}\n` : "";
+  if (!skills.length) return `${waiting}${NONE}\n`;
   const lines = skills.map((s) => `  /${s.name}${s.argumentHint ? ` ${s.argumentHint}` : ""}  ${s.description}\n    ${origin(s)}${who(s)}`);
-  return `Skills:\n${lines.join("\n")}\n`;
+  return `${waiting}Skills:\n${lines.join("\n")}\n`;
 }

@@ -115,7 +115,7 @@ describe("host mode", () => {
     const sdkArgs = [...HOST, "--verbose", "--max-thinking-tokens=100", "--setting-sources", "user,project", "--include-hook-events", "--add-dir", "/tmp"];
     const r = await runAgent(sdkArgs, { cwd: tempDir(), model: server.url, stdin: `${user("hi")}\n` });
     expect(r.code).toBe(0);
-    expect(r.stderr).toContain("note: accepted for the Agent SDK and ignored: --max-thinking-tokens --setting-sources --add-dir --include-hook-events");
+    expect(r.stderr).toContain("note: accepted for the Agent SDK and ignored: --max-thinking-tokens --add-dir --include-hook-events");
     expect(parse(r.stdout).at(-1).result).toBe("ok");
 
     const plan = await runAgent([...HOST, "--permission-mode", "plan"], { cwd: tempDir(), model: server.url, stdin: "" });

@@ -22,9 +22,12 @@ function setup(dir: string): void {
 
 describe.skipIf(!TMUX)("skills in the session", () => {
   test(
-    "/skills shows each skill's origin, /mcp counts served skills, /deploy args runs one with the listing in the request",
+    "/deploy args runs a skill with the listing in the request; /skills shows each skill's origin; /mcp counts served skills",
     async () => {
       const { term, server, dir } = await startAgent([reply(text("deployed it"))], { setup, height: 40, width: 160 });
+      // A turn waits for every server to connect: after it, the served skills are known.
+      await submit(term, "/deploy staging");
+      await term.waitFor((s) => s.includes("deployed it") && atPrompt(s));
       await submit(term, "/skills");
       await term.waitFor("mcp__docs__checklist");
       const screen = await term.screen();
@@ -32,8 +35,6 @@ describe.skipIf(!TMUX)("skills in the session", () => {
       expect(screen).toContain('/mcp__docs__pdf-processing  Extract, fill, and assemble PDF documents\n    MCP server "docs", skill://pdf-processing/SKILL.md');
       await submit(term, "/mcp");
       await term.waitFor("2 skills");
-      await submit(term, "/deploy staging");
-      await term.waitFor((s) => s.includes("deployed it") && atPrompt(s));
       const body = server.requests[0]!.body;
       expect(body.messages[0].content[0].text).toContain("<command-name>/deploy</command-name>");
       expect(body.messages[0].content[1].text).toContain("Deploy to staging.");
