@@ -9,7 +9,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, startModelServer, text, toolUse, type ModelServer, type Step } from "../../support/model-server.ts";
-import { runAgent, tempDir } from "../../support/run.ts";
+import { BUN, FIXTURE_SERVER, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
 
 let model: ModelServer | undefined;
 afterEach(() => model?.stop());
@@ -73,6 +73,14 @@ describe("skills in -p", () => {
 
   test("without any skills folder there is no Skill tool and no system message", async () => {
     const p = place();
+    const r = await run(p, ["hello"], [reply(text("hi"))]);
+    expect(r.requests[0].messages.map((m: any) => m.role)).toEqual(["user"]);
+    expect(r.requests[0].tools.map((t: any) => t.name)).not.toContain("Skill");
+  });
+
+  test("with an MCP server that serves no skills and no skills folder, requests are as without skills", async () => {
+    const p = place();
+    writeMcpConfig(p.dir, { plain: { command: BUN, args: [FIXTURE_SERVER] } });
     const r = await run(p, ["hello"], [reply(text("hi"))]);
     expect(r.requests[0].messages.map((m: any) => m.role)).toEqual(["user"]);
     expect(r.requests[0].tools.map((t: any) => t.name)).not.toContain("Skill");
