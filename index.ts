@@ -3,15 +3,15 @@
  * what it uses. Exit codes are the modes' own; an error nobody handled is one stderr line
  * (the stack with --debug) and exit 1, after the servers are shut down.
  */
-import { inspectorArgv, parseCliArgs, UsageError, USAGE, VERSION } from "./lib/cli/args.ts";
-import { writeStdout } from "./lib/cli/stdout.ts";
+import { inspectorArgv, parseCliArgs, UsageError, USAGE, VERSION } from "./lib/cli/flags/args.ts";
+import { writeStdout } from "./lib/cli/io/stdout.ts";
 import { fatalLine, installExitHandlers, shutdown } from "./lib/agent/lifecycle.ts";
 
 async function main(argv: string[]): Promise<number> {
-  if (argv[0] === "mcp-init") return (await import("./lib/cli/grader.ts")).runMcpInit(argv.slice(1));
+  if (argv[0] === "mcp-init") return (await import("./lib/cli/commands/mcp-init.ts")).runMcpInit(argv.slice(1));
   // `agent --strict-mcp-config mcp list` is the inspector too; it parses (or refuses) the flags itself.
   const inspector = inspectorArgv(argv);
-  if (inspector) return (await import("./lib/cli/inspector.ts")).runInspector(inspector);
+  if (inspector) return (await import("./lib/cli/commands/mcp/inspect.ts")).runInspector(inspector);
   let args: ReturnType<typeof parseCliArgs>;
   try {
     args = parseCliArgs(argv);
@@ -29,9 +29,9 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   installExitHandlers();
-  if (args.inputFormat === "stream-json") return (await import("./lib/cli/host.ts")).runHost(args);
-  if (!args.print && process.stdin.isTTY) return (await import("./lib/cli/repl.ts")).runRepl(args);
-  return (await import("./lib/cli/print.ts")).runPrint(args);
+  if (args.inputFormat === "stream-json") return (await import("./lib/cli/host/host.ts")).runHost(args);
+  if (!args.print && process.stdin.isTTY) return (await import("./lib/cli/repl/session.ts")).runRepl(args);
+  return (await import("./lib/cli/print/print.ts")).runPrint(args);
 }
 
 main(process.argv.slice(2)).then(

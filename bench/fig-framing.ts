@@ -45,8 +45,8 @@ function chunkedStream(bytes: Uint8Array, size: number): ReadableStream<Uint8Arr
 
 export async function framingFigure(ctx: BenchContext): Promise<FigureResult> {
   const figure = (mb: number) => `framing + parse of one ${mb} MB line (64 KB chunks)`;
-  const framing = await import("../lib/mcp/framing.ts").catch((e: Error) => e);
-  const jsonrpc = await import("../lib/mcp/jsonrpc.ts").catch((e: Error) => e);
+  const framing = await import("../lib/mcp/transports/wire/framing.ts").catch((e: Error) => e);
+  const jsonrpc = await import("../lib/mcp/session/jsonrpc.ts").catch((e: Error) => e);
   if (framing instanceof Error || jsonrpc instanceof Error) {
     const reason = (framing instanceof Error ? framing : (jsonrpc as Error)).message;
     return { rows: [...SIZES_MB.map((mb) => naRow(figure(mb), TARGET, reason)), naRow("framing + parse, 100 MB vs 10 MB", LINEAR_TARGET, reason)], notes: [] };

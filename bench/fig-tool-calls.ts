@@ -5,8 +5,8 @@
  * Baseline: bench/raw-pingpong.ts against the same server program over the same kind of pipes.
  */
 import { rmSync } from "node:fs";
-import type { McpClient } from "../lib/mcp/client.ts";
-import type { McpRegistry } from "../lib/mcp/registry.ts";
+import type { McpClient } from "../lib/mcp/session/client.ts";
+import type { McpRegistry } from "../lib/mcp/registry/registry.ts";
 import type { Tool, ToolContext } from "../lib/tools/tool.ts";
 import { BUN, FIXTURE_SERVER, tempDir } from "../tests/support/run.ts";
 import type { BenchContext, FigureResult } from "./figure.ts";
@@ -56,11 +56,11 @@ export async function toolCallsFigure(ctx: BenchContext): Promise<FigureResult> 
   let client: McpClient | undefined;
   let raw: RawPeer | undefined;
   try {
-    const registryModule = await import("../lib/mcp/registry.ts").catch((e: Error) => e);
-    const clientModule = await import("../lib/mcp/client.ts").catch((e: Error) => e);
+    const registryModule = await import("../lib/mcp/registry/registry.ts").catch((e: Error) => e);
+    const clientModule = await import("../lib/mcp/session/client.ts").catch((e: Error) => e);
     const stdioModule = await import("../lib/mcp/transports/stdio.ts").catch((e: Error) => e);
     if (registryModule instanceof Error) {
-      const reason = `lib/mcp/registry.ts: ${registryModule.message}`;
+      const reason = `lib/mcp/registry/registry.ts: ${registryModule.message}`;
       return { rows: [naRow(SEQ_FIGURE, SEQ_TARGET, reason), naRow(CONC_FIGURE, "report", reason)], notes: [] };
     }
     const log = (line: string) => ctx.log(`  [registry] ${line}`);

@@ -30,7 +30,7 @@ const firstLength = (contents: unknown) => {
 };
 
 export async function ours(url: string): Promise<Caller> {
-  const { McpClient } = await import("../lib/mcp/client.ts");
+  const { McpClient } = await import("../lib/mcp/session/client.ts");
   const { HttpTransport } = await import("../lib/mcp/transports/http.ts");
   const client = new McpClient("bench", new HttpTransport({ url }), { features: {} });
   await client.connect({ timeoutMs: 30_000 });

@@ -20,6 +20,7 @@ import { rssFigure } from "./fig-rss.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
+import { versusFigure } from "./fig-versus.ts";
 import type { BenchContext, Figure } from "./figure.ts";
 import { describeLoad, describeMachine, describeRevision } from "./machine.ts";
 import { naRow, oneLine, type Row } from "./measure.ts";
@@ -35,6 +36,7 @@ const FIGURES: Record<string, Figure> = {
   rss: rssFigure,
   context: contextFigure,
   http: httpFigure,
+  versus: versusFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");

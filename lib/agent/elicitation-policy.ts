@@ -3,8 +3,8 @@
  * mode): `--elicitation accept-defaults|decline|cancel` in runs with nobody to ask. Form mode only:
  * a URL-mode request is refused before it gets here (features.ts), since opening a link needs a person.
  */
-import { fieldError, formDefaults, formFields, type ElicitParams, type ElicitResult } from "../mcp/elicitation.ts";
-import type { ClientFeatures } from "../mcp/features.ts";
+import { fieldError, formDefaults, formFields, type ElicitParams, type ElicitResult } from "../mcp/protocol/elicitation.ts";
+import type { ClientFeatures } from "../mcp/session/features.ts";
 
 /** The values `--elicitation` takes. */
 export const ELICITATION_POLICIES = ["accept-defaults", "decline", "cancel"] as const;

@@ -4,7 +4,8 @@
  * is not `tool_use`. The loop knows tools only through the `Tool` interface.
  */
 import type { ToolState } from "../tools/tool-state.ts";
-import { type Tool, ToolError, type ToolOutput } from "../tools/tool.ts";
+import type { Tool, ToolOutput } from "../tools/tool.ts";
+import { ToolError } from "../tools/tool-error.ts";
 import {
   isToolUse,
   replyText,
@@ -17,7 +18,7 @@ import {
   type ToolUseBlock,
 } from "./messages.ts";
 import type { ModelClient } from "./model.ts";
-import { toApi, type ToolOffer } from "./tool-search.ts";
+import { toApi, type ToolOffer } from "./tool-search/tool-search.ts";
 import type { Conversation } from "./conversation.ts";
 import { errorMessage } from "../shared/values.ts";
 import type { CompactInfo } from "./compact.ts";

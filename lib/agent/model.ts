@@ -5,7 +5,7 @@
 import type { AssistantReply, ModelRequest } from "./messages.ts";
 import { withBreakpoints } from "./cache.ts";
 import type { UsageMeter } from "./usage.ts";
-import { proxyFor } from "../mcp/proxy.ts";
+import { proxyFor } from "../shared/proxy.ts";
 
 /** The SDK's own default, for choosing the proxy when ANTHROPIC_BASE_URL is not set. */
 const DEFAULT_BASE_URL = "https://api.anthropic.com";

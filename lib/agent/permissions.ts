@@ -19,3 +19,12 @@ export function needsPermission(tool: Tool, mode: PermissionMode): boolean {
   if (mode === "acceptEdits" && EDITS.has(tool.name)) return false;
   return true;
 }
+
+/** True when one of `allowed` (--allowedTools entries and "always" answers) names `toolName`, as `matches` decides. */
+export function isAllowed(toolName: string, allowed: Iterable<string>, matches: RuleMatcher): boolean {
+  for (const rule of allowed) if (matches(toolName, rule)) return true;
+  return false;
+}
+
+/** Whether a rule names a tool; the session's matcher also knows MCP names as the config wrote them. */
+export type RuleMatcher = (toolName: string, rule: string) => boolean;

@@ -1,15 +1,15 @@
 /**
- * Which of a project's `.mcp.json` servers may start (lib/mcp/approvals.ts keeps the answers).
+ * Which of a project's `.mcp.json` servers may start (lib/mcp/config/approvals.ts keeps the answers).
  * The interactive session asks about servers never approved (or changed since); print mode and
  * the inspector never ask: they start those, as Claude Code's print mode does, unless
  * `MCP_REQUIRE_APPROVAL=1` is set, and a server the user refused starts nowhere.
  */
 import { join } from "node:path";
-import { adoptApprovals, type ApprovalPaths, approvalStatus, recordApprovals } from "../mcp/approvals.ts";
-import type { ServerConfig } from "../mcp/config.ts";
-import { readScope, scopePaths } from "../mcp/scopes.ts";
-import { userConfigDir } from "./config-dir.ts";
-import { readMcpEnv } from "../mcp/env.ts";
+import { adoptApprovals, type ApprovalPaths, approvalStatus, recordApprovals } from "../mcp/config/approvals.ts";
+import type { ServerConfig } from "../mcp/config/load.ts";
+import { readScope, scopePaths } from "../mcp/config/scopes.ts";
+import { userConfigDir } from "../shared/config-dir.ts";
+import { readMcpEnv } from "../mcp/config/env.ts";
 
 /** Our state file (fingerprints of approved entries) in the user's config folder. */
 export const APPROVALS_FILE = "agent-mcp-approvals.json";

@@ -1,10 +1,10 @@
 /** What the CLI hands the agent runtime (runtime.ts) for one run, and how it reports each MCP server. */
-import type { ServerConfig } from "../mcp/config.ts";
-import type { ClientFeatures } from "../mcp/features.ts";
-import type { RegistryOptions } from "../mcp/registry.ts";
+import type { ServerConfig } from "../mcp/config/load.ts";
+import type { ClientFeatures } from "../mcp/session/features.ts";
+import type { RegistryOptions } from "../mcp/registry/registry.ts";
 import type { SdkHost } from "../mcp/transports/sdk.ts";
 import type { SamplingConsent } from "./mcp/sampling.ts";
-import { InputError } from "./input-types.ts";
+import { InputError } from "./input/types.ts";
 import type { FolderSources } from "./skills/folders.ts";
 import type { Skill } from "./skills/types.ts";
 

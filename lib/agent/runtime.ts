@@ -5,14 +5,14 @@
  */
 import type { Tool } from "../tools/tool.ts";
 import { builtinTools } from "../tools/builtin.ts";
-import { loadMcpConfig, type ServerConfig } from "../mcp/config.ts";
-import type { McpRegistry, ServerSnapshot } from "../mcp/registry.ts";
+import { loadMcpConfig, type ServerConfig } from "../mcp/config/load.ts";
+import type { McpRegistry, ServerSnapshot } from "../mcp/registry/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
-import { ruleNamesTool, serverRuleName } from "../mcp/names.ts";
+import { ruleNamesTool, serverRuleName } from "./mcp/names.ts";
 import { createModelClient, ModelError, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
-import { InputError, type McpInput, type McpPromptInfo } from "./input-types.ts";
+import { InputError, type McpInput, type McpPromptInfo, type SkillInput } from "./input/types.ts";
 import { samplingHandler } from "./mcp/sampling.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
@@ -20,14 +20,14 @@ import { pinToolNames } from "./tool-pins.ts";
 import { UsageMeter } from "./usage.ts";
 import { keepSpills, removeSpills } from "../files/spill.ts";
 import { errorMessage } from "../shared/values.ts";
-import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search.ts";
+import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search/tool-search.ts";
 import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
 import type { Conversation } from "./conversation.ts";
 import { McpConfigFlagError, type RuntimeOptions, type ServerSummary } from "./runtime-options.ts";
 import type { SkillCatalog } from "./skills/catalog.ts";
 import { openSkills } from "./skills/open.ts";
-import { readMentioned } from "./mcp/skill-mentions.ts";
-import type { SkillInput } from "./skills/run.ts";
+import { readMentioned } from "./skills/mentions.ts";
+
 import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
 
@@ -100,9 +100,9 @@ export class AgentRuntime {
       for (const s of starting) pending.add(s.name);
       if (starting.length) opts.onMcpStart?.(starting.length);
       const [{ McpRegistry }, { readMcpEnv, timeouts }, { workingDirectoryRoots }, { McpToolset }] = await Promise.all([
-        import("../mcp/registry.ts"),
-        import("../mcp/env.ts"),
-        import("../mcp/features.ts"),
+        import("../mcp/registry/registry.ts"),
+        import("../mcp/config/env.ts"),
+        import("../mcp/session/features.ts"),
         import("./mcp/tools.ts"),
       ]);
       registry = McpRegistry.open({

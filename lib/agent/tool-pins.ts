@@ -8,7 +8,7 @@
 import type { Tool } from "../tools/tool.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
-import { MAX_TOOL_NAME_LENGTH } from "../mcp/names.ts";
+import { MAX_TOOL_NAME_LENGTH } from "./mcp/names.ts";
 
 const key = (r: ToolRoute) => JSON.stringify([r.server, r.tool]);
 

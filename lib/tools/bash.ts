@@ -11,7 +11,8 @@ import { summarizeField, toolInput } from "./define.ts";
 import { HeadTailBuffer } from "../files/truncate.ts";
 import { SpillWriter, spillLine } from "../files/spill.ts";
 import { killProcessGroup, signalGroup, trackGroup } from "../process/group.ts";
-import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
+import type { Tool, ToolOutput } from "./tool.ts";
+import { ToolError } from "./tool-error.ts";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
 export const MAX_TIMEOUT_MS = 600_000;

@@ -4,7 +4,7 @@
 import { bashTool } from "./bash.ts";
 import { editTool } from "./edit.ts";
 import { globTool } from "./glob.ts";
-import { grepTool } from "./grep.ts";
+import { grepTool } from "./grep/grep.ts";
 import { readTool } from "./read.ts";
 import type { Tool } from "./tool.ts";
 import { writeTool } from "./write.ts";

@@ -5,7 +5,8 @@
  */
 import { isAbsolute, relative } from "node:path";
 import { optionalBoolean, optionalInteger, optionalString, requiredString } from "./input.ts";
-import { ToolError, type InputSchema } from "./tool.ts";
+import type { InputSchema } from "./tool.ts";
+import { ToolError } from "./tool-error.ts";
 
 interface Described {
   description: string;

@@ -6,7 +6,8 @@ import { replaceInText } from "./edit-text.ts";
 import { summarizeField, toolInput } from "./define.ts";
 import { errnoCode, resolvePath } from "./input.ts";
 import { canEncode, decodeText, encodeText, encodingLabel } from "../files/text-file.ts";
-import { ToolError, type Tool } from "./tool.ts";
+import type { Tool } from "./tool.ts";
+import { ToolError } from "./tool-error.ts";
 import { writeKeepingMode } from "./write.ts";
 
 const INPUT = toolInput({

@@ -6,7 +6,7 @@
  * A file the model never read is not tracked, so it is edited without any prior Read.
  */
 import { statSync } from "node:fs";
-import { ToolError } from "./tool.ts";
+import { ToolError } from "./tool-error.ts";
 
 interface Snapshot {
   size: number;

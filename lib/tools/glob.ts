@@ -5,7 +5,8 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import { summarizeField, toolInput } from "./define.ts";
 import { errnoCode, resolvePath } from "./input.ts";
-import { ToolError, type Tool } from "./tool.ts";
+import type { Tool } from "./tool.ts";
+import { ToolError } from "./tool-error.ts";
 import { splitPattern, walkFiles } from "../files/walk.ts";
 
 export const MAX_GLOB_RESULTS = 100;

@@ -4,7 +4,7 @@
  */
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { ToolError } from "./tool.ts";
+import { ToolError } from "./tool-error.ts";
 
 type Input = Record<string, unknown>;
 

@@ -9,7 +9,8 @@ import { errnoCode, resolvePath } from "./input.ts";
 import { readRegularFile, type FileRead } from "../files/regular-file.ts";
 import { decodeText, encodingLabel } from "../files/text-file.ts";
 import { truncate } from "../files/truncate.ts";
-import { ToolError, type Tool, type ToolOutput } from "./tool.ts";
+import type { Tool, ToolOutput } from "./tool.ts";
+import { ToolError } from "./tool-error.ts";
 
 export const DEFAULT_LINE_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;

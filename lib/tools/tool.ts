@@ -60,9 +60,3 @@ export interface Tool {
    */
   run(input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput>;
 }
-
-/**
- * Thrown by tools for failures the model should read as-is (no stack, no prefix): a missing file,
- * a bad argument. Anything else a tool throws is a bug in it (the loop reports it as one).
- */
-export class ToolError extends Error {}

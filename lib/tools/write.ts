@@ -5,7 +5,8 @@ import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { summarizeField, toolInput } from "./define.ts";
 import { errnoCode, resolvePath } from "./input.ts";
-import { ToolError, type Tool } from "./tool.ts";
+import type { Tool } from "./tool.ts";
+import { ToolError } from "./tool-error.ts";
 
 const INPUT = toolInput({
   file_path: { type: "string", required: true, description: "Path of the file to write (absolute, or relative to the working directory)" },

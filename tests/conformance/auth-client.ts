@@ -6,8 +6,8 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { loginInteraction } from "../../lib/cli/oauth-login.ts";
-import { parseOAuthConfig } from "../../lib/mcp/auth/config.ts";
+import { loginInteraction } from "../../lib/cli/oauth/browser-login.ts";
+import { parseOAuthConfig } from "../../lib/mcp/auth/oauth-block.ts";
 import { OAuthProvider } from "../../lib/mcp/auth/oauth-provider.ts";
 import { TokenStore } from "../../lib/mcp/auth/store.ts";
 import { entryFor } from "./context.ts";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { loginInteraction } from "../../lib/cli/oauth-login.ts";
+import { loginInteraction } from "../../lib/cli/oauth/browser-login.ts";
 import { OAuthProvider } from "../../lib/mcp/auth/oauth-provider.ts";
 import { AuthRequiredError } from "../../lib/mcp/auth/provider.ts";
 import { TokenStore } from "../../lib/mcp/auth/store.ts";

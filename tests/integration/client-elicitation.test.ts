@@ -4,9 +4,9 @@
  * time it had left; `notifications/elicitation/complete` reaches the feature's listener.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { McpClient } from "../../lib/mcp/client.ts";
-import type { ClientFeatures } from "../../lib/mcp/features.ts";
-import { RequestTimeoutError } from "../../lib/mcp/errors.ts";
+import { McpClient } from "../../lib/mcp/session/client.ts";
+import type { ClientFeatures } from "../../lib/mcp/session/features.ts";
+import { RequestTimeoutError } from "../../lib/mcp/protocol/errors.ts";
 import { StdioTransport } from "../../lib/mcp/transports/stdio.ts";
 import { BUN, FIXTURE_SERVER, tempDir } from "../support/run.ts";
 
@@ -16,10 +16,7 @@ afterEach(async () => {
 });
 
 async function connected(features: ClientFeatures): Promise<McpClient> {
-  const transport = StdioTransport.spawn(
-    { type: "stdio", name: "fx", command: BUN, args: [FIXTURE_SERVER, "--elicitation-tools"], env: {} },
-    { cwd: tempDir() },
-  );
+  const transport = StdioTransport.spawn({ name: "fx", command: BUN, args: [FIXTURE_SERVER, "--elicitation-tools"], env: {} }, { cwd: tempDir() });
   const client = new McpClient("fx", transport, { features });
   open.push(client);
   await client.connect({ timeoutMs: 10_000 });

@@ -6,11 +6,11 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
-import { McpClient, type McpClientOptions } from "../../lib/mcp/client.ts";
-import { type ClientFeatures, workingDirectoryRoots } from "../../lib/mcp/features.ts";
+import { McpClient, type McpClientOptions } from "../../lib/mcp/session/client.ts";
+import { type ClientFeatures, workingDirectoryRoots } from "../../lib/mcp/session/features.ts";
 import { StdioTransport } from "../../lib/mcp/transports/stdio.ts";
-import { ConnectionClosedError, McpError, RequestTimeoutError } from "../../lib/mcp/errors.ts";
-import { initializeRequest } from "../../lib/mcp/protocol.ts";
+import { ConnectionClosedError, McpError, RequestTimeoutError } from "../../lib/mcp/protocol/errors.ts";
+import { initializeRequest } from "../../lib/mcp/protocol/protocol.ts";
 import { BUN, FIXTURE_SERVER, isAlive, tempDir } from "../support/run.ts";
 import { gone, received } from "../support/mcp.ts";
 
@@ -24,7 +24,7 @@ afterEach(async () => {
 type Options = Partial<McpClientOptions> & { cwd?: string; sampling?: ClientFeatures["sampling"] };
 
 function spawn(flags: string[], { cwd = tempDir(), sampling, ...opts }: Options = {}): McpClient {
-  const transport = StdioTransport.spawn({ type: "stdio", name: "fx", command: BUN, args: [FIXTURE_SERVER, ...flags], env: {} }, { cwd });
+  const transport = StdioTransport.spawn({ name: "fx", command: BUN, args: [FIXTURE_SERVER, ...flags], env: {} }, { cwd });
   const client = new McpClient("fx", transport, { features: { roots: workingDirectoryRoots(cwd), sampling }, ...opts });
   open.push(client);
   return client;
@@ -199,7 +199,7 @@ describe("start-up failures produce the reason", () => {
       );
 
   test("command not found", () => {
-    expect(() => StdioTransport.spawn({ type: "stdio", name: "x", command: "no-such-command-4242", args: [], env: {} }, { cwd: tempDir() })).toThrow(
+    expect(() => StdioTransport.spawn({ name: "x", command: "no-such-command-4242", args: [], env: {} }, { cwd: tempDir() })).toThrow(
       "command not found: no-such-command-4242",
     );
   });
@@ -252,10 +252,7 @@ describe("shutdown", () => {
   });
 
   test("writing to a server that closed its stdin neither throws nor leaks an EPIPE rejection", async () => {
-    const transport = StdioTransport.spawn(
-      { type: "stdio", name: "deaf", command: "sh", args: ["-c", "exec 0<&-; exec sleep 1000"], env: {} },
-      { cwd: tempDir() },
-    );
+    const transport = StdioTransport.spawn({ name: "deaf", command: "sh", args: ["-c", "exec 0<&-; exec sleep 1000"], env: {} }, { cwd: tempDir() });
     open.push(transport);
     const line = "x".repeat(1 << 20);
     for (let i = 0; i < 4; i++) await transport.send(line);

@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { type HttpFixture, startHttpFixture } from "../../fixtures/servers/http-server.ts";
-import type { FramedLine } from "../../lib/mcp/framing.ts";
+import type { FramedLine } from "../../lib/mcp/transports/wire/framing.ts";
 import { HttpTransport } from "../../lib/mcp/transports/http.ts";
-import type { Transport } from "../../lib/mcp/transport.ts";
+import type { Transport } from "../../lib/mcp/transports/transport.ts";
 
 const fixtures: HttpFixture[] = [];
 const transports: Transport[] = [];

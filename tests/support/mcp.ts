@@ -101,7 +101,7 @@ export function userBlocks(req: RecordedRequest): any[] {
   return withoutBreakpoints(req.body.messages[0].content);
 }
 
-/** Blocks without their prompt-caching `cache_control` (tests/e2e/caching.test.ts checks where those go). */
+/** Blocks without their prompt-caching `cache_control` (tests/e2e/print/caching.test.ts checks where those go). */
 export function withoutBreakpoints(blocks: any[]): any[] {
   return blocks.map(({ cache_control: _, ...rest }) => rest);
 }

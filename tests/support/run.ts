@@ -27,6 +27,8 @@ export interface RunOptions {
   timeoutMs?: number;
   /** The run is expected to report a tool that crashed with a bug (otherwise such a report fails the test). */
   allowToolBugs?: boolean;
+  /** Another executable to run instead of your_program.sh (an older build, a release binary). */
+  program?: string;
 }
 
 const made: string[] = [];
@@ -93,7 +95,7 @@ export async function runAgent(args: string[], opts: RunOptions): Promise<RunRes
   // A test that gives HOME means ~/.claude under it.
   if (opts.env && "HOME" in opts.env && !("CLAUDE_CONFIG_DIR" in opts.env)) delete env.CLAUDE_CONFIG_DIR;
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
-  const proc = Bun.spawn([PROGRAM, ...args], {
+  const proc = Bun.spawn([opts.program ?? PROGRAM, ...args], {
     cwd: opts.cwd,
     env: env as Record<string, string>,
     stdin: opts.stdin === undefined ? "ignore" : new Blob([opts.stdin]),
@@ -108,7 +110,7 @@ export async function runAgent(args: string[], opts: RunOptions): Promise<RunRes
   return { code, stdout, stderr };
 }
 
-/** The end-of-run line of lib/cli/tool-bugs.ts. */
+/** The end-of-run line of lib/cli/ui/tool-bugs.ts. */
 const TOOL_BUG = /tool calls? failed with an internal error/;
 
 /**

@@ -6,7 +6,7 @@
 import { base64Bytes, imageBlock } from "../../files/image.ts";
 import { truncate } from "../../files/truncate.ts";
 import { spillText } from "../../files/spill.ts";
-import { readMcpEnv } from "../../mcp/env.ts";
+import { readMcpEnv } from "../../mcp/config/env.ts";
 import type { ToolOutput, ToolResultBlock } from "../../tools/tool.ts";
 import { textOfBlob } from "./text-blob.ts";
 import { describeType, isObject } from "../../shared/values.ts";

@@ -7,7 +7,7 @@ import { mcpContentToBlock, nonEmpty } from "./content.ts";
 import type { MessageParam } from "../messages.ts";
 import { replyText } from "../messages.ts";
 import type { ModelClient } from "../model.ts";
-import { McpError } from "../../mcp/errors.ts";
+import { McpError } from "../../mcp/protocol/errors.ts";
 
 /** The parts of sampling/createMessage params we use; the rest is ignored. Comes from a server: unchecked. */
 export interface CreateMessageParams {

@@ -5,11 +5,11 @@
  */
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
 import { callToolResultToOutput, normalizeInputSchema } from "./content.ts";
-import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from "../../mcp/errors.ts";
-import { ToolNamer } from "../../mcp/names.ts";
-import { requiredUrlElicitations, URL_ELICITATION_REQUIRED } from "../../mcp/elicitation.ts";
-import type { McpTool, ProgressParams } from "../../mcp/protocol.ts";
-import type { McpRegistry } from "../../mcp/registry.ts";
+import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from "../../mcp/protocol/errors.ts";
+import { ToolNamer } from "./names.ts";
+import { requiredUrlElicitations, URL_ELICITATION_REQUIRED } from "../../mcp/protocol/elicitation.ts";
+import type { McpTool, ProgressParams } from "../../mcp/protocol/protocol.ts";
+import type { McpRegistry } from "../../mcp/registry/registry.ts";
 import { errorMessage } from "../../shared/values.ts";
 
 /** Where an API tool name leads: the server and the server's own tool name. */

@@ -10,7 +10,8 @@ import type { SystemMessageParam } from "../messages.ts";
 import { listingBudget, skillListing } from "./listing.ts";
 import { skillTool } from "./skill-tool.ts";
 import type { Skill } from "./types.ts";
-import { runSkillCommand, type SkillInput } from "./run.ts";
+import { runSkillCommand } from "./run.ts";
+import type { SkillInput } from "../input/types.ts";
 
 export interface CatalogOptions {
   local: readonly Skill[];
@@ -84,8 +85,10 @@ export class SkillCatalog {
   /** The skills as the input layer sees them: `/name args` runs (their grants count too). */
   input(): SkillInput {
     return {
-      find: (name) => this.find(name),
-      run: (skill, args) => runSkillCommand(skill, args, (s, loaded) => this.grant(s, loaded.allowedTools)),
+      run: (name, args) => {
+        const skill = this.find(name);
+        return skill && runSkillCommand(skill, args, (s, loaded) => this.grant(s, loaded.allowedTools));
+      },
     };
   }
 

@@ -3,15 +3,15 @@
  * serving skills means nothing is imported and no catalog exists, so requests stay as they were
  * (no Skill tool, no listing). Clash lines always reach `log`; ignored front matter only under --debug.
  */
-import type { ServerSnapshot } from "../../mcp/registry-types.ts";
-import type { McpRegistry } from "../../mcp/registry.ts";
-import { readJsonFile, scopePaths, valueAt } from "../../mcp/scopes.ts";
-import type { ReadResource } from "../mcp/skill-verify.ts";
+import type { ServerSnapshot } from "../../mcp/registry/registry.ts";
+import type { McpRegistry } from "../../mcp/registry/registry.ts";
+import { readJsonFile, scopePaths, valueAt } from "../../mcp/config/scopes.ts";
+import type { ReadResource } from "./verify.ts";
 import type { SkillCatalog } from "./catalog.ts";
 import { type FolderSources, skillFolders } from "./folders.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { userConfigDir } from "../config-dir.ts";
+import { userConfigDir } from "../../shared/config-dir.ts";
 
 export interface SkillOpenOptions {
   cwd: string;
@@ -49,7 +49,7 @@ export async function openSkills(options: SkillOpenOptions): Promise<SkillCatalo
   for (const line of local.clashes) opts.log(line);
   for (const line of commandClashes(opts.cwd, local.skills)) opts.log(line);
   if (opts.debug) for (const line of local.parseErrors) opts.log(line);
-  const [{ SkillCatalog }, served] = await Promise.all([import("./catalog.ts"), opts.servers ? import("../mcp/skills.ts") : undefined]);
+  const [{ SkillCatalog }, served] = await Promise.all([import("./catalog.ts"), opts.servers ? import("./served.ts") : undefined]);
   const read = opts.read ?? (() => () => Promise.reject(new Error("no MCP servers")));
   return new SkillCatalog({
     local: local.skills,
@@ -70,7 +70,7 @@ function commandClashes(cwd: string, skills: readonly { name: string }[]): strin
 }
 
 /** `<served skill name>/<path>`: that skill's file, as a Skill whose load reads and verifies it. */
-function servedFileSkill(name: string, opts: Sources, read: (server: string) => ReadResource, served: typeof import("../mcp/skills.ts")) {
+function servedFileSkill(name: string, opts: Sources, read: (server: string) => ReadResource, served: typeof import("./served.ts")) {
   const slash = name.indexOf("/");
   if (slash < 0 || !opts.servers) return undefined;
   const all = served.servedSkills(opts.servers(), read);

@@ -5,7 +5,7 @@
  * mentions its arguments gets them appended as `ARGUMENTS: <args>`. Plain text substitution:
  * nothing in the arguments is evaluated or expanded again.
  */
-import { shellWords } from "../shell-words.ts";
+import { shellWords } from "../input/shell-words.ts";
 
 /** The body with its placeholders filled. */
 export function renderBody(body: string, args: string, dir: string): string {

@@ -5,22 +5,14 @@
  * `user-invocable: false` is refused before any model call.
  */
 import type { TextBlock } from "../messages.ts";
-import { InputError } from "../input-types.ts";
+import { InputError } from "../input/types.ts";
 import { SkillLoadError, type LoadedSkill, type Skill } from "./types.ts";
-
-/** What the input layer needs of the skills. */
-export interface SkillInput {
-  find(name: string): Skill | undefined;
-  /** Told after a `/name` run loaded (its allowed-tools grants). */
-  onRun?(skill: Skill, loaded: LoadedSkill): void;
-  run(skill: Skill, args: string): Promise<TextBlock[]>;
-}
 
 /**
  * The user message's blocks for `/name args`.
  * @throws InputError for a skill users may not run, or one that failed to load.
  */
-export async function runSkillCommand(skill: Skill, args: string, onRun?: SkillInput["onRun"]): Promise<TextBlock[]> {
+export async function runSkillCommand(skill: Skill, args: string, onRun?: (skill: Skill, loaded: LoadedSkill) => void): Promise<TextBlock[]> {
   if (!skill.userInvocable) {
     throw new InputError(`/${skill.name}: this skill can only be invoked by Claude, not directly by users (user-invocable: false)`);
   }

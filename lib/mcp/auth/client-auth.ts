@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import * as oauth from "oauth4webapi";
-import type { OAuthConfig } from "./config.ts";
+import type { OAuthConfig } from "./oauth-block.ts";
 import type { StoredClient } from "./store.ts";
 import { errorMessage } from "../../shared/values.ts";
 

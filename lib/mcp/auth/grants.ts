@@ -7,7 +7,7 @@
  */
 import * as oauth from "oauth4webapi";
 import { clientAuthentication, describeOAuthError } from "./client-auth.ts";
-import type { OAuthConfig } from "./config.ts";
+import type { OAuthConfig } from "./oauth-block.ts";
 import type { StoredClient, StoredTokens } from "./store.ts";
 import { GrantRefusedError, UnknownClientError } from "./errors.ts";
 import { requireSecureEndpoint } from "./urls.ts";

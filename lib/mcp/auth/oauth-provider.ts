@@ -9,13 +9,13 @@
  */
 import type * as oauth from "oauth4webapi";
 import type { LoginInteraction } from "./authorization-code.ts";
-import type { OAuthConfig } from "./config.ts";
+import type { OAuthConfig } from "./oauth-block.ts";
 import type { Discovery, Fetch } from "./discovery.ts";
 import { GrantRefusedError, UnknownClientError } from "./errors.ts";
 import type { GrantContext } from "./grants.ts";
 import { AuthRequiredError, type ChallengedRequest, type HttpAuthProvider } from "./provider.ts";
-import { proxiedFetch } from "../proxy.ts";
-import { chooseScopes, splitScopes, unionScopes } from "./scopes.ts";
+import { proxiedFetch } from "../../shared/proxy.ts";
+import { chooseScopes, splitScopes, unionScopes } from "./scope-choice.ts";
 import type { StoreEntry, StoredClient, StoredTokens, TokenStore } from "./store.ts";
 import { canonicalResource } from "./urls.ts";
 import { bearerChallenge } from "./www-authenticate.ts";
@@ -36,7 +36,7 @@ export interface OAuthProviderOptions {
   interaction?: LoginInteraction;
   /** The command that logs in, for the needs-authentication line. */
   loginCommand?: string;
-  /** Every OAuth request's fetch; by default one that picks the proxy as the MCP transports do (lib/mcp/proxy.ts). */
+  /** Every OAuth request's fetch; by default one that picks the proxy as the MCP transports do (lib/shared/proxy.ts). */
   fetch?: Fetch;
   /** --debug lines: steps and URLs, never a token or a secret. */
   debug?: (line: string) => void;

@@ -4,8 +4,8 @@
  * with `resource_metadata` and `scope`; discovery without it could miss a metadata document kept
  * at a custom URL.
  */
-import { initializeRequest } from "../protocol.ts";
-import { proxiedFetch } from "../proxy.ts";
+import { initializeRequest } from "../protocol/protocol.ts";
+import { proxiedFetch } from "../../shared/proxy.ts";
 import { bearerChallenge } from "./www-authenticate.ts";
 
 export type ProbeResult = { status: "challenge"; challenge: Record<string, string> } | { status: "open" } | { status: "other"; code: number };

@@ -8,7 +8,7 @@
  */
 import type { HttpAuthProvider } from "../auth/provider.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { proxyFor } from "../proxy.ts";
+import { proxyFor } from "../../shared/proxy.ts";
 
 export interface HttpClientOptions {
   /** Headers from the config entry, sent on every request to the server's own origin. */

@@ -3,7 +3,7 @@
  * POST (initialize) gets 400, 404 or 405 (MCP 2025-11-25, basic/transports#backwards-compatibility).
  * When both fail, the error names both attempts, so the real problem is never masked.
  */
-import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
+import type { Transport, TransportClosed, TransportDiagnostics } from "./transport.ts";
 import type { HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";

@@ -2,7 +2,7 @@
  * The incoming side of a transport that is not one byte stream (HTTP: each POST reply and each SSE
  * stream delivers messages): many producers push, the session layer iterates once, in push order.
  */
-import type { FramedLine } from "../framing.ts";
+import type { FramedLine } from "./wire/framing.ts";
 
 export class Inbox implements AsyncIterable<FramedLine> {
   private readonly queue: FramedLine[] = [];

@@ -4,8 +4,8 @@
  * event (a URL resolved against the stream's), POST every message there, and read every response
  * and server message from the stream. The stream's end is the session's end.
  */
-import { readEvents, SseParser } from "../sse.ts";
-import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
+import { readEvents, SseParser } from "./wire/sse.ts";
+import type { Transport, TransportClosed, TransportDiagnostics } from "./transport.ts";
 import { describeHttpError, discard, displayUrl, HttpClient, type HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
 import { errorMessage } from "../../shared/values.ts";

@@ -6,7 +6,7 @@
  * drop. Messages the server sends unasked (notifications, its own requests) come as control
  * requests from the host. The channel itself belongs to the host mode; this file only needs its shape.
  */
-import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
+import type { Transport, TransportClosed, TransportDiagnostics } from "./transport.ts";
 import { errorMessage } from "../../shared/values.ts";
 
 /** The host's control channel as an sdk transport uses it. */

@@ -4,7 +4,7 @@
  * messages out of `message` events, non-JSON-RPC events skipped with a note, and for a POST's
  * reply, whether the response to its request has arrived.
  */
-import { readEvents, SseParser, type SseEvent } from "../sse.ts";
+import { readEvents, SseParser, type SseEvent } from "./wire/sse.ts";
 
 /** Above this size an event is not parsed twice to tell a response from a request (1 MiB). */
 const CLASSIFY_LIMIT = 1 << 20;

@@ -7,10 +7,23 @@
 import { settlesWithin } from "../../shared/async.ts";
 import { statSync } from "node:fs";
 import { signalGroup, trackGroup } from "../../process/group.ts";
-import type { StdioServerConfig } from "../config.ts";
-import { type FramedLine, readLines } from "../framing.ts";
-import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
+import { type FramedLine, readLines } from "./wire/framing.ts";
+import type { Transport, TransportClosed, TransportDiagnostics } from "./transport.ts";
 import { spawnError } from "./spawn-errors.ts";
+
+/** What starts a stdio server: the config entry's fields this transport reads (a config entry satisfies it). */
+export interface StdioLaunch {
+  /** The server's name, for error messages. */
+  name: string;
+  command: string;
+  args: string[];
+  /** Added to the inherited environment (basic/transports#stdio). */
+  env: Record<string, string>;
+  /** The server's working directory (absolute); absent → StdioOptions.cwd. */
+  cwd?: string;
+  /** `command` and `args` as written, before `${VAR}` expansion: what diagnostics show (values may be secrets). */
+  written?: { command: string; args: string[] };
+}
 
 /** How the process ended: `code` for a normal exit, `signal` (e.g. "SIGKILL") when killed. */
 export interface ExitInfo {
@@ -55,7 +68,7 @@ export class StdioTransport implements Transport {
 
   private constructor(
     private readonly proc: Bun.Subprocess<"pipe", "pipe", "pipe">,
-    private readonly config: StdioServerConfig,
+    private readonly config: StdioLaunch,
     onStderrLine?: (line: string) => void,
   ) {
     const ended = new Promise<void>((resolve) => (this.outputEnded = resolve));
@@ -75,7 +88,7 @@ export class StdioTransport implements Transport {
    * environment, as the leader of a new process group (setsid) so shutdown can signal the group.
    * @throws Error "command not found: …" or "cannot start …" when the process cannot be spawned (spawnError).
    */
-  static spawn(config: StdioServerConfig, opts: StdioOptions): StdioTransport {
+  static spawn(config: StdioLaunch, opts: StdioOptions): StdioTransport {
     let proc: Bun.Subprocess<"pipe", "pipe", "pipe">;
     const cwd = config.cwd ?? opts.cwd;
     // Otherwise spawn's ENOENT would blame the command.

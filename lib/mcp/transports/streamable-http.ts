@@ -7,9 +7,9 @@
  * resumed with GET `Last-Event-ID` after the server's `retry:`; the optional GET stream carries
  * server-initiated messages; DELETE ends the session at shutdown.
  */
-import type { SseParser as Parser } from "../sse.ts";
-import { SseParser } from "../sse.ts";
-import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
+import type { SseParser as Parser } from "./wire/sse.ts";
+import { SseParser } from "./wire/sse.ts";
+import type { Transport, TransportClosed, TransportDiagnostics } from "./transport.ts";
 import { describeHttpError, discard, displayUrl, HttpClient, type HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
 import { classify, type Outgoing } from "./outgoing.ts";

@@ -6,7 +6,7 @@ import { describe, expect, test } from "bun:test";
 import { toolInput } from "../../../lib/tools/define.ts";
 import { builtinTools } from "../../../lib/tools/builtin.ts";
 import { readTool } from "../../../lib/tools/read.ts";
-import { ToolError } from "../../../lib/tools/tool.ts";
+import { ToolError } from "../../../lib/tools/tool-error.ts";
 
 const INPUT = toolInput({
   path: { type: "string", required: true, description: "p" },

@@ -1,0 +1,52 @@
+/**
+ * The flags every mode shares, as the session's options: one mapping for -p and the interactive session.
+ */
+import type { RuntimeOptions } from "../../agent/runtime-options.ts";
+import { DEFAULT_MODEL } from "../../agent/model.ts";
+import { elicitationPolicy } from "../../agent/elicitation-policy.ts";
+import type { CliArgs } from "./args.ts";
+import { mcpReporter } from "../ui/server-lines.ts";
+import { lazyAuthFor } from "../oauth/lazy.ts";
+import { colorEnabled, plainUnlessColor } from "../ui/style.ts";
+
+type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers" | "background" | "samplingConsent" | "elicitation">;
+
+/**
+ * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default
+ * model (a resumed session's saved model before $ANTHROPIC_MODEL); the MCP, tool, prompt and diagnostic flags as they are; `callbacks` for the mode's display,
+ * with servers' ANSI codes stripped from logged lines unless stderr takes colour. `--elicitation` becomes the headless
+ * elicitation policy (its lines through `log`); an `elicitation` in `callbacks` (a person's form) replaces it.
+ */
+export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks, savedModel?: string): RuntimeOptions {
+  const log = plainUnlessColor(callbacks.log, colorEnabled(process.stderr));
+  return {
+    cwd,
+    // A resumed conversation goes on with its own model unless --model says otherwise.
+    model: args.model ?? (savedModel || process.env.ANTHROPIC_MODEL || DEFAULT_MODEL),
+    mcpConfig: args.mcpConfig,
+    strictMcpConfig: args.strictMcpConfig,
+    disallowedTools: args.disallowedTools,
+    systemPrompt: args.systemPrompt,
+    appendSystemPrompt: args.appendSystemPrompt,
+    sampling: args.sampling,
+    cache: args.cache && !truthy(process.env.DISABLE_PROMPT_CACHING),
+    toolSearch: process.env.ENABLE_TOOL_SEARCH,
+    autoCompactPercent: process.env.CLAUDE_AUTOCOMPACT_PCT_OVERRIDE,
+    keepToolResults: args.persistSession,
+    verbose: args.verbose,
+    debug: args.debug,
+    // Neither -p nor the interactive start-up logs in: a server that needs it says so (/mcp offers the login).
+    authFor: lazyAuthFor({ allowLogin: false, debug: args.debug ? callbacks.log : undefined, stderr: callbacks.log }),
+    // Without the flag nothing is declared: servers see exactly {roots, sampling}.
+    elicitation: args.elicitation && elicitationPolicy(args.elicitation, log),
+    skillSources: args.settingSources && { user: args.settingSources.includes("user"), project: args.settingSources.includes("project") },
+    ...callbacks,
+    log,
+    mcpEvents: mcpReporter(log, args),
+  };
+}
+
+/** An environment switch is on when set to anything but "", "0", "false" or "no". */
+function truthy(value: string | undefined): boolean {
+  return value !== undefined && !["", "0", "false", "no"].includes(value.trim().toLowerCase());
+}

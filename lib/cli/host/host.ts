@@ -1,0 +1,200 @@
+/**
+ * Host mode (`--input-format stream-json --output-format stream-json`): the protocol the Claude
+ * Agent SDK speaks to the executable it runs. Each stdin line is one JSON message: `user`
+ * messages make one conversation, turn after turn; `control_request`s (control.ts) steer
+ * it; `control_response`s answer ours (channel.ts). Stdout carries only protocol lines;
+ * diagnostics go to stderr. EOF on stdin ends the run once queued turns are done, servers shut down.
+ */
+import type { CliArgs } from "../flags/args.ts";
+import { AgentRuntime } from "../../agent/runtime.ts";
+import { runtimeOptions } from "../flags/runtime-options.ts";
+import { openRunSession, SessionError } from "../flags/session-flags.ts";
+import { shutdown, shutdownSignal } from "../../agent/lifecycle.ts";
+import { writeStdout } from "../io/stdout.ts";
+import { HostChannel } from "./channel.ts";
+import { handleControl, initializeResponse, type HostState } from "./control.ts";
+import { runHostTurn, type UserLine } from "./turn.ts";
+import type { ServerConfig } from "../../mcp/config/load.ts";
+import { errorMessage } from "../../shared/values.ts";
+import { ToolState } from "../../tools/tool-state.ts";
+
+const stderr = (line: string) => process.stderr.write(`${line}\n`);
+
+interface ControlLine {
+  type: "control_request";
+  request_id: string;
+  request: { subtype: string; [k: string]: unknown };
+}
+
+/** Messages of a stream that may not have arrived yet; `next` waits, and resolves undefined after `close`. */
+class Inbox<T> {
+  private readonly items: T[] = [];
+  private waiting: ((item: T | undefined) => void) | undefined;
+  private closed = false;
+  push(item: T): void {
+    if (this.waiting) {
+      const w = this.waiting;
+      this.waiting = undefined;
+      w(item);
+    } else this.items.push(item);
+  }
+  close(): void {
+    this.closed = true;
+    this.waiting?.(undefined);
+    this.waiting = undefined;
+  }
+  next(): Promise<T | undefined> {
+    if (this.items.length) return Promise.resolve(this.items.shift());
+    if (this.closed) return Promise.resolve(undefined);
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+}
+
+/** Stdin as one parsed JSON value per non-empty line; a line that does not parse is reported and skipped. */
+async function* jsonLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<unknown> {
+  const decoder = new TextDecoder();
+  let buffered = "";
+  let n = 0;
+  const parse = (line: string) => {
+    n++;
+    if (!line.trim()) return undefined;
+    try {
+      return JSON.parse(line) as unknown;
+    } catch {
+      stderr(`stream-json input line ${n} is not JSON: skipped`);
+      return undefined;
+    }
+  };
+  for await (const chunk of stream) {
+    buffered += decoder.decode(chunk, { stream: true });
+    let at: number;
+    while ((at = buffered.indexOf("\n")) !== -1) {
+      const value = parse(buffered.slice(0, at));
+      buffered = buffered.slice(at + 1);
+      if (value !== undefined) yield value;
+    }
+  }
+  const last = parse(buffered + decoder.decode());
+  if (last !== undefined) yield last;
+}
+
+/** Runs host mode to EOF. Returns the exit code: 0, or 1 when the session could not be opened. */
+export async function runHost(args: CliArgs): Promise<number> {
+  const cwd = process.cwd();
+  let pending: Promise<unknown> = Promise.resolve();
+  const emit = (message: object) => {
+    const line = `${JSON.stringify(message)}\n`;
+    pending = pending.then(() => writeStdout(line));
+  };
+  if (args.verbose && args.ignoredFlags.length) stderr(`note: accepted for the Agent SDK and ignored: ${args.ignoredFlags.join(" ")}`);
+  let session: ReturnType<typeof openRunSession>;
+  try {
+    session = openRunSession(args, cwd, stderr);
+  } catch (err) {
+    if (!(err instanceof SessionError)) throw err;
+    stderr(`error: ${err.message}`);
+    return 1;
+  }
+  const channel = new HostChannel(emit);
+  const turns = new Inbox<UserLine>();
+  const early: ControlLine[] = [];
+  let state: HostState | undefined;
+  let initialize: ControlLine | undefined;
+  let started!: () => void;
+  const firstLine = new Promise<void>((resolve) => (started = resolve));
+
+  // Every control request gets its response before the run ends, even one still working at EOF.
+  const answering = new Set<Promise<void>>();
+  const answer = (line: ControlLine) => {
+    const work = handleControl(line, state, channel).finally(() => answering.delete(work));
+    answering.add(work);
+  };
+  const dispatch = (message: any) => {
+    switch (message?.type) {
+      case "control_response":
+        return channel.onResponse(message);
+      case "control_request": {
+        const line = message as ControlLine;
+        if (typeof line.request_id !== "string" || typeof line.request?.subtype !== "string")
+          return stderr("control_request without request_id or subtype: skipped");
+        if (line.request.subtype === "initialize" && !state && !initialize) {
+          initialize = line;
+          return started();
+        }
+        // An sdk server's messages must flow while servers start: they are part of the start.
+        if (state || line.request.subtype === "mcp_message") return answer(line);
+        return void early.push(line);
+      }
+      case "user":
+        turns.push(message as UserLine);
+        return started();
+      case "keep_alive":
+      case "control_cancel_request":
+        return;
+      default:
+        if (args.verbose) stderr(`stream-json input: message of type ${JSON.stringify(message?.type)} ignored`);
+    }
+  };
+  const reading = (async () => {
+    for await (const message of jsonLines(Bun.stdin.stream())) dispatch(message);
+    turns.close();
+    channel.end();
+    started();
+  })();
+
+  let code = 0;
+  try {
+    await firstLine;
+    const init = (initialize?.request ?? {}) as {
+      sdkMcpServers?: unknown;
+      systemPrompt?: unknown;
+      appendSystemPrompt?: unknown;
+      mcpServers?: unknown;
+      skills?: unknown;
+    };
+    // mcpServersDelivery "initialize": the program's servers come here instead of --mcp-config.
+    const delivered = init.mcpServers && typeof init.mcpServers === "object" ? [JSON.stringify({ mcpServers: init.mcpServers })] : [];
+    const sdkServers: ServerConfig[] = Array.isArray(init.sdkMcpServers)
+      ? init.sdkMcpServers.filter((n): n is string => typeof n === "string").map((name) => ({ type: "sdk", name }))
+      : [];
+    const systemPrompt = Array.isArray(init.systemPrompt) ? init.systemPrompt.join("\n") : typeof init.systemPrompt === "string" ? init.systemPrompt : "";
+    const options = runtimeOptions(args, cwd, { log: stderr }, session.savedModel);
+    const runtime = await AgentRuntime.start({
+      ...options,
+      mcpConfig: [...options.mcpConfig, ...delivered],
+      // The SDK sends [""] when the program set no system prompt: ours stays then.
+      ...(systemPrompt.trim() ? { systemPrompt } : {}),
+      ...(typeof init.appendSystemPrompt === "string" && init.appendSystemPrompt ? { appendSystemPrompt: init.appendSystemPrompt } : {}),
+      extraServers: sdkServers,
+      sdkHost: channel.sdkHost,
+      // The SDK's `skills` option: only the named skills are offered.
+      ...(Array.isArray(init.skills) ? { skills: init.skills.filter((n): n is string => typeof n === "string") } : {}),
+    });
+    session.start(runtime.model.model);
+    runtime.pinRoutes(session.conversation.routes);
+    state = {
+      runtime,
+      args,
+      mode: args.skipPermissions ? "bypassPermissions" : (args.permissionMode ?? (args.permissionPromptStdio ? "default" : undefined)),
+      current: undefined,
+      tools: new ToolState(runtime.opts.cwd),
+    };
+    if (initialize)
+      channel.respond(initialize.request_id, { response: { ...initializeResponse(state), ...(delivered.length ? { mcp_servers_applied: true } : {}) } });
+    for (const line of early.splice(0)) answer(line);
+    for (;;) {
+      const line = await turns.next();
+      if (!line || shutdownSignal.aborted) break;
+      await runHostTurn(line, state, channel, session.conversation, emit);
+    }
+  } catch (err) {
+    code = 1;
+    if (!shutdownSignal.aborted) stderr(`error: ${errorMessage(err)}`);
+  } finally {
+    await Promise.all(answering);
+    await pending;
+    await shutdown();
+  }
+  void reading;
+  return code;
+}

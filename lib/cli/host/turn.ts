@@ -1,0 +1,138 @@
+/**
+ * One turn of host mode: a `user` message from stdin through the shared turn (../turn.ts), with the
+ * SDK's events on stdout (system/init, assistant, user, stream_event, result) and permission
+ * questions sent to the host as `can_use_tool` control requests (`--permission-prompt-tool stdio`).
+ */
+import type { Conversation } from "../../agent/conversation.ts";
+import type { ContentBlock } from "../../agent/messages.ts";
+import type { PermissionDecision } from "../../agent/loop.ts";
+import { ModelError } from "../../agent/model.ts";
+import { InputError } from "../../agent/input/input.ts";
+import { isAllowed, needsPermission } from "../../agent/permissions.ts";
+import type { Tool } from "../../tools/tool.ts";
+import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
+import type { HostChannel } from "./channel.ts";
+import { slashCommands, TurnInterrupted, type HostState } from "./control.ts";
+import { assistantEvent, compactBoundaryEvent, initEvent, resultEvent, streamEvent, userEvent, type HostResult } from "./events.ts";
+import { zeroUsage } from "../../agent/usage.ts";
+import { errorMessage } from "../../shared/values.ts";
+import { runTurn, type TurnOutcome } from "../turn.ts";
+
+/** A `user` line of stdin (the SDK's `SDKUserMessage`). */
+export interface UserLine {
+  type: "user";
+  message?: { role?: string; content?: unknown };
+}
+
+const stderr = (line: string) => process.stderr.write(`${line}\n`);
+
+/** Runs one turn to its result event. Never throws: every failure ends in an error result. */
+export async function runHostTurn(
+  line: UserLine,
+  state: HostState,
+  channel: HostChannel,
+  conversation: Conversation,
+  emit: (m: object) => void,
+): Promise<void> {
+  const { runtime, args } = state;
+  const started = performance.now();
+  const controller = new AbortController();
+  state.current = controller;
+  const sid = () => conversation.sessionId;
+  const result = (subtype: HostResult["subtype"], text: string, outcome?: TurnOutcome, stopReason: string | null = null) =>
+    emit(
+      resultEvent(sid(), {
+        subtype,
+        text,
+        durationMs: Math.round(performance.now() - started),
+        durationApiMs: Math.round(outcome?.apiMs ?? 0),
+        numTurns: outcome?.numTurns ?? 0,
+        stopReason,
+        usage: outcome?.usage ?? zeroUsage(),
+        totalCostUsd: outcome?.costUsd ?? 0,
+        denials: outcome?.denials ?? [],
+      }),
+    );
+  try {
+    emit(
+      initEvent(sid(), {
+        cwd: runtime.opts.cwd,
+        model: runtime.model.model,
+        tools: runtime.tools().map((t) => t.name),
+        mcp_servers: runtime.servers().map(({ name, status }) => ({ name, status: runtime.disabled.has(name) ? "disabled" : status })),
+        permissionMode: state.mode ?? "bypassPermissions",
+        slash_commands: slashCommands(state),
+        apiKeySource: process.env.ANTHROPIC_API_KEY ? "ANTHROPIC_API_KEY" : "none",
+        skills: runtime.skills?.all().map((s) => s.name),
+      }),
+    );
+    const outcome = await runTurn(
+      { runtime, conversation, toolState: state.tools, builtins: PRINT_BUILTINS, maxTurns: args.maxTurns, debug: args.debug },
+      {
+        input: userInput(line.message?.content),
+        interrupt: controller.signal,
+        canUseTool: (tool, input, call) => hostPermission(state, channel, controller.signal, tool, input, call),
+        events: {
+          line: stderr,
+          onAssistant: (reply) => emit(assistantEvent(sid(), reply)),
+          onToolResults: (m) => emit(userEvent(sid(), m)),
+          onStreamEvent: args.includePartialMessages ? (event) => emit(streamEvent(sid(), event)) : undefined,
+          onCompact: (info) => emit(compactBoundaryEvent(sid(), info)),
+        },
+      },
+    );
+    switch (outcome.kind) {
+      case "builtin":
+        return result("success", printBuiltin(outcome.name, runtime), outcome);
+      case "success":
+        return result("success", outcome.text, outcome, outcome.stopReason);
+      case "interrupted":
+        return result("error_during_execution", "Interrupted by the host.", outcome);
+      case "max_turns":
+        return result("error_max_turns", outcome.error.message, outcome);
+      case "error": {
+        const err = outcome.error;
+        if (!(err instanceof ModelError || err instanceof InputError || err instanceof TurnInterrupted)) stderr(`error: ${errorMessage(err)}`);
+        return result("error_during_execution", errorMessage(err), outcome);
+      }
+    }
+  } catch (err) {
+    const message = errorMessage(err);
+    if (!(err instanceof InputError)) stderr(`error: ${message}`);
+    result("error_during_execution", message);
+  } finally {
+    state.current = undefined;
+  }
+}
+
+/** A string goes through the input path (commands, @mentions); blocks pass as they are. */
+function userInput(content: unknown): string | ContentBlock[] {
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) throw new InputError("user message without content (a string or an array of content blocks)");
+  return content as ContentBlock[];
+}
+
+/** The mode's question: allowed tools run, others ask the host (`can_use_tool`) or are refused. */
+async function hostPermission(
+  state: HostState,
+  channel: HostChannel,
+  signal: AbortSignal,
+  tool: Tool,
+  toolInput: Record<string, unknown>,
+  call: { id: string },
+): Promise<PermissionDecision> {
+  const { runtime, args } = state;
+  const mode = state.mode;
+  if (!mode || !needsPermission(tool, mode) || isAllowed(tool.name, [...args.allowedTools, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)))
+    return true;
+  if (!args.permissionPromptStdio) return { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
+  const answer = await channel.request(
+    { subtype: "can_use_tool", tool_name: tool.name, input: toolInput, tool_use_id: call.id, permission_suggestions: [] },
+    signal,
+  );
+  if (answer.behavior === "allow") {
+    const updated = answer.updatedInput;
+    return { behavior: "allow", updatedInput: updated && typeof updated === "object" ? (updated as Record<string, unknown>) : undefined };
+  }
+  return { behavior: "deny", message: typeof answer.message === "string" && answer.message ? answer.message : `The host denied ${tool.name}.` };
+}

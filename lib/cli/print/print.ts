@@ -1,0 +1,197 @@
+/**
+ * `-p` print mode: one prompt (argument, stdin, or both), one turn (../turn.ts), the final answer on
+ * stdout, diagnostics on stderr. Non-streaming model requests, as scripted graders expect.
+ * Exit codes: 0 success; 1 the run failed (model error, bad input, --max-turns).
+ */
+import { McpConfigFlagError } from "../../agent/runtime-options.ts";
+import type { CliArgs } from "../flags/args.ts";
+import { AgentRuntime } from "../../agent/runtime.ts";
+import { InputError } from "../../agent/input/input.ts";
+import { ToolState } from "../../tools/tool-state.ts";
+import { ModelError } from "../../agent/model.ts";
+import { describeUsage, zeroUsage } from "../../agent/usage.ts";
+import { describeCompaction } from "../../agent/compact.ts";
+import { fatalLine, shutdown, shutdownSignal } from "../../agent/lifecycle.ts";
+import { readPipedStdin, STDIN_GRACE_MS } from "../io/stdin.ts";
+import { OutputWriter } from "./output.ts";
+import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
+import { openRunSession, SessionError } from "../flags/session-flags.ts";
+import type { OpenedSession } from "../../agent/sessions/session-open.ts";
+import { isAllowed, needsPermission, type PermissionMode } from "../../agent/permissions.ts";
+import type { PermissionDecision } from "../../agent/loop.ts";
+import type { Tool } from "../../tools/tool.ts";
+import { runtimeOptions } from "../flags/runtime-options.ts";
+import { StartupStatus } from "../ui/startup-status.ts";
+import { colorEnabled, createStyle } from "../ui/style.ts";
+import { errorMessage } from "../../shared/values.ts";
+import { runTurn, type TurnOutcome } from "../turn.ts";
+import { skillGate } from "../../agent/skills/permission.ts";
+
+const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
+
+const stderr = (line: string) => process.stderr.write(line + "\n");
+
+/** `-p` with neither a prompt argument nor stdin: a usage error (exit 2). */
+class NoPromptError extends InputError {}
+
+const NO_PROMPT = 'no prompt: give one as an argument or on stdin (agent -p "…")';
+
+/** Nobody interrupts a -p turn but a signal, which shuts the whole run down (lifecycle.ts). */
+const neverInterrupted = new AbortController().signal;
+
+type Result = { subtype: "success" | "error_max_turns" | "error_during_execution"; result: string; errors?: string[] };
+
+/**
+ * Runs one prompt to its end: the answer (or the --output-format events) on stdout, one line
+ * per problem on stderr. Returns the exit code: 0 success; 1 the run failed (a model error, bad
+ * input, --max-turns, anything unexpected), after json/stream-json printed their error result;
+ * 2 a usage error (a malformed session id or flag combination, no prompt at all).
+ * Servers are shut down before it returns.
+ * @throws only the error of a failed stdout write other than EPIPE (index.ts prints its line).
+ */
+export async function runPrint(args: CliArgs): Promise<number> {
+  const started = performance.now();
+  const cwd = process.cwd();
+  const writer = new OutputWriter(args.outputFormat);
+  let session: OpenedSession;
+  try {
+    session = openRunSession(args, cwd, stderr);
+  } catch (err) {
+    if (!(err instanceof SessionError)) throw err;
+    stderr(`error: ${err.message}`);
+    return err.usage ? 2 : 1;
+  }
+  const conversation = session.conversation;
+  writer.sessionId = conversation.sessionId;
+  const stdinText = readPipedStdin(args.prompt === undefined ? undefined : STDIN_GRACE_MS);
+  let runtime: AgentRuntime | undefined;
+  let turns = 0;
+  const finish = (r: Result) => {
+    // Summed over every model call of the run, servers' sampling included (the runtime's meter).
+    writer.result({
+      ...r,
+      is_error: r.subtype !== "success",
+      num_turns: turns,
+      duration_ms: Math.round(performance.now() - started),
+      duration_api_ms: Math.round(runtime?.model.apiMs ?? 0),
+      usage: runtime?.meter.total() ?? zeroUsage(),
+      total_cost_usd: runtime ? runtime.meter.totalCostUsd() : 0,
+    });
+    if (args.verbose && runtime) stderr(`usage: ${describeUsage(runtime.meter)}`);
+  };
+  let code = 0;
+  try {
+    // Start-up feedback is for --verbose only: scripted runs stay quiet.
+    const status = args.verbose ? new StartupStatus(process.stderr, createStyle(colorEnabled(process.stderr))) : undefined;
+    // When only stdin can hold the prompt, no prompt is a usage error found before any server starts.
+    let piped = args.prompt?.trim() ? undefined : await stdinText;
+    if (piped !== undefined && !piped.trim()) throw new NoPromptError(NO_PROMPT);
+    runtime = await AgentRuntime.start({
+      ...runtimeOptions(
+        args,
+        cwd,
+        { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle },
+        session.savedModel,
+      ),
+      // `-p /help`, `/mcp`, `/tools` answer without the model, so they need no key.
+      modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
+      skillGate: (skill) => skillGate(skill, args.allowedTools),
+    });
+    status?.finish(runtime.servers());
+    piped ??= await stdinText;
+    const prompt = [args.prompt, piped.trim() ? piped : undefined].filter((s) => s !== undefined).join("\n\n");
+    const s = runtime;
+    let initialised = false;
+    // system/init goes out once the input is known to be a model turn (a built-in answers alone).
+    const init = () => {
+      if (initialised) return;
+      initialised = true;
+      writer.init({ tools: s.tools().map((t) => t.name), cwd, model: s.model.model, mcp_servers: s.servers().map(({ name, status }) => ({ name, status })) });
+      session.start(s.model.model);
+      s.pinRoutes(conversation.routes);
+      writer.sessionId = conversation.sessionId;
+    };
+    const outcome = await runTurn(
+      { runtime: s, conversation, toolState: new ToolState(cwd), builtins: PRINT_BUILTINS, maxTurns: args.maxTurns, debug: args.debug },
+      {
+        input: prompt,
+        interrupt: neverInterrupted,
+        // --permission-mode with nobody to ask: what needs permission is refused (without it, everything runs).
+        canUseTool: args.permissionMode && permissionDenier(args.permissionMode, args.allowedTools, s),
+        events: {
+          line: stderr,
+          onUserMessage: init,
+          onAssistant: (reply) => {
+            turns++;
+            writer.assistant(reply);
+          },
+          onToolResults: (m) => writer.user(m),
+          onCompact: (info) => {
+            stderr(describeCompaction(info));
+            writer.compact(info);
+          },
+          // Progress is for a person watching a terminal; scripts and pipes never see it.
+          onToolProgress: process.stderr.isTTY ? (call, message) => stderr(`${call.name}: ${message}`) : undefined,
+        },
+      },
+    );
+    code = report(outcome, finish, (name) => printBuiltin(name, s));
+  } catch (err) {
+    code = 1;
+    if (shutdownSignal.aborted) {
+      // A signal is shutting the run down; its handler sets the exit code and says nothing more.
+    } else if (err instanceof ModelError || err instanceof InputError || err instanceof McpConfigFlagError) {
+      if (err instanceof NoPromptError || err instanceof McpConfigFlagError) code = 2;
+      stderr(`error: ${err.message}`);
+      finish({ subtype: "error_during_execution", result: err.message, errors: [err.message] });
+    } else {
+      // Unexpected (a malformed reply, a bug): still one line, and still a result object for scripts.
+      stderr(fatalLine(err));
+      finish({ subtype: "error_during_execution", result: errorMessage(err), errors: [errorMessage(err)] });
+    }
+  } finally {
+    // The answer goes out first: a server slow to exit must not hold it back.
+    await writer.flush();
+    await shutdown();
+  }
+  return code;
+}
+
+/** The turn's outcome as -p reports it; returns the exit code. */
+function report(outcome: TurnOutcome, finish: (r: Result) => void, builtin: (name: string) => string): number {
+  switch (outcome.kind) {
+    case "builtin":
+      finish({ subtype: "success", result: builtin(outcome.name) });
+      return 0;
+    case "success":
+      finish({ subtype: "success", result: outcome.text });
+      return 0;
+    case "interrupted":
+      // Only a signal interrupts -p: its handler sets the exit code and says nothing more.
+      return 1;
+    case "max_turns":
+      stderr(`error: ${outcome.error.message}`);
+      finish({ subtype: "error_max_turns", result: "", errors: [outcome.error.message] });
+      return 1;
+    case "error": {
+      const err = outcome.error;
+      if (shutdownSignal.aborted) return 1;
+      if (err instanceof ModelError || err instanceof InputError) {
+        stderr(`error: ${err.message}`);
+        finish({ subtype: "error_during_execution", result: err.message, errors: [err.message] });
+      } else {
+        stderr(fatalLine(err));
+        finish({ subtype: "error_during_execution", result: errorMessage(err), errors: [errorMessage(err)] });
+      }
+      return 1;
+    }
+  }
+}
+
+/** The loop's permission hook for -p with --permission-mode: allowed tools run, others that need permission are refused. */
+function permissionDenier(mode: PermissionMode, allowed: string[], runtime: AgentRuntime) {
+  return async (tool: Tool): Promise<PermissionDecision> =>
+    !needsPermission(tool, mode) || isAllowed(tool.name, [...allowed, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r))
+      ? true
+      : { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
+}

@@ -1,0 +1,86 @@
+/**
+ * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools, /skills,
+ * /model [id], /cost and /compact [instructions]. Text commands reuse print mode's output (builtins.ts) so both modes agree.
+ */
+import type { AgentRuntime } from "../../agent/runtime.ts";
+import type { Conversation } from "../../agent/conversation.ts";
+import type { OpenedSession } from "../../agent/sessions/session-open.ts";
+import { ToolState } from "../../tools/tool-state.ts";
+import { ModelError } from "../../agent/model.ts";
+import { listCustomCommands } from "../../agent/input/custom-commands.ts";
+import { promptCommands, resourceMention } from "../../agent/mcp/names.ts";
+import { printBuiltin } from "../commands/builtins.ts";
+import { mcpStatus } from "./servers.ts";
+import { describeUsage } from "../../agent/usage.ts";
+import { describeCompaction } from "../../agent/compact.ts";
+import { reconnect } from "./reconnect.ts";
+
+/** Built-in command names of the interactive session, without the slash. */
+export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "skills", "model", "cost", "compact"]);
+
+/** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
+export interface ReplState {
+  conversation: Conversation;
+  /** Where the conversation is saved; /clear starts a new session there. */
+  session: OpenedSession;
+  /** What the tools remember in this conversation (Bash's directory, files seen); `/clear` starts it afresh. */
+  tools: ToolState;
+}
+
+/**
+ * Runs built-in `name` with `args`; returns the text to print (ending with a newline), or
+ * "exit" for /exit. /model with an id switches the model for the following turns;
+ * `/mcp reconnect <server>` resolves once the server has started again; /compact [instructions]
+ * summarises the conversation (a model call: its text comes as a promise).
+ */
+export function runBuiltin(name: string, args: string, runtime: AgentRuntime, state: ReplState, signal?: AbortSignal): string | "exit" | Promise<string> {
+  switch (name) {
+    case "compact":
+      return compactCommand(args, runtime, state, signal);
+    case "mcp":
+      if (/^reconnect\b/.test(args)) return reconnect(args.slice("reconnect".length).trim(), runtime);
+      return mcpStatus(runtime);
+    case "exit":
+      return "exit";
+    case "clear":
+      state.conversation.clear(state.session.fresh());
+      state.tools = new ToolState(state.tools.projectDir);
+      return "Conversation cleared.\n";
+    case "cost":
+      return `${describeUsage(runtime.meter)}\n`;
+    case "model": {
+      if (!args) return `model: ${runtime.model.model}\n`;
+      try {
+        runtime.setModel(runtime.createModel(args));
+      } catch (err) {
+        if (!(err instanceof ModelError)) throw err;
+        return `error: ${err.message}\n`;
+      }
+      return `model set to ${args}\n`;
+    }
+    default:
+      return printBuiltin(name, runtime, true);
+  }
+}
+
+async function compactCommand(instructions: string, runtime: AgentRuntime, state: ReplState, signal?: AbortSignal): Promise<string> {
+  try {
+    const info = await runtime.compactNow(state.conversation, instructions, signal);
+    return info ? `${describeCompaction(info)}\n` : "Nothing to compact yet.\n";
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return `error: ${err instanceof Error ? err.message : String(err)}\n`;
+  }
+}
+
+/** Every slash command name without the slash: built-in, custom, and connected servers' MCP prompts. */
+export function commandNames(runtime: AgentRuntime): string[] {
+  const prompts = runtime.mcpServers().flatMap((s) => (s.status === "connected" ? [...promptCommands(s.name, s.prompts).keys()] : []));
+  const skills = (runtime.skills?.all() ?? []).filter((s) => s.userInvocable).map((s) => s.name);
+  return [...REPL_BUILTINS, ...skills, ...listCustomCommands(runtime.opts.cwd).map((c) => c.name), ...prompts];
+}
+
+/** Connected servers' resources as `server:uri`, for `@` completion. */
+export function resourceMentions(runtime: AgentRuntime): string[] {
+  return runtime.mcpServers().flatMap((s) => (s.status === "connected" ? s.resources.map((r) => resourceMention(s.name, r.uri)) : []));
+}

@@ -1,0 +1,278 @@
+/**
+ * The interactive session's terminal: raw mode for the whole session (raw-keyboard.ts), keys
+ * decoded by key-decoder.ts into the prompt's editor (line-editor.ts), drawn by the live area (live-area.ts).
+ * The prompt stays usable while a turn runs: Enter then queues the input (shown as queued), and
+ * queued inputs are handed out one by one, each as its own turn, by the following `readLine`s.
+ * Keys: Esc interrupts a turn (or a question); Ctrl-C interrupts a turn, or clears the input; a
+ * second Ctrl-C within DOUBLE_PRESS_MS of the first leaves; Ctrl-D on an empty input leaves;
+ * Ctrl-Z suspends the session (`fg` brings it back).
+ */
+import type { Completer } from "./complete.ts";
+import { TabCompletion } from "./tab.ts";
+import { setInterruptHandler } from "../../agent/lifecycle.ts";
+import type { Key } from "./prompt/key-decoder.ts";
+import { KeyInput } from "./prompt/raw-keyboard.ts";
+import { LineEditor } from "./prompt/line-editor.ts";
+import { applyEditingKey } from "./prompt/key-bindings.ts";
+import { LiveArea } from "../ui/live-area.ts";
+import type { Style } from "../ui/style.ts";
+import { type Ask, Questions } from "./questions.ts";
+
+export const PROMPT = "> ";
+/** Continuation lines of a multi-line input are indented under the prompt. */
+const CONTINUATION = "  ";
+/** Two Ctrl-C presses this close together (ms) leave; a later one starts over. */
+export const DOUBLE_PRESS_MS = 2000;
+
+export interface TerminalOptions {
+  completer: Completer;
+  /** Saved history, newest first. */
+  history: string[];
+  style: Style;
+}
+
+/** The prompt and its live area (see the file comment); one per session, closed with `close()`. */
+export class Terminal {
+  private readonly area = new LiveArea(process.stdout);
+  private readonly input: KeyInput;
+  private readonly editor: LineEditor;
+  private readonly tab: TabCompletion;
+  private readonly queue: string[] = [];
+  private reader: ((line: string | null) => void) | undefined;
+  private readonly questions = new Questions({
+    print: (text) => this.area.print(text),
+    redraw: () => this.redraw(),
+    closed: () => this.closed,
+    interrupted: () => this.opts.style.dim("(interrupted)"),
+  });
+  private notice: string | undefined;
+  private busyInterrupt: (() => void) | undefined;
+  private onLeave: (() => void) | undefined;
+  private status: string | undefined;
+  private activity: string[] = [];
+  private pending: string[] = [];
+  private hint: string | undefined;
+  private hintTimer: Timer | undefined;
+  private lastCtrlC = -Infinity;
+  private closed = false;
+  private readonly onResize = () => this.area.resized();
+
+  constructor(private readonly opts: TerminalOptions) {
+    this.editor = new LineEditor(opts.history);
+    this.tab = new TabCompletion(opts.completer, () => this.redraw());
+    this.input = new KeyInput((key) => this.key(key));
+    process.stdout.on("resize", this.onResize);
+    // A SIGINT from outside (kill -INT) counts as a Ctrl-C press.
+    setInterruptHandler(() => this.key({ kind: "ctrl-c" }));
+    this.redraw();
+  }
+
+  /** The next input: a queued one first, else the next one submitted; null when the user leaves. */
+  readLine(): Promise<string | null> {
+    if (this.closed) return Promise.resolve(null);
+    const queued = this.queue.shift();
+    if (queued !== undefined) {
+      this.echo(queued);
+      return Promise.resolve(queued);
+    }
+    return new Promise((resolve) => {
+      this.reader = resolve;
+      this.redraw();
+    });
+  }
+
+  /**
+   * Asks `prompt` on the prompt's row, after `body` (printed for good); the typed answer, or null
+   * on Esc / Ctrl-C. Questions from concurrent askers (a tool's permission, a server's sampling or
+   * elicitation) are asked one after the other. `initial` is pre-filled, editable text. Answers are not kept in history.
+   */
+  ask(prompt: string, body: string[] = [], initial = ""): Promise<string | null> {
+    return this.dialog((ask) => ask(prompt, body, initial));
+  }
+
+  /** Runs `run` with the question row to itself, other askers waiting (see Questions.dialog). */
+  dialog<T>(run: (ask: Ask) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    return this.questions.dialog(run, signal);
+  }
+
+  /** A line under the status (MCP servers still connecting); undefined hides it. */
+  setNotice(line: string | undefined): void {
+    this.notice = line;
+    this.redraw();
+  }
+
+  /** Prints whole lines above the live area (the conversation). */
+  print(text: string): void {
+    this.area.print(text);
+  }
+
+  /** The status line (spinner, what runs, elapsed); undefined hides it. */
+  setStatus(line: string | undefined): void {
+    this.status = line;
+    this.redraw();
+  }
+
+  /** Lines above the status that change in place (a running tool's progress). */
+  setActivity(lines: string[]): void {
+    this.activity = lines;
+    this.redraw();
+  }
+
+  /** The model's text still arriving, rendered: shown live above the activity until printed. */
+  setPending(lines: string[]): void {
+    this.pending = lines;
+    this.redraw();
+  }
+
+  /** A turn runs: Esc and Ctrl-C call `onInterrupt`; a double Ctrl-C calls `onLeave`. */
+  busy(onInterrupt: () => void, onLeave: () => void): void {
+    this.busyInterrupt = onInterrupt;
+    this.onLeave = onLeave;
+  }
+
+  /** The turn ended. */
+  idle(): void {
+    this.busyInterrupt = undefined;
+    this.onLeave = undefined;
+    this.status = undefined;
+    this.activity = [];
+    this.pending = [];
+    this.redraw();
+  }
+
+  /** Erases the live area, restores the terminal and stops listening. */
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    setInterruptHandler(undefined);
+    process.stdout.off("resize", this.onResize);
+    clearTimeout(this.hintTimer);
+    this.area.clear();
+    this.input.close();
+    this.settleReader(null);
+    this.questions.drop();
+  }
+
+  private key(key: Key): void {
+    if (this.closed) return;
+    if (key.kind !== "tab") this.tab.dismiss();
+    if (key.kind === "ctrl-c") return this.ctrlC();
+    if (key.kind === "ctrl-z") return this.suspend();
+    const q = this.questions.current;
+    if (q) {
+      if (key.kind === "escape") return this.questions.answer(null);
+      if (key.kind === "enter") return this.questions.answer(q.editor.take());
+      this.edit(q.editor, key);
+      return this.redraw();
+    }
+    switch (key.kind) {
+      case "escape":
+        this.interrupt();
+        break;
+      case "enter": {
+        const line = this.editor.enter();
+        if (line !== undefined) this.submit(line);
+        break;
+      }
+      case "ctrl-d":
+        if (this.editor.text) this.editor.delete();
+        else if (!this.busyInterrupt) this.settleReader(null);
+        break;
+      case "tab":
+        this.tab.press(this.editor, () => !this.closed && !this.questions.current);
+        break;
+      default:
+        this.edit(this.editor, key);
+    }
+    this.redraw();
+  }
+
+  /** Ctrl-Z: the live area is erased for the shell, and drawn again on return. */
+  private suspend(): void {
+    this.area.clear();
+    this.input.suspend();
+    this.redraw();
+  }
+
+  private edit(editor: LineEditor, key: Key): void {
+    if (key.kind === "ctrl-l") this.area.clearScreen();
+    else applyEditingKey(editor, key);
+  }
+
+  private submit(line: string): void {
+    if (!line.trim()) return;
+    this.editor.remember(line);
+    if (this.reader && !this.busyInterrupt) {
+      this.echo(line);
+      this.settleReader(line);
+    } else {
+      this.queue.push(line);
+    }
+  }
+
+  /** The submitted input stays in the conversation, as typed. */
+  private echo(line: string): void {
+    this.area.print(PROMPT + line.replace(/\n/g, `\n${CONTINUATION}`));
+  }
+
+  private interrupt(): void {
+    if (!this.busyInterrupt) return;
+    // Inputs queued behind an interrupted turn go back to the prompt instead of being sent.
+    if (this.queue.length) {
+      const rest = this.editor.text;
+      this.editor.set([...this.queue.splice(0), ...(rest ? [rest] : [])].join("\n"));
+    }
+    this.busyInterrupt();
+  }
+
+  private ctrlC(): void {
+    const now = performance.now();
+    if (now - this.lastCtrlC < DOUBLE_PRESS_MS) {
+      this.lastCtrlC = -Infinity;
+      if (this.onLeave) return this.onLeave();
+      return this.settleReader(null);
+    }
+    this.lastCtrlC = now;
+    if (this.questions.current) this.questions.answer(null);
+    else if (this.busyInterrupt) this.interrupt();
+    else if (this.editor.text) this.editor.clear();
+    this.showHint("(press Ctrl-C again to exit, or Ctrl-D)");
+  }
+
+  private showHint(hint: string): void {
+    this.hint = hint;
+    clearTimeout(this.hintTimer);
+    this.hintTimer = setTimeout(() => {
+      this.hint = undefined;
+      this.redraw();
+    }, DOUBLE_PRESS_MS);
+    this.hintTimer.unref?.();
+    this.redraw();
+  }
+
+  private settleReader(line: string | null): void {
+    const reader = this.reader;
+    this.reader = undefined;
+    reader?.(line);
+  }
+
+  private redraw(): void {
+    if (this.closed) return;
+    const { style } = this.opts;
+    const lines = [...this.pending, ...this.activity];
+    if (this.status) lines.push(this.status);
+    if (this.notice) lines.push(this.notice);
+    for (const q of this.queue) lines.push(style.dim(`  ↳ queued: ${q.split("\n")[0]}${q.includes("\n") ? " …" : ""}`));
+    const q = this.questions.current;
+    const editor = q?.editor ?? this.editor;
+    const first = q?.prompt ?? PROMPT;
+    const before = editor.text.slice(0, editor.cursor);
+    const row = before.split("\n").length - 1;
+    const cursorLine = lines.length + row;
+    const index = (row === 0 ? first.length : CONTINUATION.length) + before.length - (before.lastIndexOf("\n") + 1);
+    for (const [n, text] of editor.text.split("\n").entries()) lines.push((n === 0 ? first : CONTINUATION) + text);
+    lines.push(...this.tab.rows(process.stdout.columns ?? 80).map(style.dim));
+    if (this.hint) lines.push(style.dim(this.hint));
+    this.area.render({ lines, cursor: { line: cursorLine, index } });
+  }
+}

@@ -1,0 +1,214 @@
+/**
+ * One turn, the same in every mode (-p, the interactive session, host mode): the input through the
+ * input path (commands, @mentions), the user message joined to what an interrupt left, the tool-use
+ * loop with tool search, auto-compaction and the list_changed refresh, permission decisions, the
+ * interrupt's bookkeeping (streamed text kept, `[Request interrupted by user]`), a refused request
+ * rolled back, and the turn's usage and cost. The conversation writes the transcript as it grows.
+ *
+ * Modes differ only in how they ask (`canUseTool`) and how they show events (`events`): the
+ * request each mode sends is its own only in streaming, which follows from the events it shows
+ * (`onText` or `onStreamEvent` make the loop stream; -p sets neither).
+ */
+import type { AgentRuntime } from "../agent/runtime.ts";
+import type { Conversation } from "../agent/conversation.ts";
+import type { ContentBlock } from "../agent/messages.ts";
+import { parseInput, InputError } from "../agent/input/input.ts";
+import { runLoop, MaxTurnsError, type LoopHooks, type LoopOptions, type PermissionDecision } from "../agent/loop.ts";
+import { ModelError } from "../agent/model.ts";
+import { addUserInput, recordInterrupt } from "../agent/interrupts.ts";
+import type { UsageTotals } from "../agent/usage.ts";
+import type { ToolState } from "../tools/tool-state.ts";
+import { shutdownSignal } from "../agent/lifecycle.ts";
+import { toolBugReport } from "./ui/tool-bugs.ts";
+
+/** What a mode shows of a turn: the loop's hooks, plus the turn's own notices. */
+export interface TurnEvents extends Omit<LoopHooks, "onToolBug"> {
+  /** The turn waits for servers still connecting (the session's background start-up). */
+  onWaitingForServers?(names: string): void;
+  /** The input is a message for the model (not a built-in): called once, before it joins the conversation. */
+  onUserMessage?(): void;
+  /** A diagnostic line for a person (a mention naming no server, a tool bug's report). */
+  line(text: string): void;
+}
+
+/** How a mode runs turns: fixed for its run. */
+export interface TurnMode {
+  runtime: AgentRuntime;
+  conversation: Conversation;
+  /** What the tools remember across this conversation's calls. */
+  toolState: ToolState;
+  /** Built-in commands the mode answers itself, without the model. */
+  builtins: ReadonlySet<string>;
+  /** Built-ins that need no server, so they never wait for one still connecting. */
+  builtinsWithoutServers?: ReadonlySet<string>;
+  maxTurns?: number;
+  /** --debug: a tool's bug shows its stack at once. */
+  debug?: boolean;
+}
+
+/** One input to run. */
+export interface TurnInput {
+  /** Typed text (commands and mentions expand), or blocks that go as they are (host mode). */
+  input: string | ContentBlock[];
+  /** The mode's interrupt (Esc, Ctrl-C, the host's `interrupt`); shutdown interrupts every turn too. */
+  interrupt: AbortSignal;
+  /** Asked before a tool runs (loop.ts); absent → every tool runs, as in -p. */
+  canUseTool?: LoopOptions["canUseTool"];
+  events: TurnEvents;
+}
+
+/** How a turn ended; usage, cost and API time are this turn's own. */
+export type TurnOutcome = TurnTotals &
+  (
+    | { kind: "builtin"; name: string; args: string }
+    | { kind: "success"; text: string; stopReason: string | null }
+    | { kind: "max_turns"; error: MaxTurnsError }
+    | { kind: "interrupted" }
+    /** `rolledBack`: the API refused the request itself (400, 413), so the turn was dropped whole. */
+    | { kind: "error"; error: unknown; rolledBack: boolean }
+  );
+
+export interface TurnTotals {
+  /** Model calls the loop made. */
+  numTurns: number;
+  usage: UsageTotals;
+  costUsd: number;
+  apiMs: number;
+  /** Tool calls refused by the mode's question, with their inputs (the Agent SDK's `permission_denials`). */
+  denials: { tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }[];
+}
+
+/**
+ * Runs one input to its outcome. Never throws for the turn's own failures (a model error, bad
+ * input, --max-turns, an interrupt): they are the outcome. Built-in commands are returned, not run:
+ * each mode answers them in its own way.
+ */
+export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutcome> {
+  const { runtime, conversation } = mode;
+  const before = { api: runtime.model.apiMs, usage: runtime.meter.total(), cost: runtime.meter.totalCostUsd() ?? 0 };
+  const totals: Pick<TurnTotals, "numTurns" | "denials"> = { numTurns: 0, denials: [] };
+  const close = <T extends object>(outcome: T): T & TurnTotals => ({
+    ...outcome,
+    ...totals,
+    usage: minus(runtime.meter.total(), before.usage),
+    costUsd: (runtime.meter.totalCostUsd() ?? 0) - before.cost,
+    apiMs: runtime.model.apiMs - before.api,
+  });
+  const signal = AbortSignal.any([turn.interrupt, shutdownSignal]);
+  // Where this turn's messages start: a request the API refuses is dropped whole.
+  let mark = conversation.mark();
+  let added = false;
+  // Text the current model call has streamed: kept in the conversation if the turn is interrupted.
+  let partial = "";
+  const bugs = toolBugReport(turn.events.line, mode.debug ?? false);
+  // What a skill's allowed-tools let run lasts until the turn ends (Claude Code skills.md).
+  runtime.skills?.newTurn();
+  try {
+    const content = await userContent(mode, turn, signal);
+    if (!Array.isArray(content)) return close(content);
+    turn.events.onUserMessage?.();
+    mark = addUserInput(conversation, content);
+    added = true;
+    let stopReason: string | null = null;
+    const { onText, onAssistant, onWaitingForServers, onUserMessage, line, ...events } = turn.events;
+    const streams = onText !== undefined || events.onStreamEvent !== undefined;
+    const result = await runLoop(conversation, {
+      model: runtime.model,
+      system: runtime.systemPrompt(),
+      tools: () => runtime.tools(),
+      offer: (tools) => runtime.offer(tools),
+      // The skills listing, after the first message of every request, where Claude Code puts it.
+      context: () => runtime.skillContext(),
+      compact: (c, request) => runtime.autoCompact(c, request),
+      beforeModelCall: async () => {
+        await runtime.refresh();
+        conversation.noteRoutes(runtime.routes());
+      },
+      canUseTool: turn.canUseTool && recordingDenials(turn.canUseTool, totals.denials),
+      cwd: runtime.opts.cwd,
+      toolState: mode.toolState,
+      maxTurns: mode.maxTurns,
+      signal,
+      hooks: {
+        ...events,
+        // Set only when the mode streams anyway: -p's requests stay plain.
+        onText: streams
+          ? (delta) => {
+              partial += delta;
+              onText?.(delta);
+            }
+          : undefined,
+        onAssistant: (reply) => {
+          partial = "";
+          totals.numTurns++;
+          stopReason = reply.stop_reason;
+          onAssistant?.(reply);
+        },
+        onToolBug: bugs.onToolBug,
+      },
+    });
+    const crashed = bugs.summary();
+    if (crashed) turn.events.line(crashed);
+    return close({ kind: "success", text: result.text, stopReason });
+  } catch (err) {
+    if (turn.interrupt.aborted) {
+      if (added) recordInterrupt(conversation, partial);
+      return close({ kind: "interrupted" });
+    }
+    if (err instanceof MaxTurnsError) return close({ kind: "max_turns", error: err });
+    // Kept, a refused request would be resent, and refused, on every later turn (and on --resume).
+    const refused = err instanceof ModelError && (err.status === 400 || err.status === 413);
+    if (refused) conversation.rollback(mark);
+    return close({ kind: "error", error: err, rolledBack: refused });
+  }
+}
+
+/** The message's blocks, or the built-in the input names. */
+async function userContent(mode: TurnMode, turn: TurnInput, signal: AbortSignal): Promise<ContentBlock[] | { kind: "builtin"; name: string; args: string }> {
+  const { runtime } = mode;
+  if (Array.isArray(turn.input)) {
+    const blocks = turn.input.filter((b) => typeof b === "object" && b !== null && typeof (b as { type?: unknown }).type === "string");
+    if (!blocks.length) throw new InputError("user message with no content blocks");
+    return blocks;
+  }
+  const text = turn.input;
+  // A turn needs every server that may still connect (each within MCP_TIMEOUT); /mcp and the like do not.
+  const builtin = /^\/(\S+)/.exec(text.trim())?.[1];
+  if (runtime.connecting.size && !(builtin && mode.builtinsWithoutServers?.has(builtin))) {
+    turn.events.onWaitingForServers?.([...runtime.connecting].join(", "));
+    await untilAborted(runtime.connected, signal);
+  }
+  const parsed = await untilAborted(
+    parseInput(text, { cwd: runtime.opts.cwd, builtins: mode.builtins, mcp: runtime.mcpInput(), skills: runtime.skillInput(), warn: turn.events.line }),
+    signal,
+  );
+  return parsed.kind === "builtin" ? parsed : parsed.content;
+}
+
+/** The mode's question, noting each refusal for the turn's `denials`. */
+function recordingDenials(ask: NonNullable<LoopOptions["canUseTool"]>, denials: TurnTotals["denials"]): NonNullable<LoopOptions["canUseTool"]> {
+  return async (tool, input, call): Promise<PermissionDecision> => {
+    const decision = await ask(tool, input, call);
+    if (decision === false || (typeof decision === "object" && decision.behavior === "deny")) {
+      denials.push({ tool_name: tool.name, tool_use_id: call.id, tool_input: input });
+    }
+    return decision;
+  };
+}
+
+/** `work`, or a rejection with the abort reason as soon as `signal` fires. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+const minus = (a: UsageTotals, b: UsageTotals): UsageTotals => ({
+  input_tokens: a.input_tokens - b.input_tokens,
+  output_tokens: a.output_tokens - b.output_tokens,
+  cache_creation_input_tokens: a.cache_creation_input_tokens - b.cache_creation_input_tokens,
+  cache_read_input_tokens: a.cache_read_input_tokens - b.cache_read_input_tokens,
+});

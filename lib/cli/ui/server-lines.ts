@@ -1,0 +1,51 @@
+/**
+ * The lines a person reads about MCP servers on stderr: a failure (at start-up or mid-run), a
+ * server's stderr under --verbose, and the JSON-RPC trace under --debug. The registry reports
+ * events; only this file words them.
+ */
+import type { FailurePhase, RegistryOptions, ServerSnapshot } from "../../mcp/registry/registry.ts";
+import { stderrSuffix } from "./stderr-tail.ts";
+
+/** What `mcp list`, `/mcp` and the `-p` server table say when no scope names a server (Claude Code's three scopes). */
+export const NO_SERVERS = "No MCP servers configured: add one with ./your_program.sh mcp add (local, project or user scope), or use .mcp.json or --mcp-config.";
+
+/** The empty list's line: a config that was there but could not be used is not "nothing configured". */
+export function noServersLine(configProblems: number): string {
+  return configProblems ? "No MCP servers could be loaded (the lines at start-up say why)." : NO_SERVERS;
+}
+
+/** Longest traced message shown, in characters. */
+const TRACE_CHARS = 2000;
+
+/**
+ * `MCP server "x" failed to start: <reason> (stderr: …)` at start-up, `MCP server "x" <reason> (stderr: …)`
+ * when it ended mid-run (the reason then reads "exited with code 1") or failed the handshake after
+ * initialize (the reason reads "failed the handshake: tools/list answered MCP error -32603: fetch failed").
+ */
+export function failureLine(server: ServerSnapshot, phase: FailurePhase): string {
+  // `MCP server "x" needs authentication: run ./your_program.sh mcp login x`, the same in -p, mcp and /mcp.
+  if (server.needsAuth) return `MCP server "${server.name}" ${server.error}`;
+  // A handshake failure's reason starts "failed the handshake: …" already.
+  const what = phase === "start" ? `failed to start: ${server.error}` : server.error;
+  return `MCP server "${server.name}" ${what}${stderrSuffix(server.stderr)}`;
+}
+
+/** `[server] → {…}` (sent) or `[server] ← {…}` (received), cut at 2000 characters. */
+export function traceLine(server: string, direction: "send" | "receive", message: string): string {
+  return `[${server}] ${direction === "send" ? "→" : "←"} ${message.slice(0, TRACE_CHARS)}`;
+}
+
+/**
+ * The registry's reporting callbacks, writing through `log`: failures always, servers' stderr
+ * lines with `verbose`, every JSON-RPC message with `debug`.
+ */
+export function mcpReporter(
+  log: (line: string) => void,
+  { verbose = false, debug = false }: { verbose?: boolean; debug?: boolean },
+): Pick<RegistryOptions, "onServerFailed" | "onStderrLine" | "onTrace"> {
+  return {
+    onServerFailed: (server, phase) => log(failureLine(server, phase)),
+    onStderrLine: verbose ? (server, line) => log(`[${server}] ${line}`) : undefined,
+    onTrace: debug ? (server, direction, message) => log(traceLine(server, direction, message)) : undefined,
+  };
+}

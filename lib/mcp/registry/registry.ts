@@ -1,0 +1,314 @@
+/**
+ * All MCP sessions of a run: started concurrently, each with a status; read through snapshots;
+ * tools, prompts and resources on request; one shutdown for all. Knows nothing of the agent:
+ * lib/agent/mcp turns what it lists into the agent's tools, commands and attachments.
+ */
+import type { McpClient } from "../session/client.ts";
+import type { ServerConfig } from "../config/load.ts";
+import { type ClientFeatures, workingDirectoryRoots } from "../session/features.ts";
+import type {
+  CallToolResult,
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  ListKind,
+  McpPrompt,
+  McpResource,
+  ReadResourceResult,
+} from "../protocol/protocol.ts";
+import type { RequestOptions } from "../session/jsonrpc.ts";
+import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "../config/env.ts";
+import { errorMessage } from "../../shared/values.ts";
+import { REPROBE_INTERVAL_MS, type RegistryOptions, type ServerSnapshot, type ServerState } from "./types.ts";
+import { Restarter } from "./restarts.ts";
+import { authRequired, HandshakeError, handshake, listInto, openSession, orNone } from "./session-start.ts";
+
+export type { FailurePhase, RegistryOptions, ServerSnapshot } from "./types.ts";
+
+export class McpRegistry {
+  /** One entry per configured server, in configuration order. */
+  private readonly servers: ServerState[] = [];
+  /** Connected sessions by server name. */
+  private readonly clients = new Map<string, McpClient>();
+  /** Every session spawned, connected or still starting: what shutdown closes. */
+  private readonly spawned = new Set<McpClient>();
+  /** Bumped whenever a list or a status changes, so readers can cache what they built from snapshots. */
+  private changes = 0;
+  private shuttingDown: Promise<void> | undefined;
+  private readonly reports = new Set<Promise<void>>();
+  private readonly startupTimeoutMs: number;
+  private readonly toolTimeoutMs: number;
+  private readonly features: ClientFeatures;
+  /** The report of a server's death, by server: a restart waits until the old process is gone. */
+  private readonly endings = new Map<string, Promise<void>>();
+  private readonly warned = new Set<string>();
+  private readonly restarter = new Restarter({
+    restart: (name) => this.restart(name),
+    log: (line) => this.opts.log(line),
+    giveUp: (name, reason) => {
+      const state = this.servers.find((s) => s.name === name)!;
+      this.clients.delete(name);
+      state.error = reason;
+      this.changes++;
+      this.opts.onServerFailed?.(Object.freeze({ ...state }), "exit");
+    },
+  });
+
+  private constructor(private readonly opts: RegistryOptions) {
+    this.startupTimeoutMs = opts.startupTimeoutMs ?? DEFAULT_STARTUP_TIMEOUT_MS;
+    this.toolTimeoutMs = opts.toolTimeoutMs ?? DEFAULT_TOOL_TIMEOUT_MS;
+    this.features = opts.features ?? { roots: workingDirectoryRoots(opts.cwd) };
+  }
+
+  /**
+   * A registry with no servers yet. Register `shutdown` on the exit paths, then await `connect`:
+   * a signal during start-up then still closes the servers gracefully.
+   */
+  static open(opts: RegistryOptions): McpRegistry {
+    return new McpRegistry(opts);
+  }
+
+  /** `open` then `connect`, for callers with no exit path to guard during start-up. */
+  static async start(configs: ServerConfig[], opts: RegistryOptions): Promise<McpRegistry> {
+    const registry = McpRegistry.open(opts);
+    await registry.connect(configs);
+    return registry;
+  }
+
+  /**
+   * Starts every server concurrently: handshake, tools/list, and prompts/list and resources/list
+   * when declared (basic/lifecycle#capability-negotiation). Each server is spawned before this
+   * returns its promise. Never throws for a server: a failure gets status "failed", one line
+   * through `opts.log`, and its process is shut down. `configs` have unique names (config.ts).
+   * A config with `disabled`, or named in `notApproved`, is listed as "disabled" and not started.
+   */
+  async connect(configs: ServerConfig[], notApproved: ReadonlySet<string> = new Set()): Promise<void> {
+    const starting: Promise<void>[] = [];
+    for (const config of configs) {
+      const state: ServerState = { name: config.name, status: "failed", config, tools: [], prompts: [], resources: [], stderr: [] };
+      this.servers.push(state);
+      if (config.disabled || notApproved.has(config.name)) {
+        Object.assign(state, { status: "disabled", error: config.disabled ? "by its entry" : "not approved" });
+        continue;
+      }
+      starting.push(this.startOne(state));
+    }
+    await Promise.all(starting);
+  }
+
+  /**
+   * Closes the server's session, if any, and starts it again: handshake and lists afresh, so the
+   * model's next call sees its new tools (the interactive `/mcp reconnect`). Resolves with its new
+   * snapshot, connected or failed (a failure is reported as at start-up). A disabled server stays so.
+   * @throws Error for an unknown server name.
+   */
+  async reconnect(name: string): Promise<ServerSnapshot> {
+    const state = this.servers.find((s) => s.name === name);
+    if (!state) throw new Error(`no MCP server named "${name}"`);
+    if (state.status !== "disabled") await this.restarter.run(name);
+    return Object.freeze({ ...state });
+  }
+
+  /**
+   * Asked before a tool call to `server`. Undefined: call now. A promise resolving undefined: a
+   * restart is under way, call once it is done. A promise resolving a line: the stdio server was
+   * found dead; that line is the call's error result, and a restart has begun (at most 3 in 5
+   * minutes; then the server stays failed and the line says so).
+   */
+  revive(server: string): Promise<string | undefined> | undefined {
+    const pending = this.restarter.pending(server);
+    if (pending) return pending.then(() => undefined);
+    const state = this.servers.find((s) => s.name === server);
+    const client = this.clients.get(server);
+    if (!state || !client || client.connected || state.config.type !== "stdio" || this.shuttingDown) return undefined;
+    return (async () => {
+      // watch() saw the end first (its callback was registered first); its report says why.
+      await client.closed;
+      await this.endings.get(server);
+      return this.restarter.pending(server) ? undefined : this.restarter.foundDead(server, state.error ?? "exited");
+    })();
+  }
+
+  /** Every configured server, in configuration order, as frozen snapshots. */
+  snapshot(): ServerSnapshot[] {
+    return this.servers.map((s) => Object.freeze({ ...s }));
+  }
+
+  /** One server's snapshot, or undefined when none has that name. */
+  server(name: string): ServerSnapshot | undefined {
+    const state = this.servers.find((s) => s.name === name);
+    return state && Object.freeze({ ...state });
+  }
+
+  /** Grows whenever a status or a list changed: a reader caches what it built until this moves. */
+  get version(): number {
+    return this.changes;
+  }
+
+  /** True when the named server finished its handshake and is still running. */
+  isConnected(name: string): boolean {
+    return this.clients.get(name)?.connected ?? false;
+  }
+
+  /**
+   * Re-lists what servers announced as changed (`notifications/<kind>/list_changed`). Call it
+   * before each model call: without announcements it does nothing. Failures keep the old list.
+   */
+  async refresh(): Promise<void> {
+    const work: Promise<void>[] = [];
+    const now = Date.now();
+    for (const state of this.servers) {
+      // A remote server that failed may be back: probed again, at most once a minute.
+      if (state.status === "failed" && state.config.type !== "stdio" && now - (state.probedAt ?? 0) >= REPROBE_INTERVAL_MS && !this.shuttingDown) {
+        work.push(this.restarter.run(state.name));
+        continue;
+      }
+      const client = this.clients.get(state.name);
+      if (client?.connected && client.dirty.size > 0) work.push(this.list(client, state, [...client.dirty], false));
+    }
+    if (work.length === 0) return;
+    await Promise.all(work);
+    this.changes++;
+  }
+
+  /**
+   * The server's prompts as a user asking for them expects: the start-up list when it declared
+   * `prompts` (kept fresh by list_changed), else asked now through `listPrompts`. Rejects like `getPrompt`.
+   */
+  async prompts(server: string): Promise<readonly McpPrompt[]> {
+    const state = this.servers.find((s) => s.name === server);
+    if (state?.status === "connected" && state.capabilities?.prompts) return state.prompts;
+    return this.listPrompts(server);
+  }
+
+  /** `prompts/list`, asked even when the server did not declare prompts; -32601 → []. Rejects like `getPrompt`. */
+  async listPrompts(server: string): Promise<McpPrompt[]> {
+    return orNone(this.client(server).listPrompts({ timeoutMs: this.startupTimeoutFor(server) }));
+  }
+
+  /** `resources/list`, asked even when not declared; -32601 → []. Rejects like `getPrompt`. */
+  async listResources(server: string): Promise<McpResource[]> {
+    return orNone(this.client(server).listResources({ timeoutMs: this.startupTimeoutFor(server) }));
+  }
+
+  /** `prompts/get`. Rejects with Error for an unknown or disconnected server, McpError from the server. */
+  async getPrompt(server: string, name: string, args: Record<string, string>): Promise<GetPromptResult> {
+    return this.client(server).getPrompt(name, args, { timeoutMs: this.toolTimeoutFor(server) });
+  }
+
+  /** `resources/read`. Rejects like `getPrompt`. */
+  async readResource(server: string, uri: string): Promise<ReadResourceResult> {
+    return this.client(server).readResource(uri, { timeoutMs: this.toolTimeoutFor(server) });
+  }
+
+  /** `completion/complete` (see `McpClient.complete`), bounded by the entry's `toolTimeout` unless `opts` says otherwise. Rejects like `getPrompt`. */
+  async complete(server: string, request: CompleteRequest, opts: RequestOptions = {}): Promise<CompleteResult> {
+    return this.client(server).complete(request, { timeoutMs: this.toolTimeoutFor(server), ...opts });
+  }
+
+  /**
+   * `tools/call` with the server's own tool name, returning the raw result (`isError` included),
+   * bounded by the entry's `toolTimeout`, else MCP_TOOL_TIMEOUT, unless `opts` says otherwise. Rejects like `getPrompt`, and with
+   * RequestTimeoutError, RequestCancelledError or ConnectionClosedError (errors.ts).
+   */
+  async callTool(server: string, tool: string, args: Record<string, unknown>, opts: RequestOptions = {}): Promise<CallToolResult> {
+    return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutFor(server), ...opts });
+  }
+
+  /** Shuts every server down concurrently (see `StdioTransport.close`). Idempotent; never throws. */
+  shutdown(): Promise<void> {
+    // Servers still starting are closed too; reports of servers that died before shutdown began are finished, not cut off.
+    this.shuttingDown ??= Promise.all([...[...this.spawned].map((c) => c.close(this.opts.graceMs)), ...this.reports]).then(() => {});
+    return this.shuttingDown;
+  }
+
+  /** The entry's `timeout`, else MCP_TIMEOUT (ms). */
+  private startupTimeoutFor(server: string): number {
+    return this.servers.find((s) => s.name === server)?.config.timeoutMs ?? this.startupTimeoutMs;
+  }
+
+  /** The entry's `toolTimeout`, else MCP_TOOL_TIMEOUT (ms). */
+  private toolTimeoutFor(server: string): number {
+    return this.servers.find((s) => s.name === server)?.config.toolTimeoutMs ?? this.toolTimeoutMs;
+  }
+
+  /** The old session closed (its death report finished), the state emptied, and a fresh start. */
+  private async restart(name: string): Promise<void> {
+    const state = this.servers.find((s) => s.name === name)!;
+    const old = this.clients.get(name);
+    this.clients.delete(name); // first, so its closing is not reported as a death
+    if (old) {
+      await old.close(this.opts.graceMs);
+      this.spawned.delete(old);
+    }
+    await this.endings.get(name);
+    for (const key of ["error", "needsAuth", "protocolVersion", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
+    Object.assign(state, { status: "failed", tools: [], prompts: [], resources: [], resourceTemplates: undefined, skills: undefined, stderr: [] });
+    this.changes++;
+    await this.startOne(state);
+    this.changes++;
+  }
+
+  private async startOne(state: ServerState): Promise<void> {
+    const name = state.name;
+    let client: McpClient | undefined;
+    try {
+      // A stdio server is spawned synchronously here, before the first wait.
+      client = await openSession(state.config, this.opts, this.features);
+      this.spawned.add(client);
+      state.pid = client.diagnostics().pid;
+      if (this.shuttingDown) throw new Error("shut down during start-up");
+      state.probedAt = Date.now();
+      await handshake(client, state, { strict: true, timeoutMs: this.startupTimeoutFor(name), log: this.opts.log, warned: this.warned });
+      if (this.shuttingDown) throw new Error("shut down during start-up");
+      state.status = "connected";
+      this.changes++;
+      this.clients.set(name, client);
+      this.watch(client, state);
+    } catch (error) {
+      state.status = "failed";
+      const auth = authRequired(error);
+      // The line below names the server already; errors from the connection name it too.
+      state.error = auth ? auth.message.replace(`MCP server "${name}" `, "") : errorMessage(error).replace(`MCP server "${name}": `, "");
+      // A login this run cannot do (`-p`, no terminal): reported as such, with the command to run.
+      if (auth) state.needsAuth = true;
+      // Closed first: the stderr tail is complete only once the process is gone.
+      await client?.close(this.opts.graceMs);
+      state.stderr = client?.diagnostics().stderrTail ?? [];
+      // A start cut short by our own shutdown (a signal) is not the server's failure.
+      if (!this.shuttingDown) this.opts.onServerFailed?.(Object.freeze({ ...state }), error instanceof HandshakeError ? "handshake" : "start");
+    }
+    // A start cut short by our shutdown is not a server's outcome to count.
+    if (!this.shuttingDown) this.opts.onServerSettled?.(Object.freeze({ ...state }));
+  }
+
+  private list(client: McpClient, state: ServerState, kinds: ListKind[], strict: boolean): Promise<void> {
+    return listInto(client, state, kinds, { strict, timeoutMs: this.startupTimeoutFor(state.name), log: this.opts.log, warned: this.warned });
+  }
+
+  /** A server that dies mid-run becomes "failed", its group is shut down, and one line reports its exit and stderr. */
+  private watch(client: McpClient, state: ServerState): void {
+    void client.closed.then(() => {
+      // Closed by our own shutdown, or replaced by a reconnect: nothing to report.
+      if (this.shuttingDown || this.clients.get(state.name) !== client) return;
+      state.status = "failed";
+      this.changes++;
+      const report = (async () => {
+        state.error = await client.endReason();
+        await client.close(this.opts.graceMs);
+        state.stderr = client.diagnostics().stderrTail ?? [];
+        this.opts.onServerFailed?.(Object.freeze({ ...state }), "exit");
+      })();
+      this.reports.add(report);
+      this.endings.set(state.name, report);
+    });
+  }
+
+  private client(server: string): McpClient {
+    const client = this.clients.get(server);
+    if (client?.connected) return client;
+    const state = this.servers.find((s) => s.name === server);
+    if (!state) throw new Error(`no MCP server named "${server}"`);
+    throw new Error(`MCP server "${server}" is not connected${state.error ? ` (${state.error})` : ""}`);
+  }
+}

@@ -1,0 +1,266 @@
+/**
+ * One MCP server's session (MCP 2025-11-25, basic/lifecycle, server/*, client/roots,
+ * client/sampling): the handshake, paginated lists, calls, and the server's own requests.
+ */
+import { ConnectionClosedError, McpError, RequestTimeoutError } from "../protocol/errors.ts";
+import { type ClientFeatures, declaredCapabilities, serveRequest } from "./features.ts";
+import { JsonRpcConnection, type Params, type RequestOptions } from "./jsonrpc.ts";
+import {
+  SUPPORTED_PROTOCOL_VERSIONS,
+  initializeRequest,
+  type CallToolResult,
+  type CompleteRequest,
+  type CompleteResult,
+  type GetPromptResult,
+  type Implementation,
+  type InitializeResult,
+  type ListKind,
+  type McpPrompt,
+  type McpResource,
+  type McpResourceTemplate,
+  type McpTool,
+  type ReadResourceResult,
+  type ServerCapabilities,
+} from "../protocol/protocol.ts";
+import type { Transport, TransportDiagnostics } from "../transports/transport.ts";
+import { isObject } from "../../shared/values.ts";
+import { settlesWithin } from "../../shared/async.ts";
+
+/** After a write hit a broken pipe, how long the transport may take to report the exit that broke it (ms). */
+const BROKEN_PIPE_EXIT_WAIT_MS = 1000;
+
+export interface McpClientOptions {
+  /** What we offer the server: the capabilities declared and the handlers of its requests. */
+  features: ClientFeatures;
+  /** Diagnostics (skipped lines, the server's `notifications/message`): shown under --verbose. */
+  log?: (line: string) => void;
+  /** Problems the user should see (a pagination loop, a malformed list entry). */
+  warn?: (line: string) => void;
+  /** Every JSON-RPC message in and out (--debug). */
+  trace?: (direction: "send" | "receive", message: string) => void;
+  /** Called after a `notifications/<kind>/list_changed` marked `kind` dirty. */
+  onListChanged?: (kind: ListKind) => void;
+}
+
+/** What the handshake established; `serverInfo` and `instructions` only when the server sent them. */
+export interface SessionInfo {
+  protocolVersion: string;
+  capabilities: ServerCapabilities;
+  serverInfo?: Implementation;
+  instructions?: string;
+}
+
+/** Pages followed per list before giving up (server/utilities/pagination: guard against loops). */
+export const MAX_PAGES = 1000;
+
+export class McpClient {
+  protocolVersion: string | undefined;
+  capabilities: ServerCapabilities = {};
+  serverInfo: Implementation | undefined;
+  instructions: string | undefined;
+  /** Lists the server announced as changed and not re-listed since. */
+  readonly dirty = new Set<ListKind>();
+  private readonly conn: JsonRpcConnection;
+  private initialized = false;
+  private readonly peer: string;
+
+  constructor(
+    readonly name: string,
+    readonly transport: Transport,
+    private readonly opts: McpClientOptions,
+  ) {
+    this.peer = `MCP server "${name}"`;
+    this.conn = new JsonRpcConnection(transport.messages, {
+      peer: this.peer,
+      write: (message) => transport.send(message),
+      onRequest: (method, params, ctx) => serveRequest(opts.features, method, params, { server: name, signal: ctx.signal }),
+      onNotification: (method, params) => this.onNotification(method, params),
+      log: opts.log,
+      trace: opts.trace,
+    });
+    void transport.closed.then((closed) => this.conn.close(new ConnectionClosedError(`${this.peer} ${closed.reason}`, closed.byUs)));
+  }
+
+  /** The transport's diagnostics: stderr tail and pid for stdio, the last HTTP status for HTTP. */
+  diagnostics(): TransportDiagnostics {
+    return this.transport.diagnostics();
+  }
+
+  /** True after a successful handshake and until the connection closes. */
+  get connected(): boolean {
+    return this.initialized && !this.conn.isClosed;
+  }
+
+  /** Resolves with the reason when the connection closes (exit, EOF, or `close`). */
+  get closed(): Promise<Error> {
+    return this.conn.closed;
+  }
+
+  /**
+   * The handshake (basic/lifecycle#initialization): sends the `initializeRequest` frame, checks
+   * the answered protocolVersion, sends `notifications/initialized`, keeps capabilities,
+   * serverInfo and instructions.
+   * @throws Error whose message is the reason alone, e.g. "exited with code 1 before the handshake".
+   */
+  async connect(opts: { timeoutMs: number }): Promise<SessionInfo> {
+    let answer: unknown;
+    try {
+      const capabilities = declaredCapabilities(this.opts.features);
+      answer = await this.conn.requestFrame((id) => initializeRequest(id, capabilities), { timeoutMs: opts.timeoutMs, cancellable: false });
+    } catch (error) {
+      throw await this.startupFailure(error, opts.timeoutMs);
+    }
+    const result = (isObject(answer) ? answer : {}) as Partial<InitializeResult>;
+    const version = result.protocolVersion;
+    if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version)) {
+      throw new Error(`answered initialize with unsupported protocolVersion ${JSON.stringify(version)} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`);
+    }
+    this.protocolVersion = version;
+    this.transport.setProtocolVersion?.(version as string);
+    this.capabilities = isObject(result.capabilities) ? result.capabilities : {};
+    this.serverInfo = isObject(result.serverInfo) ? (result.serverInfo as Implementation) : undefined;
+    this.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
+    this.conn.notify("notifications/initialized");
+    this.initialized = true;
+    return { protocolVersion: version as string, capabilities: this.capabilities, serverInfo: this.serverInfo, instructions: this.instructions };
+  }
+
+  /** `tools/list`, every page (server/tools#listing-tools). Entries without a name are dropped. */
+  listTools(opts?: RequestOptions): Promise<McpTool[]> {
+    return this.paginate("tools/list", "tools", (t) => typeof t.name === "string", opts) as Promise<McpTool[]>;
+  }
+
+  /** `prompts/list`, every page (server/prompts#listing-prompts). */
+  listPrompts(opts?: RequestOptions): Promise<McpPrompt[]> {
+    return this.paginate("prompts/list", "prompts", (p) => typeof p.name === "string", opts) as Promise<McpPrompt[]>;
+  }
+
+  /** `resources/list`, every page (server/resources#listing-resources). */
+  listResources(opts?: RequestOptions): Promise<McpResource[]> {
+    return this.paginate("resources/list", "resources", (r) => typeof r.uri === "string", opts) as Promise<McpResource[]>;
+  }
+
+  /** `skills/list`, every page (SEP-2640, Enumeration via skills/list); only for servers that declared the extension. */
+  listSkills(opts?: RequestOptions): Promise<unknown[]> {
+    return this.paginate("skills/list", "skills", (s) => typeof s.uri === "string", opts);
+  }
+
+  /** `resources/templates/list`, every page (server/resources#resource-templates). */
+  listResourceTemplates(opts?: RequestOptions): Promise<McpResourceTemplate[]> {
+    return this.paginate("resources/templates/list", "resourceTemplates", (t) => typeof t.uriTemplate === "string", opts) as Promise<McpResourceTemplate[]>;
+  }
+
+  /**
+   * `completion/complete` (server/utilities/completion): values for an argument of a prompt or a
+   * variable of a resource template. Only for servers that declared `completions`. Throws like `callTool`.
+   */
+  complete(request: CompleteRequest, opts?: RequestOptions): Promise<CompleteResult> {
+    return this.request("completion/complete", { ...request }, opts);
+  }
+
+  /**
+   * `tools/call` with the server's own tool name. Resolves with the raw result, `isError` included.
+   * @throws McpError, RequestTimeoutError, RequestCancelledError or ConnectionClosedError.
+   */
+  callTool(name: string, args: Record<string, unknown>, opts?: RequestOptions): Promise<CallToolResult> {
+    return this.request("tools/call", { name, arguments: args }, opts);
+  }
+
+  /** `prompts/get` with string arguments (server/prompts#getting-a-prompt). Throws like `callTool`. */
+  getPrompt(name: string, args: Record<string, string>, opts?: RequestOptions): Promise<GetPromptResult> {
+    return this.request("prompts/get", { name, arguments: args }, opts);
+  }
+
+  /** `resources/read` (server/resources#reading-resources). Throws like `callTool`. */
+  readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult> {
+    return this.request("resources/read", { uri }, opts);
+  }
+
+  /** Ends the session: pending requests reject, then the transport's shutdown sequence runs. */
+  async close(graceMs?: number): Promise<void> {
+    this.conn.close(new ConnectionClosedError(`${this.peer} was shut down`, true));
+    await this.transport.close(graceMs);
+  }
+
+  /** Why the transport ended, once it has, in its own words: "exited with code 1", "closed its output". */
+  async endReason(): Promise<string> {
+    return (await this.transport.closed).reason;
+  }
+
+  private request<T>(method: string, params: Params, opts?: RequestOptions): Promise<T> {
+    if (!this.initialized) return Promise.reject(new Error(`${this.peer}: ${method} before the handshake`));
+    return this.conn.request<T>(method, params, opts);
+  }
+
+  /** Follows `nextCursor` to the end (server/utilities/pagination), stopping on a repeated cursor. */
+  private async paginate(method: string, key: string, valid: (item: Record<string, unknown>) => boolean, opts?: RequestOptions): Promise<unknown[]> {
+    const items: unknown[] = [];
+    // A list is keyed by name (tools, prompts), uri (resources) or uriTemplate; a page served twice adds nothing.
+    const ids = new Set<string>();
+    const seen = new Set<string>();
+    let cursor: string | undefined;
+    for (let page = 1; ; page++) {
+      const result = await this.request<unknown>(method, cursor === undefined ? undefined : { cursor }, opts);
+      const list = isObject(result) ? result[key] : undefined;
+      if (!Array.isArray(list)) throw new Error(`${this.peer}: ${method} result has no "${key}" array`);
+      for (const item of list) {
+        if (isObject(item) && valid(item)) {
+          const id = String(key === "resources" || key === "skills" ? item.uri : key === "resourceTemplates" ? item.uriTemplate : item.name);
+          if (!ids.has(id)) items.push(item);
+          ids.add(id);
+        } else this.opts.warn?.(`${this.peer}: ${method} entry skipped (malformed): ${JSON.stringify(item)?.slice(0, 120)}`);
+      }
+      const next = (result as Record<string, unknown>).nextCursor;
+      if (typeof next !== "string" || next === "") return items;
+      if (seen.has(next) || page >= MAX_PAGES) {
+        const why = seen.has(next) ? `repeated cursor ${JSON.stringify(next)}` : `more than ${MAX_PAGES} pages`;
+        this.opts.warn?.(`${this.peer}: ${method} stopped after ${page} pages (${why}); the list may be incomplete`);
+        return items;
+      }
+      seen.add(next);
+      cursor = next;
+    }
+  }
+
+  private onNotification(method: string, params: Params): void {
+    const changed = /^notifications\/(tools|prompts|resources)\/list_changed$/.exec(method);
+    if (changed) {
+      const kind = changed[1] as ListKind;
+      this.dirty.add(kind);
+      this.opts.onListChanged?.(kind);
+    } else if (method === "notifications/elicitation/complete" && typeof params?.elicitationId === "string") {
+      this.opts.features.elicitation?.onComplete?.(this.name, params.elicitationId);
+    } else if (method === "notifications/message") {
+      const data = params?.data;
+      const text = typeof data === "string" ? data : JSON.stringify(data);
+      this.opts.log?.(`[${this.name}] ${String(params?.level ?? "info")}: ${text}`);
+    } else {
+      this.opts.log?.(`${this.peer}: notification ${method} ignored`);
+    }
+  }
+
+  private async startupFailure(error: unknown, timeoutMs: number): Promise<Error> {
+    // The transport's own words for how it ended; a send that failed on a live channel speaks for itself.
+    if (error instanceof ConnectionClosedError && this.conn.isClosed) return new Error(`${await this.endReason()} before the handshake`);
+    // A server that exits at once breaks the pipe under our initialize: its exit says why, EPIPE does not.
+    if (error instanceof ConnectionClosedError && errnoOf(error.cause) === "EPIPE" && (await settlesWithin(this.transport.closed, BROKEN_PIPE_EXIT_WAIT_MS))) {
+      return new Error(`${await this.endReason()} before the handshake`);
+    }
+    // An HTTP transport's reason ("HTTP 502 Bad Gateway from …") is the whole story.
+    if (error instanceof ConnectionClosedError && error.cause instanceof Error) return error.cause;
+    if (error instanceof RequestTimeoutError) {
+      const { skipped, lastSkipped, strayIds } = this.conn.stats;
+      const garbage = skipped ? `; its output had ${skipped} line(s) that are not JSON-RPC, the last: ${lastSkipped}` : "";
+      // A server answering with the wrong id looks silent otherwise: say what it answered to.
+      const stray = strayIds.length ? `; it answered request id ${strayIds.map((id) => JSON.stringify(id)).join(", ")}, which we never sent` : "";
+      return new Error(`no answer to initialize within ${timeoutMs} ms${garbage}${stray}`);
+    }
+    if (error instanceof McpError) return new Error(`initialize failed: ${error.message}`);
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** A system error's code (`EPIPE`, `ENOENT`…), or undefined. */
+function errnoOf(error: unknown): string | undefined {
+  return typeof error === "object" && error !== null && "code" in error ? String(error.code) : undefined;
+}

@@ -1,0 +1,97 @@
+/**
+ * MCP in the interactive session through a real terminal (tmux): servers connect in the
+ * background while the prompt is already usable, a turn waits for the ones still connecting and
+ * says which, sampling asks the user first, and /mcp shows each server's state.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, text, toolUse } from "../../support/model-server.ts";
+import { fixtureServer, writeMcpConfig } from "../../support/run.ts";
+import { TMUX } from "../../support/tmux.ts";
+import { atPrompt, launchAgent, startAgent, stopAgent, submit, waitUntil } from "../../support/repl.ts";
+
+afterEach(stopAgent);
+
+/** A server slow to start makes these tests longer than the others (ms). */
+const SLOW_TEST_MS = 45_000;
+
+describe.skipIf(!TMUX)("MCP in the session", () => {
+  test(
+    "the prompt is there while a server takes 10 s to start; the first turn waits for it, says so, and gets its tools",
+    async () => {
+      const { term, server } = await launchAgent([reply(text("with every tool"))], {
+        setup: (dir) => writeMcpConfig(dir, { fx: fixtureServer(), slow: fixtureServer("--init-delay", "10000") }),
+      });
+      // The prompt is usable while "slow" is still in its handshake.
+      await term.waitFor((s) => s.includes("Connecting MCP servers: slow…") && s.trimEnd().endsWith(">"));
+      await submit(term, "/mcp");
+      const screen = await term.waitFor("slow: connecting… · stdio");
+      expect(screen).toMatch(/fx: connected · stdio · \d+ tools/);
+      await submit(term, "use everything");
+      await term.waitFor("Waiting for MCP servers still connecting: slow");
+      expect(server.requests).toHaveLength(0);
+      await term.waitFor((s) => s.includes("with every tool") && atPrompt(s), 20_000);
+      const tools = server.requests[0]!.body.tools.map((t: { name: string }) => t.name);
+      expect(tools).toContain("mcp__fx__echo");
+      expect(tools).toContain("mcp__slow__echo");
+      expect(await term.screen()).toContain("MCP: 2 connected");
+    },
+    SLOW_TEST_MS,
+  );
+
+  test(
+    "a server's sampling request asks first: the server, its first lines, maxTokens; no refuses it",
+    async () => {
+      const { term, server } = await startAgent(
+        [
+          reply(toolUse("mcp__fx__sample", { prompt: "Summarise the weather\nin two lines" })),
+          reply(text("It is sunny.")),
+          reply(toolUse("mcp__fx__sample", { prompt: "again" })),
+          reply(text("all done")),
+        ],
+        { args: ["--allowedTools", "mcp__fx"], setup: (dir) => writeMcpConfig(dir, { fx: fixtureServer() }) },
+      );
+      await submit(term, "sample twice");
+      const screen = await term.waitFor('Allow "fx" to use the model? [y]es / [n]o / [a]lways for this server');
+      expect(screen).toContain('MCP server "fx" asks for a completion from the model (sampling/createMessage, up to 100 tokens):');
+      expect(screen).toContain("  user: Summarise the weather\n  user: in two lines\n");
+      // Nothing was spent before the answer.
+      await waitUntil(() => server.requests.length === 1);
+      await term.type("y");
+      await term.keys("Enter");
+      await term.waitFor("⎿  It is sunny.");
+      await term.waitFor((s) => s.match(/Allow "fx" to use the model\?/g)?.length === 2);
+      await term.type("n");
+      await term.keys("Enter");
+      await term.waitFor((s) => s.includes("all done") && atPrompt(s));
+      // The refused request never reached the model; the server got an error it reported.
+      expect(server.requests).toHaveLength(4);
+      const result = server.requests[3]!.body.messages.at(-1).content[0];
+      expect(result.content).toContain("User rejected sampling request");
+    },
+    SLOW_TEST_MS,
+  );
+
+  test(
+    "/help lists /mcp reconnect, prompts with their argument names, custom commands with descriptions, and the keys",
+    async () => {
+      const { term } = await startAgent([], {
+        setup: (dir) => {
+          writeMcpConfig(dir, { fx: fixtureServer() });
+          mkdirSync(join(dir, ".claude", "commands"), { recursive: true });
+          writeFileSync(join(dir, ".claude", "commands", "review.md"), "---\ndescription: Review the open diff\n---\nReview $ARGUMENTS\n");
+        },
+      });
+      await term.waitFor("MCP: 1 connected");
+      await submit(term, "/help");
+      const screen = await term.waitFor("Keys:");
+      expect(screen).toContain("/mcp__fx__greet <name> [style]  Greets someone.");
+      expect(screen).toContain("/review  Review the open diff");
+      expect(screen).toContain("/mcp reconnect <server>  start that server afresh");
+      expect(screen).toMatch(/^ {2}Esc +interrupt the turn/m);
+      expect(screen).toMatch(/^ {2}Ctrl-L +clear the screen$/m);
+    },
+    SLOW_TEST_MS,
+  );
+});

@@ -1,0 +1,34 @@
+import { describe, expect, test } from "bun:test";
+import { bearerChallenge, parseWwwAuthenticate } from "../../../../lib/mcp/auth/www-authenticate.ts";
+
+describe("WWW-Authenticate", () => {
+  test("one Bearer challenge with quoted parameters", () => {
+    expect(parseWwwAuthenticate('Bearer realm="mcp", scope="a b", resource_metadata="https://x/.well-known/oauth-protected-resource/mcp"')).toEqual([
+      { scheme: "bearer", params: { realm: "mcp", scope: "a b", resource_metadata: "https://x/.well-known/oauth-protected-resource/mcp" } },
+    ]);
+  });
+  test("several challenges, bare values, any case, token68", () => {
+    const got = parseWwwAuthenticate('Basic realm=x, NEGOTIATE abc==, bearer ERROR=insufficient_scope, Scope="mcp:basic mcp:write"');
+    expect(got).toEqual([
+      { scheme: "basic", params: { realm: "x" } },
+      { scheme: "negotiate", params: { token68: "abc==" } },
+      { scheme: "bearer", params: { error: "insufficient_scope", scope: "mcp:basic mcp:write" } },
+    ]);
+  });
+  test("escapes and commas inside quotes", () => {
+    expect(bearerChallenge('Bearer error_description="a \\"quoted\\", with comma", error=invalid_token')).toEqual({
+      error_description: 'a "quoted", with comma',
+      error: "invalid_token",
+    });
+  });
+  test("spaces around '=' and empty input", () => {
+    expect(bearerChallenge("Bearer scope = read")).toEqual({ scope: "read" });
+    expect(parseWwwAuthenticate("")).toEqual([]);
+    expect(parseWwwAuthenticate(null)).toEqual([]);
+    expect(bearerChallenge("Basic realm=x")).toBeUndefined();
+  });
+  test("a bare scheme and garbage never throw", () => {
+    expect(parseWwwAuthenticate("Bearer")).toEqual([{ scheme: "bearer", params: {} }]);
+    expect(() => parseWwwAuthenticate('=,"",Bearer ="x')).not.toThrow();
+  });
+});
