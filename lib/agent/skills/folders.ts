@@ -2,7 +2,7 @@
  * Where local skills live, as Claude Code finds them (Claude Code skills.md, "Where skills
  * live"): the user's `~/.claude/skills/` (`$CLAUDE_CONFIG_DIR/skills/` when set), then
  * `.claude/skills/` in the working directory and each parent up to the repository root (the
- * folder holding `.git`; outside a repository, the working directory only). Only `existsSync`
+ * folder holding `.git`; outside a repository, every parent, as Claude Code 2.1.328 does). Only `existsSync`
  * here, so a run without skills pays a few stat calls and loads nothing else.
  */
 import { existsSync } from "node:fs";
@@ -29,12 +29,11 @@ export function skillFolders(cwd: string, sources: FolderSources = {}, env: Reco
   return folders.filter((f, i) => existsSync(f.dir) && folders.findIndex((g) => g.dir === f.dir) === i);
 }
 
-/** The working directory and its parents up to the repository root; just `cwd` outside a repository. */
+/** The working directory and its parents up to the repository root (outside a repository: up to `/`). */
 function projectDirs(cwd: string): string[] {
   const dirs: string[] = [];
   for (let dir = cwd; ; dir = dirname(dir)) {
     dirs.push(dir);
-    if (existsSync(join(dir, ".git"))) return dirs;
-    if (dirname(dir) === dir) return [cwd];
+    if (existsSync(join(dir, ".git")) || dirname(dir) === dir) return dirs;
   }
 }

@@ -6,7 +6,7 @@
  * without skills.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, startModelServer, text, toolUse, type ModelServer, type Step } from "../../support/model-server.ts";
 import { BUN, FIXTURE_SERVER, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
@@ -155,6 +155,12 @@ describe("skills in -p", () => {
     skill(p.project, "above", "---\ndescription: above the repository\n---\nabove\n");
     const r = await run(p, ["go"], [reply(text("ok"))], sub);
     expect(listingOf(r.requests[0])).toBe(`${HEADER}- inner: inner one\n- outer: outer one`);
+    // Outside a repository the walk goes on up, as Claude Code's does.
+    const loose = join(p.dir, "loose", "deep");
+    mkdirSync(loose, { recursive: true });
+    rmSync(join(p.dir, ".git"), { recursive: true });
+    const up = await run(p, ["go"], [reply(text("ok"))], loose);
+    expect(listingOf(up.requests[0])).toBe(`${HEADER}- above: above the repository`);
   });
 
   test("the front matter's name is shown beside the directory name, and descriptions are capped at 1,536 characters", async () => {
