@@ -201,6 +201,11 @@ export class McpRegistry {
     return this.client(server).readResource(uri, { timeoutMs: this.toolTimeoutFor(server) });
   }
 
+  /** `skills/get` of a server that declared the skills extension. Rejects like `getPrompt`. */
+  async getSkill(server: string, uri: string): Promise<unknown> {
+    return this.client(server).getSkill(uri, { timeoutMs: this.toolTimeoutFor(server) });
+  }
+
   /** `completion/complete` (see `McpClient.complete`), bounded by the entry's `toolTimeout` unless `opts` says otherwise. Rejects like `getPrompt`. */
   async complete(server: string, request: CompleteRequest, opts: RequestOptions = {}): Promise<CompleteResult> {
     return this.client(server).complete(request, { timeoutMs: this.toolTimeoutFor(server), ...opts });

@@ -176,6 +176,11 @@ export class McpClient {
     return this.request("resources/read", { uri }, opts);
   }
 
+  /** `skills/get` (SEP-2640, Retrieval via skills/get): one skill's entry by its SKILL.md URI, listed or not. Throws like `callTool` (-32602: not a skill). */
+  getSkill(uri: string, opts?: RequestOptions): Promise<unknown> {
+    return this.request("skills/get", { uri }, opts);
+  }
+
   /** Ends the session: pending requests reject, then the transport's shutdown sequence runs. */
   async close(graceMs?: number): Promise<void> {
     this.conn.close(new ConnectionClosedError(`${this.peer} was shut down`, true));

@@ -54,6 +54,16 @@ describe("mcp skills / mcp skill", () => {
     });
   }
 
+  test("a skill the listing leaves out loads by its URI through skills/get, verified; an unknown URI is the server's -32602", async () => {
+    const dir = project();
+    const r = await runAgent(["mcp", "skill", "docs", "skill://team/hidden/SKILL.md"], { cwd: dir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain("The hidden skill's body.");
+    const none = await runAgent(["mcp", "skill", "docs", "skill://nope/SKILL.md"], { cwd: dir });
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain("mcp skill: skills/get skill://nope/SKILL.md: MCP error -32602");
+  });
+
   test("an unknown skill, and a server without the extension, are one line each", async () => {
     const r = await runAgent(["mcp", "skill", "docs", "nope"], { cwd: project() });
     expect(r.code).toBe(1);

@@ -10,6 +10,8 @@ import type { McpRegistry, ServerSnapshot } from "../../../mcp/registry/registry
 import { loadServedFile, servedSkills, skillRoot } from "../../../agent/skills/served.ts";
 import { promptCommandPrefix } from "../../../agent/mcp/names.ts";
 import { SkillLoadError, type Skill } from "../../../agent/skills/types.ts";
+import { skillEntry, type McpSkillEntry } from "../../../mcp/protocol/skills.ts";
+import { errorMessage, isObject } from "../../../shared/values.ts";
 
 /** The text to print, or the one-line reason the command failed. */
 export async function skillsCommand(registry: McpRegistry, state: ServerSnapshot, load?: { name: string; args: string }): Promise<string | { error: string }> {
@@ -17,7 +19,9 @@ export async function skillsCommand(registry: McpRegistry, state: ServerSnapshot
   const read = (server: string) => (uri: string) => registry.readResource(server, uri) as Promise<{ contents?: unknown[] }>;
   const skills = servedSkills([state], read);
   if (!load) return skills.length ? skills.map((s) => `${s.name}  ${s.description}`.trimEnd()).join("\n") : `MCP server "${state.name}" lists no skills.`;
-  const { skill, path } = pick(skills, state.name, load.name);
+  const { skill, path } = pick(skills, state.name, load.name) ?? {};
+  // A skill a partial listing left out is still loadable by its URI (SEP-2640, skills/get).
+  if (!skill && load.name.includes("://")) return loadUnlisted(registry, state, load.name, load.args);
   if (skill?.origin.kind !== "mcp") {
     return { error: `MCP server "${state.name}" has no skill "${load.name}" (skills: ${skills.map((s) => s.name).join(", ") || "none"})` };
   }
@@ -26,6 +30,25 @@ export async function skillsCommand(registry: McpRegistry, state: ServerSnapshot
     const uri = skill.origin.uri;
     const entry = state.skills.find((e) => e.uri === uri)!;
     return await loadServedFile(state.name, entry, path, read(state.name));
+  } catch (err) {
+    if (err instanceof SkillLoadError) return { error: err.message };
+    throw err;
+  }
+}
+
+/** `skills/get` for `uri`, then the same verified load as a listed skill. */
+async function loadUnlisted(registry: McpRegistry, state: ServerSnapshot, uri: string, args: string): Promise<string | { error: string }> {
+  let entry: McpSkillEntry | undefined;
+  try {
+    const got = await registry.getSkill(state.name, uri);
+    entry = skillEntry(isObject(got) ? got.skill : undefined);
+  } catch (err) {
+    return { error: `skills/get ${uri}: ${errorMessage(err)}` };
+  }
+  if (!entry) return { error: `skills/get ${uri}: the result has no skill entry` };
+  const [skill] = servedSkills([{ ...state, skills: [entry] }], () => (u) => registry.readResource(state.name, u) as Promise<{ contents?: unknown[] }>);
+  try {
+    return (await skill!.load(args)).text;
   } catch (err) {
     if (err instanceof SkillLoadError) return { error: err.message };
     throw err;
