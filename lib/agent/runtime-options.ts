@@ -77,7 +77,7 @@ export interface RuntimeOptions {
    * Asked before a skill with `allowed-tools` loads through the Skill tool: undefined lets it,
    * a line is the error result (-p: no `Skill(<name>)` allow rule). Absent: it loads.
    */
-  skillGate?(skill: Skill): string | undefined;
+  skillGate?(skill: Skill): Promise<string | undefined> | string | undefined;
 }
 
 export interface ServerSummary {

@@ -58,7 +58,7 @@ export class SkillCatalog {
    * The Skill tool; `gate` decides whether a skill that grants tools may load (-p: a
    * `Skill(<name>)` allow rule). Undefined when there is no skill at all.
    */
-  tool(gate?: (skill: Skill) => string | undefined): Tool | undefined {
+  tool(gate?: (skill: Skill) => Promise<string | undefined> | string | undefined): Tool | undefined {
     if (!this.opts.local.length && !this.opts.served().length) return undefined;
     return skillTool({
       find: (name) => this.find(name),

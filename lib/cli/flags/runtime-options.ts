@@ -9,7 +9,10 @@ import { mcpReporter } from "../ui/server-lines.ts";
 import { lazyAuthFor } from "../oauth/lazy.ts";
 import { colorEnabled, plainUnlessColor } from "../ui/style.ts";
 
-type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers" | "background" | "samplingConsent" | "elicitation">;
+type Callbacks = Pick<
+  RuntimeOptions,
+  "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers" | "background" | "samplingConsent" | "elicitation" | "skillGate"
+>;
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default

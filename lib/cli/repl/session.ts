@@ -20,6 +20,8 @@ import { createCompleter } from "./complete.ts";
 import { completionSources } from "./complete-sources.ts";
 import { ServerProgress } from "./servers.ts";
 import { samplingConsent } from "./sampling.ts";
+import { skillConsent } from "./skill-consent.ts";
+import type { Skill } from "../../agent/skills/types.ts";
 import { deferredElicitation } from "./elicitation.ts";
 import type { SamplingConsent } from "../../agent/mcp/sampling.ts";
 import { openRunSession, SessionError } from "../flags/session-flags.ts";
@@ -53,6 +55,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   let started: AgentRuntime | undefined;
   const progress = new ServerProgress(style, () => started);
   let consent: SamplingConsent | undefined;
+  let skillQuestion: ((skill: Skill) => Promise<string | undefined>) | undefined;
   const elicitation = deferredElicitation();
   try {
     runtime = await AgentRuntime.start(
@@ -66,6 +69,8 @@ export async function runRepl(args: CliArgs): Promise<number> {
           background: true,
           samplingConsent: (server, params, signal) => consent?.(server, params, signal) ?? Promise.resolve(false),
           elicitation: elicitation.feature,
+          // Asked once the terminal exists; a skill the model loads before then is refused.
+          skillGate: (skill) => skillQuestion?.(skill) ?? `The skill ${skill.name} needs permission and the session is not ready to ask.`,
         },
         session.savedModel,
       ),
@@ -90,6 +95,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   log = (line) => term.print(line);
   progress.attach({ setNotice: (line) => term.setNotice(line), print: (text) => term.print(text) });
   consent = samplingConsent((question, body) => term.ask(style.yellow(question), body), style);
+  skillQuestion = skillConsent((question) => term.ask(question, []), style, args.allowedTools, args.skipPermissions);
   session.start(runtime.model.model);
   runtime.pinRoutes(session.conversation.routes);
   const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };

@@ -6,10 +6,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, text } from "../../support/model-server.ts";
+import { reply, text, toolUse } from "../../support/model-server.ts";
 import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
-import { BUN, ROOT, writeMcpConfig } from "../../support/run.ts";
+import { BUN, ROOT, tempDir, writeMcpConfig } from "../../support/run.ts";
 
 afterEach(stopAgent);
 
@@ -40,6 +40,28 @@ describe.skipIf(!TMUX)("skills in the session", () => {
       expect(body.messages[0].content[1].text).toContain("Deploy to staging.");
       expect(body.messages[1].role).toBe("system");
       expect(body.messages[1].content[0].text).toContain("- deploy: Deploy the app\n- mcp__docs__pdf-processing:");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "a skill with allowed-tools asks before it loads; once allowed, its tools run without asking for the rest of the turn",
+    async () => {
+      const home = tempDir("agent-home-");
+      mkdirSync(join(home, ".claude", "skills", "shell"), { recursive: true });
+      writeFileSync(join(home, ".claude", "skills", "shell", "SKILL.md"), "---\ndescription: runs echo\nallowed-tools: Bash\n---\nRun echo.\n");
+      const { term, server } = await startAgent(
+        [reply(toolUse("Skill", { skill: "shell" })), reply(toolUse("Bash", { command: "echo granted-run" })), reply(text("all done"))],
+        { home },
+      );
+      await submit(term, "go");
+      await term.waitFor("Allow skill shell? It lets Bash run without asking until this turn ends.");
+      await term.type("y");
+      await term.keys("Enter");
+      // No question for Bash: the skill's grant covers it.
+      const screen = await term.waitFor((s) => s.includes("all done") && atPrompt(s));
+      expect(screen).not.toContain("Allow Bash");
+      expect(JSON.stringify(server.requests[2]!.body.messages.at(-1))).toContain("granted-run");
     },
     TEST_TIMEOUT_MS,
   );
