@@ -222,7 +222,13 @@ async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOpt
     if (typeof decision === "object" && decision.behavior === "deny") return { isError: true, content: decision.message };
     if (typeof decision === "object" && decision.updatedInput) input = decision.updatedInput;
     const progress = opts.hooks?.onToolProgress;
-    return await tool.run(input, { cwd: opts.cwd, signal, toolState: opts.toolState, onProgress: progress && ((message) => progress(call, message)) });
+    return await tool.run(input, {
+      cwd: opts.cwd,
+      signal,
+      toolState: opts.toolState,
+      callId: call.id,
+      onProgress: progress && ((message) => progress(call, message)),
+    });
   } catch (err) {
     // An interrupted tool may throw the abort reason; anything else that is not a ToolError is a bug.
     if (!(err instanceof ToolError) && !signal.aborted) opts.hooks?.onToolBug?.(call, err);

@@ -7,6 +7,7 @@ import type { SamplingConsent } from "./mcp/sampling.ts";
 import { InputError } from "./input/types.ts";
 import type { FolderSources } from "./skills/folders.ts";
 import type { Skill } from "./skills/types.ts";
+import type { ToolContext } from "../tools/tool.ts";
 
 /** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
 export class McpConfigFlagError extends InputError {
@@ -77,7 +78,7 @@ export interface RuntimeOptions {
    * Asked before a skill with `allowed-tools` loads through the Skill tool: undefined lets it,
    * a line is the error result (-p: no `Skill(<name>)` allow rule). Absent: it loads.
    */
-  skillGate?(skill: Skill): Promise<string | undefined> | string | undefined;
+  skillGate?(skill: Skill, ctx: ToolContext): Promise<string | undefined> | string | undefined;
 }
 
 export interface ServerSummary {

@@ -35,6 +35,8 @@ export interface ToolContext {
   onProgress?: (message: string) => void;
   /** The conversation's tool state (Bash's directory, files seen); without it each call stands alone. */
   toolState?: ToolState;
+  /** The call's `tool_use` id, for a question about it that must name it (the host's `can_use_tool`). */
+  callId?: string;
 }
 
 export interface Tool {

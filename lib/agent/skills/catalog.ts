@@ -5,7 +5,7 @@
  * `allowed-tools` lets run without asking until the turn ends (Claude Code skills.md, "Restrict
  * tool access"): only a user skill's, or a project skill's in a trusted folder.
  */
-import type { Tool } from "../../tools/tool.ts";
+import type { Tool, ToolContext } from "../../tools/tool.ts";
 import type { SystemMessageParam } from "../messages.ts";
 import { listingBudget, skillListing } from "./listing.ts";
 import { skillTool } from "./skill-tool.ts";
@@ -58,11 +58,11 @@ export class SkillCatalog {
    * The Skill tool; `gate` decides whether a skill that grants tools may load (-p: a
    * `Skill(<name>)` allow rule). Undefined when there is no skill at all.
    */
-  tool(gate?: (skill: Skill) => Promise<string | undefined> | string | undefined): Tool | undefined {
+  tool(gate?: (skill: Skill, ctx: ToolContext) => Promise<string | undefined> | string | undefined): Tool | undefined {
     if (!this.opts.local.length && !this.opts.served().length) return undefined;
     return skillTool({
       find: (name) => this.find(name),
-      gate: gate && ((skill) => (skill.allowedTools.length ? gate(skill) : undefined)),
+      gate: gate && ((skill, ctx) => (skill.allowedTools.length ? gate(skill, ctx) : undefined)),
       onLoaded: (skill, loaded) => this.grant(skill, loaded.allowedTools),
     });
   }

@@ -4,7 +4,7 @@
  * same user message; an unknown name, a skill with `disable-model-invocation`, a refused
  * permission or a failed load is an error result naming what went wrong.
  */
-import type { Tool, ToolOutput } from "../../tools/tool.ts";
+import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
 import { SkillLoadError, type LoadedSkill, type Skill } from "./types.ts";
 
 export const SKILL_TOOL_NAME = "Skill";
@@ -12,7 +12,7 @@ export const SKILL_TOOL_NAME = "Skill";
 export interface SkillToolOptions {
   find(name: string): Skill | undefined;
   /** Asked before a skill loads: undefined lets it, a line is the refusal the model reads. */
-  gate?(skill: Skill): Promise<string | undefined> | string | undefined;
+  gate?(skill: Skill, ctx: ToolContext): Promise<string | undefined> | string | undefined;
   /** Told after a skill loaded (its allowed-tools grants). */
   onLoaded?(skill: Skill, loaded: LoadedSkill): void;
 }
@@ -40,7 +40,7 @@ export function skillTool(opts: SkillToolOptions): Tool {
     // Loading text changes nothing; a skill that grants tools is gated by `gate`.
     asksPermission: false,
     summary: (input) => (typeof input.skill === "string" ? input.skill : undefined),
-    async run(input) {
+    async run(input, ctx) {
       const name = typeof input.skill === "string" ? input.skill.trim().replace(/^\//, "") : "";
       if (!name) return useError("skill must be a non-empty string");
       const skill = opts.find(name);
@@ -48,7 +48,7 @@ export function skillTool(opts: SkillToolOptions): Tool {
       if (skill.disableModelInvocation) {
         return useError(`Skill ${name} cannot be used with Skill tool due to disable-model-invocation. Ask the user to run /${name} themselves.`);
       }
-      const refused = await opts.gate?.(skill);
+      const refused = await opts.gate?.(skill, ctx);
       if (refused) return { isError: true, content: refused };
       let loaded: LoadedSkill;
       try {

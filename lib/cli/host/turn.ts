@@ -113,7 +113,7 @@ function userInput(content: unknown): string | ContentBlock[] {
 }
 
 /** The mode's question: allowed tools run, others ask the host (`can_use_tool`) or are refused. */
-async function hostPermission(
+export async function hostPermission(
   state: HostState,
   channel: HostChannel,
   signal: AbortSignal,

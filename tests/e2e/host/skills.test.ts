@@ -25,6 +25,7 @@ async function ask(script: Step[], extra: Partial<Options> = {}) {
   mkdirSync(join(dir, ".git"));
   const config = tempDir("agent-config-");
   const deploy = skill(join(dir, ".claude", "skills"), "deploy", "---\ndescription: Deploy the app\n---\nDeploy to $ARGUMENTS.\n");
+  skill(join(config, "skills"), "shell", "---\ndescription: runs echo\nallowed-tools: Bash\n---\nRun echo.\n");
   skill(join(config, "skills"), "review", "---\ndescription: Review checklist\n---\nCheck things.\n");
   model = startModelServer(script);
   const env = { ...baseEnv(model.url), CLAUDE_CONFIG_DIR: config } as Record<string, string>;
@@ -39,20 +40,42 @@ const HEADER = "The following skills are available for use with the Skill tool:\
 describe("skills in host mode", () => {
   test("a Skill call loads a project skill; system/init names the skills", async () => {
     const r = await ask([reply(toolUse("Skill", { skill: "deploy", args: "prod" })), reply(text("done"))]);
-    expect(listingOf(r.requests[0])).toBe(`${HEADER}- review: Review checklist\n- deploy: Deploy the app`);
+    expect(listingOf(r.requests[0])).toBe(`${HEADER}- review: Review checklist\n- shell: runs echo\n- deploy: Deploy the app`);
     expect(r.requests[1].messages.at(-1).content[1].text).toBe(`Base directory for this skill: ${r.deploy}\n\nDeploy to prod.\n`);
     const init = r.messages.find((m) => m.type === "system" && (m as any).subtype === "init") as any;
-    expect(init.skills).toEqual(["review", "deploy"]);
+    expect(init.skills).toEqual(["review", "shell", "deploy"]);
   }, 60_000);
 
   test('settingSources without "project" means no project skills', async () => {
     const r = await ask([reply(text("ok"))], { settingSources: ["user"] });
-    expect(listingOf(r.requests[0])).toBe(`${HEADER}- review: Review checklist`);
+    expect(listingOf(r.requests[0])).toBe(`${HEADER}- review: Review checklist\n- shell: runs echo`);
   }, 60_000);
 
   test("the skills option offers only the named skills", async () => {
     const r = await ask([reply(toolUse("Skill", { skill: "review" })), reply(text("ok"))], { skills: ["deploy"] });
     expect(listingOf(r.requests[0])).toBe(`${HEADER}- deploy: Deploy the app`);
     expect(r.requests[1].messages.at(-1).content[0]).toMatchObject({ is_error: true, content: "<tool_use_error>Unknown skill: review</tool_use_error>" });
+  }, 60_000);
+
+  test("a skill with allowed-tools is a can_use_tool question for Skill; once allowed, its tools need none for the turn", async () => {
+    const asked: string[] = [];
+    const r = await ask([reply(toolUse("Skill", { skill: "shell" })), reply(toolUse("Bash", { command: "echo granted-run" })), reply(text("ok"))], {
+      permissionMode: "default",
+      canUseTool: async (name, input) => {
+        asked.push(`${name} ${JSON.stringify(input)}`);
+        return { behavior: "allow", updatedInput: input };
+      },
+    });
+    expect(asked).toEqual(['Skill {"skill":"shell"}']);
+    expect(r.requests[1].messages.at(-1).content[0].content).toBe("Launching skill: shell");
+    expect(JSON.stringify(r.requests[2].messages.at(-1))).toContain("granted-run");
+  }, 60_000);
+
+  test("a refused skill is the host's message as an error result", async () => {
+    const r = await ask([reply(toolUse("Skill", { skill: "shell" })), reply(text("ok"))], {
+      permissionMode: "default",
+      canUseTool: async () => ({ behavior: "deny", message: "not this one" }),
+    });
+    expect(r.requests[1].messages.at(-1).content[0]).toMatchObject({ is_error: true, content: "not this one" });
   }, 60_000);
 });
