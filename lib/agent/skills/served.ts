@@ -41,6 +41,24 @@ export function servedSkills(servers: readonly ServerSnapshot[], read: (server: 
   return skills;
 }
 
+/**
+ * `<served skill name>/<path>`: one of that skill's files, as a Skill whose load reads and
+ * verifies it; undefined when no served skill's name prefixes `name`. The longest prefix wins
+ * (`mcp__docs__acme/refunds/examples/a.md` may name a path-named skill).
+ */
+export function servedFile(name: string, servers: readonly ServerSnapshot[], read: (server: string) => ReadResource): Skill | undefined {
+  if (!name.includes("/")) return undefined;
+  const owner = servedSkills(servers, read)
+    .filter((s) => name.startsWith(`${s.name}/`))
+    .sort((a, b) => b.name.length - a.name.length)[0];
+  if (owner?.origin.kind !== "mcp") return undefined;
+  const { server, uri } = owner.origin;
+  const entry = servers.find((s) => s.name === server)?.skills?.find((e) => e.uri === uri);
+  if (!entry) return undefined;
+  const path = name.slice(owner.name.length + 1);
+  return { ...owner, name, load: async () => ({ text: await loadServedFile(server, entry, path, read(server)), allowedTools: [] }) };
+}
+
 function baseName(entry: McpSkillEntry): string {
   return text(entry.frontmatter.name) ?? skillPath(entry.uri).split("/").at(-1)!;
 }
