@@ -19,6 +19,7 @@ import { httpFigure } from "./fig-http.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
+import { tasksFigure } from "./fig-tasks.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
 import { versusFigure } from "./fig-versus.ts";
 import type { BenchContext, Figure } from "./figure.ts";
@@ -36,6 +37,7 @@ const FIGURES: Record<string, Figure> = {
   rss: rssFigure,
   context: contextFigure,
   http: httpFigure,
+  tasks: tasksFigure,
   versus: versusFigure,
 };
 

@@ -118,7 +118,8 @@ function lastPromptTokens(conversation: Conversation): number | undefined {
 /** The status line: `Compacted the conversation (auto, at 850000 tokens): 12 messages summarised, 4 kept.` */
 export function describeCompaction(info: CompactInfo): string {
   const at = info.preTokens === undefined ? "" : `, at ${info.preTokens} tokens`;
-  return `Compacted the conversation (${info.trigger}${at}): ${info.summarised} messages summarised, ${info.kept} kept.`;
+  const messages = info.summarised === 1 ? "message" : "messages";
+  return `Compacted the conversation (${info.trigger}${at}): ${info.summarised} ${messages} summarised, ${info.kept} kept.`;
 }
 
 /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` read: a share in % (1-100), else the default. */

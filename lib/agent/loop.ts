@@ -39,7 +39,7 @@ export interface LoopHooks {
   onToolStart?(call: ToolUseBlock): void;
   onToolEnd?(call: ToolUseBlock, result: ToolResultContentBlock): void;
   /** A running tool reported progress (MCP `notifications/progress`); set only when it can be shown. */
-  onToolProgress?(call: ToolUseBlock, message: string): void;
+  onToolProgress?(call: ToolUseBlock, message: string, kind?: "task"): void;
   /** The conversation was compacted before a model call. */
   onCompact?(info: CompactInfo): void;
   /** Streamed text; when set, model calls stream. */
@@ -227,7 +227,7 @@ async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOpt
       signal,
       toolState: opts.toolState,
       callId: call.id,
-      onProgress: progress && ((message) => progress(call, message)),
+      onProgress: progress && ((message, kind) => progress(call, message, kind)),
     });
   } catch (err) {
     // An interrupted tool may throw the abort reason; anything else that is not a ToolError is a bug.

@@ -4,7 +4,7 @@
  */
 import type { AssistantReply, ModelRequest } from "./messages.ts";
 import { withBreakpoints } from "./cache.ts";
-import type { UsageMeter } from "./usage.ts";
+import { StreamedUsage, type UsageMeter } from "./usage.ts";
 import { proxyFor } from "../shared/proxy.ts";
 
 /** The SDK's own default, for choosing the proxy when ANTHROPIC_BASE_URL is not set. */
@@ -99,9 +99,19 @@ export function createModelClient({ model, env = process.env, cache = true, mete
           reply = (await anthropic.messages.create(params, { signal: opts.signal })) as AssistantReply;
         } else {
           const stream = anthropic.messages.stream(params, { signal: opts.signal });
+          const billed = new StreamedUsage();
           if (opts.onText) stream.on("text", (delta: string) => opts.onText!(delta));
-          if (opts.onEvent) stream.on("streamEvent", (event: { type: string }) => opts.onEvent!(event));
-          reply = (await stream.finalMessage()) as AssistantReply;
+          stream.on("streamEvent", (event: { type: string }) => {
+            billed.observe(event);
+            opts.onEvent?.(event);
+          });
+          try {
+            reply = (await stream.finalMessage()) as AssistantReply;
+          } catch (err) {
+            // An interrupted or broken stream was still billed for what it sent: count it.
+            meter?.record(model, billed.usage);
+            throw err;
+          }
         }
         meter?.record(model, reply.usage);
         return reply;

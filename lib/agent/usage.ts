@@ -77,6 +77,29 @@ export class UsageMeter {
   }
 }
 
+/**
+ * What a streamed reply has been billed so far (Messages API streaming): `message_start` carries
+ * the input side, each `message_delta` the cumulative output (and, from some endpoints, updated
+ * input counters). Read when a stream ends early, so an interrupted call is still counted.
+ */
+export class StreamedUsage {
+  private current: Usage | undefined;
+
+  /** Takes one raw stream event; others than message_start and message_delta are ignored. */
+  observe(event: { type: string; message?: { usage?: Usage }; usage?: Partial<Usage> | null }): void {
+    if (event.type === "message_start") this.current = { ...event.message?.usage } as Usage;
+    else if (event.type === "message_delta" && event.usage && this.current) {
+      const numbers = Object.entries(event.usage).filter(([, v]) => typeof v === "number");
+      this.current = { ...this.current, ...Object.fromEntries(numbers) };
+    }
+  }
+
+  /** The usage seen, or undefined before message_start. */
+  get usage(): Usage | undefined {
+    return this.current;
+  }
+}
+
 /** One line: `cost $0.0123 · input 1200 · output 300 · cache write 800 · cache read 4000 tokens`. */
 export function describeUsage(meter: UsageMeter): string {
   const t = meter.total();

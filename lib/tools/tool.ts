@@ -31,8 +31,11 @@ export interface ToolContext {
   cwd: string;
   /** Aborted when the user interrupts the turn or the run is shutting down. */
   signal: AbortSignal;
-  /** Present when someone is watching (a terminal): the tool may report how far it has got. */
-  onProgress?: (message: string) => void;
+  /**
+   * Present when someone is watching (a terminal, a host): the tool may report how far it has got;
+   * `kind` "task" marks an MCP task's status message (the host reports those as `tool_progress`).
+   */
+  onProgress?: (message: string, kind?: "task") => void;
   /** The conversation's tool state (Bash's directory, files seen); without it each call stands alone. */
   toolState?: ToolState;
   /** The call's `tool_use` id, for a question about it that must name it (the host's `can_use_tool`). */

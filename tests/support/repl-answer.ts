@@ -1,12 +1,20 @@
 /**
  * Answering the interactive session's questions (permissions, forms) in tmux: each answer waits
- * for its own question on the last line first, since keys sent before a question shows would go
- * to the prompt instead.
+ * for its own question on the last line (above the status line) first, since keys sent before a
+ * question shows would go to the prompt instead.
  */
 import type { TmuxSession } from "./tmux.ts";
 
-/** The screen's last line: where the terminal asks. */
-export const lastLine = (screen: string) => screen.trimEnd().split("\n").at(-1)!;
+/** A turn's status line (`⠹ Waiting for your answer… (3s · esc to cancel)`): drawn under a question while it shows. */
+export const isStatusLine = (line: string) => /esc to (cancel|interrupt)\)$/.test(line.trimEnd());
+
+/** The screen's last line above the status line: where the terminal asks. */
+export const lastLine = (screen: string) =>
+  screen
+    .trimEnd()
+    .split("\n")
+    .filter((l) => !isStatusLine(l))
+    .at(-1)!;
 
 /**
  * Waits until the last line starts with `question` and ends with `shown` (what is pre-filled),

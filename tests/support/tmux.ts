@@ -83,11 +83,12 @@ export class TmuxSession {
 
   /**
    * Pastes `text` as a terminal paste: bracketed (ESC[200~ … ESC[201~) when the program asked
-   * for bracketed paste, line feeds sent as they are (`-r`).
+   * for bracketed paste, line feeds sent as they are (`-r`), or with `lfAsCr` each LF turned
+   * into CR, as tmux's own paste binding does.
    */
-  async paste(text: string): Promise<void> {
+  async paste(text: string, { lfAsCr = false } = {}): Promise<void> {
     await this.tmux(["set-buffer", "-b", "test-paste", "--"], [text]);
-    await this.tmux(["paste-buffer", "-p", "-r", "-d", "-b", "test-paste", "-t", "main"], []);
+    await this.tmux(["paste-buffer", "-p", ...(lfAsCr ? [] : ["-r"]), "-d", "-b", "test-paste", "-t", "main"], []);
   }
 
   /** Resizes the terminal (the program gets SIGWINCH). */

@@ -47,6 +47,9 @@ const MCP_PUBLIC = [
   "protocol/uri-template.ts",
   "registry/registry.ts",
   "session/features.ts",
+  "tasks/follow.ts",
+  "tasks/ops.ts",
+  "tasks/task.ts",
   "transports/sdk.ts",
 ];
 

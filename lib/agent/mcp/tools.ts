@@ -10,6 +10,8 @@ import { ToolNamer } from "./names.ts";
 import { requiredUrlElicitations, URL_ELICITATION_REQUIRED } from "../../mcp/protocol/elicitation.ts";
 import type { McpTool, ProgressParams } from "../../mcp/protocol/protocol.ts";
 import type { McpRegistry } from "../../mcp/registry/registry.ts";
+import { TaskCallError } from "../../mcp/tasks/follow.ts";
+import type { Task } from "../../mcp/tasks/task.ts";
 import { errorMessage } from "../../shared/values.ts";
 
 /** Where an API tool name leads: the server and the server's own tool name. */
@@ -74,7 +76,9 @@ export class McpToolset {
     if (!this.registry.isConnected(route.server)) return { isError: true, content: `MCP server "${route.server}" is not connected` };
     try {
       const onProgress = ctx.onProgress && ((p: ProgressParams) => ctx.onProgress!(describeProgress(p)));
-      const result = await this.registry.callTool(route.server, route.tool, input, { signal: ctx.signal, onProgress });
+      // A task's status message ("Synthesizing findings…") is its progress (MCP 2025-11-25, basic/utilities/tasks).
+      const onTaskStatus = ctx.onProgress && ((task: Task) => ctx.onProgress!(task.statusMessage ?? task.status, "task"));
+      const result = await this.registry.callTool(route.server, route.tool, input, { signal: ctx.signal, onProgress, onTaskStatus });
       return callToolResultToOutput(result, { maxChars: this.opts.maxOutputChars });
     } catch (error) {
       return { isError: true, content: describeCallError(error, route) };
@@ -133,6 +137,7 @@ function describeCallError(error: unknown, { server, tool }: ToolRoute): string 
     const pages = urls.map((e) => `${e.url}${e.message ? ` (${JSON.stringify(e.message)})` : ""}`).join("; ");
     return `MCP server "${server}" needs the user to open ${urls.length === 1 ? "a page" : `${urls.length} pages`} before ${tool} can run: ${pages}. Ask the user to open ${urls.length === 1 ? "it" : "them"} and finish there, then call ${tool} again.`;
   }
+  if (error instanceof TaskCallError) return error.message;
   if (error instanceof McpError) return `MCP server "${server}" returned an error for ${tool}: ${error.message}`;
   if (error instanceof RequestTimeoutError) {
     return `MCP tool ${tool} on server "${server}" timed out after ${error.timeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled`;

@@ -160,7 +160,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   let values: Record<string, unknown>;
   let positionals: string[];
   try {
-    ({ values, positionals } = parseArgs({ args: bareResume(argv), options, allowPositionals: true, strict: true }));
+    ({ values, positionals } = parseArgs({ args: negativeValues(bareResume(argv)), options, allowPositionals: true, strict: true }));
   } catch (err) {
     throw new UsageError(describeParseError(err as Error & { code?: string }));
   }
@@ -228,6 +228,24 @@ export function parseCliArgs(argv: string[]): CliArgs {
     version: Boolean(values.version),
     help: Boolean(values.help),
   };
+}
+
+/**
+ * A number flag followed by a negative number (`--max-turns -1`) takes it as its value, so the
+ * flag's own check names the rule; util.parseArgs would read `-1` as a flag and say the value is missing.
+ */
+function negativeValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--") return [...out, ...argv.slice(i)];
+    const next = argv[i + 1];
+    if (a === "--max-turns" && next !== undefined && /^-\d/.test(next)) {
+      out.push(`${a}=${next}`);
+      i++;
+    } else out.push(a);
+  }
+  return out;
 }
 
 /** `--resume` (or `-r`) with no value after it, at the end or before another flag, is the picker: `--resume=`. */

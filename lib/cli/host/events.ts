@@ -92,3 +92,19 @@ export function resultEvent(sessionId: string, o: HostResult): object {
     ...base(sessionId),
   };
 }
+
+/**
+ * `{type:"tool_progress", …}` (the SDK's `SDKToolProgressMessage`): a running tool moved on; sent
+ * for an MCP task's status change. Never the SDK's `task_started`/`task_notification`: those are
+ * its own background tasks, and its `stopTask` would be handed an MCP task id.
+ */
+export function toolProgressEvent(sessionId: string, call: { id: string; name: string }, elapsedSeconds: number): object {
+  return {
+    type: "tool_progress",
+    tool_use_id: call.id,
+    tool_name: call.name,
+    parent_tool_use_id: null,
+    elapsed_time_seconds: elapsedSeconds,
+    ...base(sessionId),
+  };
+}

@@ -13,7 +13,7 @@ import type { Tool } from "../../tools/tool.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import type { HostChannel } from "./channel.ts";
 import { slashCommands, TurnInterrupted, type HostState } from "./control.ts";
-import { assistantEvent, compactBoundaryEvent, initEvent, resultEvent, streamEvent, userEvent, type HostResult } from "./events.ts";
+import { assistantEvent, compactBoundaryEvent, initEvent, resultEvent, streamEvent, toolProgressEvent, userEvent, type HostResult } from "./events.ts";
 import { zeroUsage } from "../../agent/usage.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../turn.ts";
@@ -66,6 +66,7 @@ export async function runHostTurn(
         skills: runtime.skills?.all().map((s) => s.name),
       }),
     );
+    const started = new Map<string, number>();
     const outcome = await runTurn(
       { runtime, conversation, toolState: state.tools, builtins: PRINT_BUILTINS, maxTurns: args.maxTurns, debug: args.debug },
       {
@@ -78,6 +79,11 @@ export async function runHostTurn(
           onToolResults: (m) => emit(userEvent(sid(), m)),
           onStreamEvent: args.includePartialMessages ? (event) => emit(streamEvent(sid(), event)) : undefined,
           onCompact: (info) => emit(compactBoundaryEvent(sid(), info)),
+          // An MCP task's status change is the SDK's tool_progress for its tool_use (basic/utilities/tasks).
+          onToolStart: (call) => void started.set(call.id, performance.now()),
+          onToolProgress: (call, _message, kind) => {
+            if (kind === "task") emit(toolProgressEvent(sid(), call, Math.floor((performance.now() - (started.get(call.id) ?? 0)) / 1000)));
+          },
         },
       },
     );

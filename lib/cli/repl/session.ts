@@ -94,14 +94,38 @@ export async function runRepl(args: CliArgs): Promise<number> {
   // Servers may log at any time (a crash, a failed re-list): such lines go above the prompt.
   log = (line) => term.print(line);
   progress.attach({ setNotice: (line) => term.setNotice(line), print: (text) => term.print(text) });
-  consent = samplingConsent((question, body) => term.ask(style.yellow(question), body), style);
-  skillQuestion = skillConsent((question) => term.ask(question, []), style, args.allowedTools, args.skipPermissions);
   session.start(runtime.model.model);
   runtime.pinRoutes(session.conversation.routes);
   const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
   const resumedTurns = state.conversation.turns;
-  if (resumedTurns) term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd));
+  if (resumedTurns) term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));
   const turn = new TurnRunner(runtime, state, term, style, args);
+  // Asked as a permission question is: the status line waits for the answer, and Esc refuses and ends the turn.
+  consent = samplingConsent(async (question, body) => {
+    const resume = turn.waitingForUser("Waiting for your answer…");
+    try {
+      const line = await term.ask(style.yellow(question), body);
+      if (line === null) turn.interrupt();
+      return line;
+    } finally {
+      resume();
+    }
+  }, style);
+  skillQuestion = skillConsent(
+    async (question) => {
+      const resume = turn.waitingForUser("Waiting for your answer…");
+      try {
+        const line = await term.ask(question, []);
+        if (line === null) turn.interrupt();
+        return line;
+      } finally {
+        resume();
+      }
+    },
+    style,
+    args.allowedTools,
+    args.skipPermissions,
+  );
   elicitation.attach({ term, style, waiting: (server) => turn.waitingForUser(`Waiting for your answer to ${server}…`) });
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.

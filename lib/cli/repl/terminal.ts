@@ -259,11 +259,12 @@ export class Terminal {
   private redraw(): void {
     if (this.closed) return;
     const { style } = this.opts;
-    const lines = [...this.pending, ...this.activity];
-    if (this.status) lines.push(this.status);
-    if (this.notice) lines.push(this.notice);
-    for (const q of this.queue) lines.push(style.dim(`  ↳ queued: ${q.split("\n")[0]}${q.includes("\n") ? " …" : ""}`));
     const q = this.questions.current;
+    const lines = [...this.pending, ...this.activity];
+    // While a question shows, the status goes under it: what it printed (a form field's label) stays next to its input row.
+    const status = [this.status, this.notice].filter((l) => l !== undefined);
+    if (!q) lines.push(...status);
+    for (const queued of this.queue) lines.push(style.dim(`  ↳ queued: ${queued.split("\n")[0]}${queued.includes("\n") ? " …" : ""}`));
     const editor = q?.editor ?? this.editor;
     const first = q?.prompt ?? PROMPT;
     const before = editor.text.slice(0, editor.cursor);
@@ -273,6 +274,7 @@ export class Terminal {
     for (const [n, text] of editor.text.split("\n").entries()) lines.push((n === 0 ? first : CONTINUATION) + text);
     lines.push(...this.tab.rows(process.stdout.columns ?? 80).map(style.dim));
     if (this.hint) lines.push(style.dim(this.hint));
+    if (q) lines.push(...status);
     this.area.render({ lines, cursor: { line: cursorLine, index } });
   }
 }

@@ -33,6 +33,7 @@ export class TurnRunner {
   private readonly allowed: Set<string>;
   /** While a turn runs: says on its status line that the user is being asked, until the returned call. */
   private waiting: ((phase: string) => () => void) | undefined;
+  private interruptTurn: (() => void) | undefined;
 
   constructor(
     private readonly runtime: AgentRuntime,
@@ -42,6 +43,11 @@ export class TurnRunner {
     private readonly args: CliArgs,
   ) {
     this.allowed = new Set(args.allowedTools);
+  }
+
+  /** Interrupts the turn running, if any (Esc at a question a server asked). */
+  interrupt(): void {
+    this.interruptTurn?.();
   }
 
   /** The status line says `phase` until the returned call (a server's question to the user); nothing when no turn runs. */
@@ -57,6 +63,7 @@ export class TurnRunner {
     const view = this.view(status);
     const controller = new AbortController();
     const interrupt = () => controller.abort(new TurnInterrupted());
+    this.interruptTurn = interrupt;
     term.busy(interrupt, () => {
       term.close();
       void exitAfterShutdown(0);
@@ -147,6 +154,7 @@ export class TurnRunner {
       return undefined;
     } finally {
       this.waiting = undefined;
+      this.interruptTurn = undefined;
       status.stop();
       term.idle();
     }

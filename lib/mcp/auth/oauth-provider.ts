@@ -46,6 +46,10 @@ export interface OAuthProviderOptions {
 export const NO_METADATA_HINT =
   'The server publishes no OAuth metadata, so the default endpoints of MCP 2025-03-26 were tried; if it takes a fixed token, set it in the entry\'s "headers" (e.g. "Authorization": "Bearer ${TOKEN}")';
 
+/** The 401 of a server without OAuth metadata, outside a login: `mcp login` would only try guessed endpoints. */
+export const NO_LOGIN_HINT =
+  'the server publishes no OAuth metadata, so there is nothing to log in to; if it takes a fixed token, set it in the entry\'s "headers" (e.g. "Authorization": "Bearer ${TOKEN}")';
+
 /** `MCP server "X" needs authentication: run ./your_program.sh mcp login X`. */
 export function needsAuthenticationLine(server: string, loginCommand = `./your_program.sh mcp login ${server}`, why = ""): string {
   return `MCP server "${server}" needs authentication${why}: run ${loginCommand}`;
@@ -126,6 +130,19 @@ export class OAuthProvider implements HttpAuthProvider {
     }
   }
 
+  /**
+   * True when neither the 401 nor the well-known URLs point to an authorization server (discovery
+   * fell back to guessed endpoints): most often a server that takes a fixed token. A discovery
+   * that fails is not taken for that: the login then says what went wrong.
+   */
+  private async publishesNoMetadata(challenge: Record<string, string>): Promise<boolean> {
+    if (challenge.resource_metadata) return false;
+    return this.getDiscovery(undefined).then(
+      (d) => d.guessed === true,
+      () => false,
+    );
+  }
+
   private async getDiscovery(resourceMetadata: string | undefined): Promise<Discovery> {
     if (this.discovery && (resourceMetadata === undefined || resourceMetadata === this.discoveredFrom)) return this.discovery;
     const { discover } = await import("./discovery.ts");
@@ -174,6 +191,7 @@ export class OAuthProvider implements HttpAuthProvider {
     const { oauth: cfg, server } = this.opts;
     const person = cfg.grantType === "authorization_code";
     if (person && !this.opts.interaction) {
+      if (!this.refreshRefused && (await this.publishesNoMetadata(challenge))) throw new Error(`${withoutQuery(this.opts.url)} answered 401: ${NO_LOGIN_HINT}`);
       const why = this.refreshRefused ? " (the saved login was refused; log in again)" : "";
       throw new AuthRequiredError(server, needsAuthenticationLine(server, this.opts.loginCommand, why));
     }
@@ -258,4 +276,10 @@ export class OAuthProvider implements HttpAuthProvider {
       this.opts.debug?.(`oauth ${this.opts.server}: token issuer ${issuer} differs from ${d.authorizationServer.issuer}`);
     return { as: d.authorizationServer, client, cfg: this.opts.oauth, resource: d.resource, fetcher: this.opts.fetch as typeof fetch };
   }
+}
+
+/** The URL without its query and fragment, which may carry a key: for messages. */
+function withoutQuery(url: string): string {
+  const u = URL.parse(url);
+  return u ? `${u.origin}${u.pathname}` : url;
 }

@@ -8,6 +8,7 @@
  * | `toolTimeout`  | ms       | one tools/call, prompts/get or resources/read, instead of MCP_TOOL_TIMEOUT |
  * | `includeTools` | string[] | only these of the server's own tool names are offered            |
  * | `excludeTools` | string[] | these are never offered                                          |
+ * | `preferTasks`  | boolean  | a tool whose `execution.taskSupport` is "optional" runs as a task (MCP 2025-11-25, basic/utilities/tasks) |
  */
 
 export interface ServerOptions {
@@ -18,6 +19,8 @@ export interface ServerOptions {
   toolTimeoutMs?: number;
   includeTools?: string[];
   excludeTools?: string[];
+  /** `preferTasks`: "optional" task tools are called task-augmented too ("required" ones always are). */
+  preferTasks?: boolean;
 }
 
 /** The options of `entry` (only the keys it sets), or the one-line reason they are wrong. */
@@ -26,6 +29,10 @@ export function validateOptions(entry: Record<string, unknown>): ServerOptions |
   if (entry.disabled !== undefined) {
     if (typeof entry.disabled !== "boolean") return '"disabled" must be true or false';
     out.disabled = entry.disabled;
+  }
+  if (entry.preferTasks !== undefined) {
+    if (typeof entry.preferTasks !== "boolean") return '"preferTasks" must be true or false';
+    out.preferTasks = entry.preferTasks;
   }
   for (const [key, field] of [
     ["timeout", "timeoutMs"],

@@ -22,6 +22,9 @@ import { errorMessage } from "../../shared/values.ts";
 import { REPROBE_INTERVAL_MS, type RegistryOptions, type ServerSnapshot, type ServerState } from "./types.ts";
 import { Restarter } from "./restarts.ts";
 import { authRequired, HandshakeError, handshake, listInto, openSession, orNone } from "./session-start.ts";
+import { callTool, type ToolCallOptions } from "../tasks/call.ts";
+import type { TaskPeer } from "../tasks/peer.ts";
+import { DEFAULT_CANCEL_BUDGET_MS, RunningTasks } from "../tasks/running.ts";
 
 export type { FailurePhase, RegistryOptions, ServerSnapshot } from "./types.ts";
 
@@ -35,6 +38,8 @@ export class McpRegistry {
   /** Bumped whenever a list or a status changes, so readers can cache what they built from snapshots. */
   private changes = 0;
   private shuttingDown: Promise<void> | undefined;
+  /** Tasks being followed (tasks/ …), cancelled at shutdown. */
+  private readonly tasks = new RunningTasks();
   private readonly reports = new Set<Promise<void>>();
   private readonly startupTimeoutMs: number;
   private readonly toolTimeoutMs: number;
@@ -214,16 +219,28 @@ export class McpRegistry {
   /**
    * `tools/call` with the server's own tool name, returning the raw result (`isError` included),
    * bounded by the entry's `toolTimeout`, else MCP_TOOL_TIMEOUT, unless `opts` says otherwise. Rejects like `getPrompt`, and with
-   * RequestTimeoutError, RequestCancelledError or ConnectionClosedError (errors.ts).
+   * RequestTimeoutError, RequestCancelledError or ConnectionClosedError (errors.ts). A task tool
+   * (tasks/call.ts) is run as a task and followed; it may also reject with TaskCallError.
    */
-  async callTool(server: string, tool: string, args: Record<string, unknown>, opts: RequestOptions = {}): Promise<CallToolResult> {
-    return this.client(server).callTool(tool, args, { timeoutMs: this.toolTimeoutFor(server), ...opts });
+  async callTool(server: string, tool: string, args: Record<string, unknown>, opts: ToolCallOptions = {}): Promise<CallToolResult> {
+    const state = this.servers.find((s) => s.name === server);
+    const target = { capabilities: state?.capabilities, tools: state?.tools ?? [], preferTasks: state?.config.preferTasks };
+    return callTool(this.client(server), target, tool, args, { timeoutMs: this.toolTimeoutFor(server), ...opts }, this.tasks);
+  }
+
+  /** The connected session of `server`, for the task commands (`mcp tasks`, `mcp task`). @throws Error for an unknown or disconnected server. */
+  taskPeer(server: string): TaskPeer {
+    return this.client(server);
   }
 
   /** Shuts every server down concurrently (see `StdioTransport.close`). Idempotent; never throws. */
   shutdown(): Promise<void> {
     // Servers still starting are closed too; reports of servers that died before shutdown began are finished, not cut off.
-    this.shuttingDown ??= Promise.all([...[...this.spawned].map((c) => c.close(this.opts.graceMs)), ...this.reports]).then(() => {});
+    // Tasks still running are cancelled first (tasks/cancel), within the same grace the servers get.
+    this.shuttingDown ??= this.tasks
+      .cancelAll(this.opts.graceMs ?? DEFAULT_CANCEL_BUDGET_MS)
+      .then(() => Promise.all([...[...this.spawned].map((c) => c.close(this.opts.graceMs)), ...this.reports]))
+      .then(() => {});
     return this.shuttingDown;
   }
 

@@ -109,14 +109,15 @@ export interface ListOptions {
  */
 export async function listInto(client: McpClient, state: ServerState, kinds: ListKind[], opts: ListOptions): Promise<void> {
   const request = { timeoutMs: opts.timeoutMs };
-  let toolsFailed = false;
+  // Said only once every list has settled: a server failed for its tools/list says nothing more.
+  const warnings: string[] = [];
   const listers = {
     tools: () => client.listTools(request),
     prompts: () => client.listPrompts(request),
     resources: async () => {
       // Templates come under the resources capability; their failure leaves the resources listed.
       const templates = orNone(client.listResourceTemplates(request)).catch((error) => {
-        if (!toolsFailed) opts.log(`MCP server "${state.name}": resources/templates/list failed: ${errorMessage(error)}`);
+        warnings.push(`MCP server "${state.name}": resources/templates/list failed: ${errorMessage(error)}`);
         return undefined;
       });
       const [resources, listed] = await Promise.all([client.listResources(request), templates]);
@@ -124,6 +125,7 @@ export async function listInto(client: McpClient, state: ServerState, kinds: Lis
       return resources;
     },
   };
+  let toolsError: { error: unknown } | undefined;
   await Promise.all(
     kinds.map(async (kind) => {
       client.dirty.delete(kind);
@@ -132,16 +134,13 @@ export async function listInto(client: McpClient, state: ServerState, kinds: Lis
         const listed = await orNone<unknown>(listers[kind]());
         (state[kind] as readonly unknown[]) = Object.freeze(kind === "tools" ? filterTools(state, listed as McpTool[], opts) : listed);
       } catch (error) {
-        if (opts.strict && kind === "tools") {
-          toolsFailed = true;
-          throw error;
-        }
-        // The server is being closed for its failed tools/list: the other lists' ends say nothing new.
-        if (toolsFailed) return;
-        opts.log(`MCP server "${state.name}": ${kind}/list failed: ${errorMessage(error)}`);
+        if (opts.strict && kind === "tools") toolsError = { error };
+        else warnings.push(`MCP server "${state.name}": ${kind}/list failed: ${errorMessage(error)}`);
       }
     }),
   );
+  if (toolsError) throw toolsError.error;
+  for (const line of warnings) opts.log(line);
 }
 
 /** `includeTools`/`excludeTools` of the entry applied; a filter name that matches no tool is one warning. */

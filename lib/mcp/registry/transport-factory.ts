@@ -46,7 +46,8 @@ export async function openTransport(config: ServerConfig, ctx: TransportContext)
     }
     case "http": {
       const { HttpTransport } = await import("../transports/http.ts");
-      return new HttpTransport({ url: config.url, headers: config.headers, auth: await ctx.authFor?.(config), log: prefixed(config.name, ctx.log) });
+      const log = prefixed(config.name, ctx.log);
+      return new HttpTransport({ url: config.url, headers: config.headers, auth: await ctx.authFor?.(config), log, debugLog: ctx.debug ? log : undefined });
     }
     case "sse": {
       const { LegacySseTransport } = await import("../transports/legacy-sse.ts");

@@ -23,6 +23,7 @@ import {
   type ServerCapabilities,
 } from "../protocol/protocol.ts";
 import type { Transport, TransportDiagnostics } from "../transports/transport.ts";
+import { tagRelated } from "../protocol/related-task.ts";
 import { isObject } from "../../shared/values.ts";
 import { settlesWithin } from "../../shared/async.ts";
 
@@ -63,6 +64,7 @@ export class McpClient {
   private readonly conn: JsonRpcConnection;
   private initialized = false;
   private readonly peer: string;
+  private readonly listeners = new Map<string, Set<(params: Params) => void>>();
 
   constructor(
     readonly name: string,
@@ -73,8 +75,9 @@ export class McpClient {
     this.conn = new JsonRpcConnection(transport.messages, {
       peer: this.peer,
       write: (message) => transport.send(message),
-      onRequest: (method, params, ctx) => serveRequest(opts.features, method, params, { server: name, signal: ctx.signal }),
+      onRequest: (method, params, ctx) => serveRequest(opts.features, method, params, { server: name, signal: ctx.signal }).then((r) => tagRelated(params, r)),
       onNotification: (method, params) => this.onNotification(method, params),
+      onUnclaimedProgress: (progress) => this.notifyListeners("notifications/progress", progress as unknown as Params),
       log: opts.log,
       trace: opts.trace,
     });
@@ -181,6 +184,23 @@ export class McpClient {
     return this.request("skills/get", { uri }, opts);
   }
 
+  /** Any request after the handshake, for features kept in their own modules (tasks/…). Throws like `callTool`. */
+  sendRequest<T = unknown>(method: string, params: Params, opts?: RequestOptions): Promise<T> {
+    return this.request<T>(method, params, opts);
+  }
+
+  /** A clock that stands still while we serve this server's requests (see `JsonRpcConnection.startClock`). */
+  startClock(ms: number, expire: () => void): () => void {
+    return this.conn.startClock(ms, expire);
+  }
+
+  /** Hears every notification `method` not handled here (`notifications/tasks/status`); returns the unsubscribe. */
+  listen(method: string, fn: (params: Params) => void): () => void {
+    const set = this.listeners.get(method) ?? new Set();
+    this.listeners.set(method, set.add(fn));
+    return () => set.delete(fn);
+  }
+
   /** Ends the session: pending requests reject, then the transport's shutdown sequence runs. */
   async close(graceMs?: number): Promise<void> {
     this.conn.close(new ConnectionClosedError(`${this.peer} was shut down`, true));
@@ -239,9 +259,16 @@ export class McpClient {
       const data = params?.data;
       const text = typeof data === "string" ? data : JSON.stringify(data);
       this.opts.log?.(`[${this.name}] ${String(params?.level ?? "info")}: ${text}`);
-    } else {
+    } else if (!this.notifyListeners(method, params)) {
       this.opts.log?.(`${this.peer}: notification ${method} ignored`);
     }
+  }
+
+  /** Hands `params` to every `listen`er of `method`; false when there is none. */
+  private notifyListeners(method: string, params: Params): boolean {
+    const set = this.listeners.get(method);
+    for (const fn of set ?? []) fn(params);
+    return (set?.size ?? 0) > 0;
   }
 
   private async startupFailure(error: unknown, timeoutMs: number): Promise<Error> {

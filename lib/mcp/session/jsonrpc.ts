@@ -43,6 +43,11 @@ export interface JsonRpcConnectionOptions {
    */
   onRequest?: (method: string, params: Params, ctx: IncomingRequestContext) => Promise<unknown>;
   onNotification?: (method: string, params: Params) => void;
+  /**
+   * `notifications/progress` for a token no pending request has (a task's, which outlives its
+   * `tools/call`: basic/utilities/tasks §Task Progress Notifications). True when it was taken.
+   */
+  onUnclaimedProgress?: (progress: ProgressParams) => boolean;
   /** Notes about skipped input (non-JSON lines, unknown ids): diagnostics, shown under --verbose. */
   log?: (note: string) => void;
   /** Every message sent and received, for --debug. */
@@ -133,6 +138,14 @@ export class JsonRpcConnection {
         failed(error);
       }
     });
+  }
+
+  /**
+   * A clock like a request's timeout: `expire` runs after `ms` not spent serving the peer's own
+   * requests (a task followed over several requests uses it). Returns the function that stops it.
+   */
+  startClock(ms: number, expire: () => void): () => void {
+    return this.deadlines.start(ms, expire);
   }
 
   /** Sends a notification; a failure to write is noted, never thrown (there is no one to tell). */
@@ -266,7 +279,7 @@ export class JsonRpcConnection {
       const token = params?.progressToken;
       const entry = isRequestId(token) ? this.pending.get(token) : undefined;
       if (entry?.onProgress) entry.onProgress(params as unknown as ProgressParams);
-      else this.note(`progress for unknown token ${JSON.stringify(token)} skipped`);
+      else if (!this.opts.onUnclaimedProgress?.(params as unknown as ProgressParams)) this.note(`progress for unknown token ${JSON.stringify(token)} skipped`);
       return;
     }
     try {

@@ -13,6 +13,8 @@ import { errorMessage } from "../../shared/values.ts";
 export interface HttpTransportOptions extends HttpClientOptions {
   url: string;
   log?: (line: string) => void;
+  /** Notes for --debug only (see StreamableHttpOptions). */
+  debugLog?: (line: string) => void;
 }
 
 export class HttpTransport implements Transport {

@@ -14,6 +14,8 @@ export interface StreamReadOptions {
   deliver: (message: string) => void;
   /** Notes for --verbose (skipped events). */
   note?: (line: string) => void;
+  /** Notes for --debug: skipped priming events, which a resumable server sends on every stream. */
+  debugNote?: (line: string) => void;
   /** The id of the request this stream answers; reading stops once its response arrived. */
   requestId?: string | number;
   signal?: AbortSignal;
@@ -27,7 +29,7 @@ export interface StreamReadOptions {
 export async function readReplyStream(body: ReadableStream<Uint8Array>, parser: SseParser, opts: StreamReadOptions): Promise<boolean> {
   for await (const event of readEvents(body, { parser, signal: opts.signal })) {
     if (!isMessageEvent(event)) {
-      opts.note?.(`skipped an SSE event (${describeEvent(event)})`);
+      (isPriming(event) ? opts.debugNote : opts.note)?.(`skipped an SSE event (${describeEvent(event)})`);
       continue;
     }
     opts.deliver(event.data);
@@ -48,8 +50,14 @@ function isMessageEvent(event: SseEvent): boolean {
   return event.type === "message" && event.data.trim() !== "";
 }
 
+/** An event with an id and no data: it only gives the stream a point to resume from (basic/transports#resumability-and-redelivery). */
+function isPriming(event: SseEvent): boolean {
+  return event.data.trim() === "" && Boolean(event.id);
+}
+
 function describeEvent(event: SseEvent): string {
-  if (event.data.trim() === "") return event.id ? `priming, id ${JSON.stringify(event.id.slice(0, 40))}` : "empty data";
+  if (isPriming(event)) return `priming, id ${JSON.stringify(event.id.slice(0, 40))}`;
+  if (event.data.trim() === "") return "empty data";
   return `event type ${JSON.stringify(event.type.slice(0, 40))}`;
 }
 

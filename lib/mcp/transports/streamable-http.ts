@@ -21,6 +21,8 @@ export interface StreamableHttpOptions extends HttpClientOptions {
   url: string;
   /** Notes for --verbose: skipped events, the GET stream's fate, resumptions. */
   log?: (line: string) => void;
+  /** Notes for --debug only: skipped priming events. */
+  debugLog?: (line: string) => void;
   /** Shared with the legacy fallback, so the session layer keeps one message stream. */
   inbox?: Inbox;
 }
@@ -162,7 +164,13 @@ export class StreamableHttpTransport implements Transport {
     for (let resumes = 0; ; resumes++) {
       let answered = false;
       try {
-        answered = await readReplyStream(body, parser, { deliver, note: this.opts.log, requestId: out.id, signal: this.stop.signal });
+        answered = await readReplyStream(body, parser, {
+          deliver,
+          note: this.opts.log,
+          debugNote: this.opts.debugLog,
+          requestId: out.id,
+          signal: this.stop.signal,
+        });
       } catch (error) {
         this.opts.log?.(`the reply stream of ${out.method} broke: ${errorMessage(error)}`);
       }
@@ -259,7 +267,12 @@ export class StreamableHttpTransport implements Transport {
       }
       const before = parser.stats.events;
       try {
-        await readReplyStream(response.body, parser, { deliver: (m) => this.messages.push(m), note: this.opts.log, signal: this.stop.signal });
+        await readReplyStream(response.body, parser, {
+          deliver: (m) => this.messages.push(m),
+          note: this.opts.log,
+          debugNote: this.opts.debugLog,
+          signal: this.stop.signal,
+        });
       } catch (error) {
         // Our own close() aborts the stream: that is no break to report.
         if (!this.stop.signal.aborted) this.opts.log?.(`GET stream broke: ${errorMessage(error)}`);

@@ -55,7 +55,7 @@ describe("mcp add, then use, then remove", () => {
     const p = place();
     expect((await runAgent(["mcp", "add", "fx", "--", BUN, FIXTURE_SERVER], { cwd: p.dir, env: p.env })).code).toBe(0);
     const list = await runAgent(["mcp", "list"], { cwd: p.dir, env: p.env });
-    expect(list.stdout).toMatch(/^fx +connected +14 tools/);
+    expect(list.stdout).toMatch(/^fx +connected +stdio \S+ \S+fixture-server\.ts {2}14 tools/);
     model = startModelServer([reply(toolUse("mcp__fx__echo", { text: "added by mcp add" })), reply(text("done"))]);
     const run = await runAgent(["-p", "go"], { cwd: p.dir, model: model.url, env: p.env });
     expect([run.code, run.stdout]).toEqual([0, "done\n"]);

@@ -1,11 +1,12 @@
 /**
  * The same files and keys as Claude Code, checked against the real Claude Code executable that
  * comes with the Agent SDK dev dependency (run offline: `mcp add`, `mcp get`, `mcp list` need no
- * account): servers added by either program are seen by the other in the right scope, and an
- * approval given here holds there. Skipped, with a note, when that executable is not installed.
+ * account): servers added by either program are seen by the other in the right scope, an
+ * approval given here holds there, and removing a server leaves each file as Claude Code's own
+ * `mcp remove` does. Skipped, with a note, when that executable is not installed.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { recordApprovals } from "../../../lib/mcp/config/approvals.ts";
 import { approvalPaths } from "../../../lib/agent/project-approval.ts";
@@ -82,6 +83,41 @@ describe.skipIf(!HAVE_CLAUDE)("Claude Code sees what we write, and we see what i
       const entry = { type: "stdio", command: BUN, args: [FIXTURE_SERVER], env: {} };
       await recordApprovals(approvalPaths(p.dir, { HOME: p.home }), [{ name: "pj", approved: true, entry }]);
       expect((await claude(p, "mcp", "list")).stdout).toMatch(/pj: .* Connected/);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "mcp remove leaves each scope's file as Claude Code's does: the last server out leaves mcpServers {}, other keys kept",
+    async () => {
+      const entry = { command: "echo", args: ["hi"] };
+      /** The same starting files in a fresh place; returns what removing `name` from `scope` left. */
+      const after = async (remove: (p: ReturnType<typeof place>) => Promise<{ code: number }>) => {
+        const p = place();
+        const home = {
+          mcpServers: { u: entry },
+          projects: { [p.dir]: { mcpServers: { a: entry } }, "/elsewhere": { mcpServers: {}, hasTrustDialogAccepted: true } },
+        };
+        writeFileSync(join(p.home, ".claude.json"), JSON.stringify(home));
+        writeFileSync(join(p.dir, ".mcp.json"), JSON.stringify({ mcpServers: { pj: entry } }));
+        expect((await remove(p)).code).toBe(0);
+        const user = JSON.parse(readFileSync(join(p.home, ".claude.json"), "utf8"));
+        // Claude Code adds its own bookkeeping keys (first start time, machine id); the servers' keys are compared.
+        const projects = Object.fromEntries(Object.entries(user.projects).map(([k, v]) => [k === p.dir ? "<here>" : k, v]));
+        return { user: user.mcpServers, projects, project: JSON.parse(readFileSync(join(p.dir, ".mcp.json"), "utf8")) };
+      };
+      for (const [name, scope] of [
+        ["a", "local"],
+        ["u", "user"],
+        ["pj", "project"],
+      ]) {
+        const ours = await after((p) => runAgent(["mcp", "remove", "--scope", scope!, name!], { cwd: p.dir, env: p.env }));
+        const theirs = await after((p) => claude(p, "mcp", "remove", "--scope", scope!, name!));
+        expect(ours).toEqual(theirs);
+      }
+      // Neither deletes an emptied entry: the local scope's project keeps `mcpServers: {}`.
+      const local = await after((p) => runAgent(["mcp", "remove", "a"], { cwd: p.dir, env: p.env }));
+      expect(local.projects).toEqual({ "<here>": { mcpServers: {} }, "/elsewhere": { mcpServers: {}, hasTrustDialogAccepted: true } });
     },
     TEST_TIMEOUT_MS,
   );

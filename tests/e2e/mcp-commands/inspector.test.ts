@@ -41,10 +41,12 @@ describe("mcp inspector, fixture server", () => {
       const r = await mcp(dir, "list");
       expect(r.code).toBe(1);
       const lines = r.stdout.trimEnd().split("\n");
-      expect(lines[0]).toMatch(/^fx\s+connected\s+14 tools, 3 prompts, 3 resources$/);
+      expect(lines[0]).toMatch(/^fx\s+connected\s+stdio \S+ \S+fixture-server\.ts {2}14 tools, 3 prompts, 3 resources$/);
       // Under each row, the scope and file its entry comes from.
       expect(lines[1]).toBe("        project (.mcp.json)");
-      expect(lines[2]).toMatch(/^broken\s+failed\s+exited with code 1 before the handshake \(stderr: .*--exit-immediately/);
+      expect(lines[2]).toMatch(
+        /^broken\s+failed\s+stdio \S+ \S+fixture-server\.ts --exit-immediately {2}exited with code 1 before the handshake \(stderr: .*--exit-immediately/,
+      );
       const json = JSON.parse((await mcp(dir, "list", "--json")).stdout);
       const source = join(dir, ".mcp.json");
       expect(json).toEqual([

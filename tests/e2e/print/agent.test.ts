@@ -287,6 +287,9 @@ describe("flags", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--max-turns");
     expect(bad.stderr.trim().split("\n")).toHaveLength(1);
+    // A negative number is the flag's value, held to the same rule (not "needs a value").
+    const negative = await runAgent(["-p", "x", "--max-turns", "-1"], { cwd: tempDir() });
+    expect([negative.code, negative.stderr]).toEqual([2, 'error: --max-turns must be a whole number of at least 1 (got "-1")\n']);
     const missing = await runAgent(["-p", "x", "--model"], { cwd: tempDir() });
     expect(missing.stderr).toBe("error: option --model needs a value\n");
     const empty = await runAgent(["-p", "x", "--model", ""], { cwd: tempDir() });

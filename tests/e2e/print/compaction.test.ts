@@ -76,6 +76,13 @@ describe("automatic compaction in -p", () => {
     expect(events.at(-1).usage.cache_read_input_tokens).toBe(800_000);
   });
 
+  test("one message summarised is said in the singular", async () => {
+    const p = project(undefined, [withUsage(reply(toolUse("Bash", BIG)), FULL_USAGE), reply(text("SUMMARY: one output")), reply(text("done"))]);
+    const r = await p.run("go");
+    expect([r.code, r.stdout]).toEqual([0, "done\n"]);
+    expect(r.stderr.trim()).toBe("Compacted the conversation (auto, at 900000 tokens): 1 message summarised, 2 kept.");
+  });
+
   test("CLAUDE_AUTOCOMPACT_PCT_OVERRIDE=95 raises the threshold: no compaction at 90 %", async () => {
     const p = project(undefined, [...script(FULL_USAGE).slice(0, 3), reply(text("done"))]);
     const r = await p.run("go", { env: { CLAUDE_AUTOCOMPACT_PCT_OVERRIDE: "95" } });

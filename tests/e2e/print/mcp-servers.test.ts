@@ -91,7 +91,9 @@ describe("a server whose initialize works but whose tools/list fails", () => {
     const env = { ANTHROPIC_API_KEY: undefined };
     const list = await runAgent(["mcp", "list"], { cwd: p.dir, env });
     expect(list.code).toBe(1);
-    expect(list.stdout).toMatch(/^fx +failed +failed the handshake: tools\/list answered -32603 fetch failed; capabilities: logging, tools \(listChanged\), /m);
+    expect(list.stdout).toMatch(
+      /^fx +failed +stdio .*fixture-server\.ts --tools-list-error {2}failed the handshake: tools\/list answered -32603 fetch failed; capabilities: logging, tools \(listChanged\), /m,
+    );
     const get = await runAgent(["mcp", "get", "fx"], { cwd: p.dir, env });
     expect(get.stdout).toContain("  status:        failed: failed the handshake: tools/list answered -32603 fetch failed");
     expect(get.stdout).toMatch(/ {2}server: +fixture /);

@@ -157,6 +157,30 @@ describe.skipIf(!TMUX)("elicitation in the session", () => {
   );
 
   test(
+    "the status line stays under the form: a field's label is next to its input row",
+    async () => {
+      const { term } = await startAgent([reply(toolUse(FORM_TOOL, {})), reply(text("cancelled it"))], {
+        args: ["--allowedTools", "mcp__everything"],
+        setup: everythingProject,
+      });
+      await term.waitFor("MCP: 1 connected");
+      await submit(term, "ask me");
+      await answer(term, QUESTIONS[0]!, "Ada");
+      const screen = await term.waitFor((s) => lastLine(s).trim().startsWith(QUESTIONS[1]!.trim()));
+      const rows = screen.trimEnd().split("\n");
+      const at = rows.findLastIndex((l) => l.trim().startsWith(QUESTIONS[1]!.trim()));
+      // The field's description, then its input row, then the status line (spinner and phase).
+      expect(rows[at - 1]).not.toContain("Waiting for your answer");
+      expect(rows[at - 1]!.trim()).toBe("Agree to the terms and conditions");
+      expect(rows.slice(at + 1)).toHaveLength(1);
+      expect(rows[at + 1]).toMatch(/Waiting for your answer to everything… \(.*esc to cancel\)$/);
+      await term.keys("Escape");
+      await term.waitFor((s) => s.includes("cancelled it") && atPrompt(s));
+    },
+    TEST_MS,
+  );
+
+  test(
     "Esc in the middle of a form cancels it: the server gets cancel, and the turn goes on",
     async () => {
       const { term, server } = await startAgent([reply(toolUse(FORM_TOOL, {})), reply(text("cancelled it"))], {

@@ -70,6 +70,19 @@ describe.skipIf(!TMUX)("interactive input", () => {
   );
 
   test(
+    "CRLF pasted through tmux's LF-to-CR conversion (CR CR) is one break per line, not two",
+    async () => {
+      const { term, server } = await startAgent([reply(text("got three"))]);
+      await term.paste("line one\r\nline two\r\nline three", { lfAsCr: true });
+      await term.waitFor("> line one\n  line two\n  line three");
+      await term.keys("Enter");
+      await term.waitFor((s) => s.includes("got three") && atPrompt(s));
+      expect(lastUserText(server, 0)).toBe("line one\nline two\nline three");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
     "\\ then Enter, and Alt+Enter, continue the input on a new line",
     async () => {
       const { term, server } = await startAgent([reply(text("three lines"))]);

@@ -74,6 +74,28 @@ describe.skipIf(!TMUX)("MCP in the session", () => {
   );
 
   test(
+    "the sampling question waits as a permission question does: its status line, and Esc refuses (-1) and ends the turn",
+    async () => {
+      const { term, server } = await startAgent([reply(toolUse("mcp__fx__sample", { prompt: "name a colour" })), reply(text("next answer"))], {
+        args: ["--allowedTools", "mcp__fx", "--debug"],
+        setup: (dir) => writeMcpConfig(dir, { fx: fixtureServer() }),
+      });
+      await submit(term, "sample once");
+      await term.waitFor((s) => s.includes('Allow "fx" to use the model?') && /Waiting for your answer… \(.*esc to cancel\)/.test(s));
+      expect(await term.screen()).not.toContain("esc to interrupt");
+      await term.keys("Escape");
+      // The server was told the user refused (MCP client/sampling: -1), and the turn ended there.
+      await term.waitFor((s) => /\[fx\] → \{"jsonrpc":"2\.0","id":[^,]+,"error":\{"code":-1,/.test(s) && s.includes("Interrupted.") && atPrompt(s));
+      await submit(term, "go on");
+      await term.waitFor((s) => s.includes("next answer") && atPrompt(s));
+      expect(server.requests).toHaveLength(2);
+      const last = server.requests[1]!.body.messages.at(-1).content;
+      expect(last.map((b: { text?: string }) => b.text).filter(Boolean)).toEqual(["[Request interrupted by user]", "go on"]);
+    },
+    SLOW_TEST_MS,
+  );
+
+  test(
     "/help lists /mcp reconnect, prompts with their argument names, custom commands with descriptions, and the keys",
     async () => {
       const { term } = await startAgent([], {

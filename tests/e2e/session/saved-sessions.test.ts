@@ -3,10 +3,10 @@
  * brings the conversation back; a bare `--resume` shows the picker (date, first prompt, turns).
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { readdirSync } from "node:fs";
+import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, startModelServer, text, type ModelServer, type Step } from "../../support/model-server.ts";
-import { PROGRAM, tempDir } from "../../support/run.ts";
+import { reply, startModelServer, text, toolUse, type ModelServer, type Step } from "../../support/model-server.ts";
+import { fixtureServer, PROGRAM, tempDir, writeMcpConfig } from "../../support/run.ts";
 import { TMUX, TmuxSession } from "../../support/tmux.ts";
 import { terminalEnv } from "../../support/repl.ts";
 
@@ -23,13 +23,13 @@ const TEST_TIMEOUT_MS = 40_000;
 const atPrompt = (screen: string) => screen.trimEnd().split("\n").at(-1) === ">";
 
 /** Runs the agent on a terminal in `dir` with its own config folder; the model is `server`. */
-async function launch(dir: string, config: string, args: string[] = []): Promise<TmuxSession> {
+async function launch(dir: string, config: string, args: string[] = [], home = tempDir("agent-home-")): Promise<TmuxSession> {
   await tmux?.kill();
   tmux = await TmuxSession.start({
     command: [PROGRAM, ...args],
     cwd: dir,
     env: {
-      ...terminalEnv(tempDir("agent-home-"), server!.url),
+      ...terminalEnv(home, server!.url),
       CLAUDE_CONFIG_DIR: config,
     },
   });
@@ -66,6 +66,39 @@ describe.skipIf(!TMUX)("interactive saved sessions", () => {
       await term.waitFor(atPrompt);
       await ask(term, "who am I?", "You are Ada.");
       expect(server!.requests[1]!.body.messages.map((m: any) => m.content[0].text)).toEqual(["my name is Ada", "Hello, Ada.", "who am I?"]);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "-c replays as the live view drew it: the prompt as typed, an MCP call by server and tool, its result, the answer as Markdown",
+    async () => {
+      const dir = tempDir();
+      const config = tempDir("agent-config-");
+      const home = tempDir("agent-home-");
+      writeMcpConfig(dir, { fx: fixtureServer() });
+      // The trust question has tests of its own; CLAUDE_CONFIG_DIR is where the approval is read.
+      writeFileSync(join(config, "settings.json"), JSON.stringify({ enableAllProjectMcpServers: true }));
+      model([reply(toolUse("mcp__fx__echo", { text: "from the server" })), reply(text("# Report\n\nAll **done** here."))]);
+      let term = await launch(dir, config, ["--allowedTools", "mcp__fx"], home);
+      await term.waitFor((s) => s.includes("MCP: 1 connected") && atPrompt(s));
+      await ask(term, "call it with @fx:fixture://hello", "done");
+      const live = (await term.screen()).slice((await term.screen()).indexOf("> call it"));
+      await term.keys("C-d");
+      expect(await term.waitForExit()).toBe(0);
+
+      term = await launch(dir, config, ["-c"], home);
+      const screen = await term.waitFor("Resumed session");
+      const replayed = screen.slice(screen.indexOf("> call it"), screen.indexOf("Resumed session"));
+      expect(replayed).toContain('● fx › echo (MCP)(text: "from the server")\n');
+      expect(replayed).not.toContain("mcp__fx__echo");
+      // The mention's attachment was sent, never shown.
+      expect(replayed).not.toContain("<attachment");
+      expect(replayed).toContain("\nReport\n");
+      expect(replayed).toContain("All done here.");
+      expect(replayed).not.toContain("**");
+      // The same lines as the live view printed, from the prompt to the answer's end.
+      expect(replayed.trimEnd()).toBe(live.slice(0, live.indexOf("All done here.") + "All done here.".length));
     },
     TEST_TIMEOUT_MS,
   );

@@ -141,7 +141,7 @@ describe.skipIf(!TMUX)("trust before a project's servers start", () => {
 
       const list = await runAgent(["mcp", "list"], { cwd: p.dir, env: { HOME: p.home } });
       expect(list.code).toBe(0);
-      expect(list.stdout.split("\n")[0]).toBe("fx  disabled (not approved)");
+      expect(list.stdout.split("\n")[0]).toMatch(/^fx {2}disabled \(not approved\) {2}stdio \S+ \S+fixture-server\.ts/);
       model = startModelServer([reply(text("answer"))]);
       const print = await runAgent(["-p", "hi"], { cwd: p.dir, model: model.url, env: { HOME: p.home } });
       expect(print).toMatchObject({ code: 0, stdout: "answer\n" });

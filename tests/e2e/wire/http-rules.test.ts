@@ -123,12 +123,17 @@ describe("DELETE at shutdown", () => {
   });
 });
 
-test("a 401 without a token: one needs-authentication line naming the server, the other servers work, exit 0", async () => {
+test("a 401 without a token and no OAuth metadata: one line naming the server and saying a fixed token goes in headers, the other servers work, exit 0", async () => {
   const f = fixture("--bearer", "tok");
   const p = project({ remote: { type: "http", url: f.url }, ok: fixtureServer() }, [reply(toolUse("mcp__ok__echo", { text: "local" })), reply(text("done"))]);
   const r = await p.run("go");
   expect([r.code, r.stdout]).toEqual([0, "done\n"]);
-  expect(lines(r.stderr)).toEqual(['MCP server "remote" needs authentication: run ./your_program.sh mcp login remote']);
+  expect(lines(r.stderr)).toEqual([
+    expect.stringMatching(
+      /^MCP server "remote" failed to start: http:\/\/127\.0\.0\.1:\d+\/mcp answered 401: the server publishes no OAuth metadata, so there is nothing to log in to; if it takes a fixed token, set it in the entry's "headers"/,
+    ),
+  ]);
+  expect(r.stderr).not.toContain("mcp login");
   expect(toolNames(p.model.requests[0]!).some((n) => n.startsWith("mcp__remote__"))).toBe(false);
   expect(f.requests.every((q) => q.headers.authorization === undefined)).toBe(true);
 });

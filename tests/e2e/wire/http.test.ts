@@ -99,6 +99,21 @@ describe("type http (Streamable HTTP)", () => {
   });
 });
 
+describe("a server that wants a fixed token", () => {
+  test("its 401 without OAuth metadata says the token goes in headers, not that mcp login will help", async () => {
+    const f = fixture("--bearer", "s3cret-token");
+    const p = project({ remote: { type: "http", url: f.url } }, [reply(text("done"))]);
+    const r = await p.run("go");
+    expect([r.code, r.stdout]).toEqual([0, "done\n"]);
+    expect(lines(r.stderr)).toEqual([
+      `MCP server "remote" failed to start: ${f.url} answered 401: the server publishes no OAuth metadata, so there is nothing to log in to; if it takes a fixed token, set it in the entry's "headers" (e.g. "Authorization": "Bearer \${TOKEN}")`,
+    ]);
+    const list = await runAgent(["mcp", "list"], { cwd: p.dir });
+    expect(list.stdout).toContain("nothing to log in to");
+    expect(list.stdout).not.toContain("mcp login");
+  });
+});
+
 describe("type sse (legacy HTTP+SSE)", () => {
   test("tools through the legacy transport, and an http entry falling back to it", async () => {
     const legacy = fixture();

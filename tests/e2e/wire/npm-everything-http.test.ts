@@ -89,3 +89,21 @@ for (const { mode, type } of MODES) {
     }, 30_000);
   });
 }
+
+describe("everything's priming events", () => {
+  test("skipped quietly under --verbose; named under --debug", async () => {
+    const server = await startEverythingHttp("streamableHttp");
+    const p = project({ everything: { type: "http", url: server.url } }, [
+      reply(toolUse("mcp__everything__echo", { message: "hi" })),
+      reply(text("done")),
+      reply(toolUse("mcp__everything__echo", { message: "hi" })),
+      reply(text("done")),
+    ]);
+    const verbose = await p.run("go", { args: ["--verbose"] });
+    expect([verbose.code, verbose.stdout]).toEqual([0, "done\n"]);
+    expect(verbose.stderr).not.toContain("skipped an SSE event");
+    const debug = await p.run("go", { args: ["--debug"] });
+    expect(debug.code).toBe(0);
+    expect(debug.stderr).toMatch(/MCP server "everything": skipped an SSE event \(priming, id "[^"]+"\)/);
+  }, 30_000);
+});

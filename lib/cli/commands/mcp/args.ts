@@ -20,7 +20,9 @@ Commands:
   tools <server>                     the server's tools and their arguments
   prompts <server>                   the server's prompts and their arguments
   resources <server>                 the server's resources
-  call <server> <tool> [json-args]   call a tool with a JSON object of arguments; prints the result
+  call <server> <tool> [json-args]   call a tool with a JSON object of arguments; prints the result (a task tool's, once its task ends)
+  tasks <server>                     a remote server's tasks (tasks/list): id, status, status message
+  task <server> <id> [--cancel]      one task of a remote server (tasks/get); --cancel cancels it (tasks/cancel)
   prompt <server> <prompt> [args…]   get a prompt; positional arguments as in /mcp__<server>__<prompt>
   read <server> <uri>                read a resource
   skills <server>                    the skills the server serves (SEP-2640), by name and description
@@ -33,13 +35,28 @@ Options:
   --mcp-config <file|json>   extra MCP servers (repeatable)
   --strict-mcp-config        use only --mcp-config servers, not .mcp.json
   --elicitation <policy>     answer servers' input forms: accept-defaults, decline or cancel (else not offered)
-  --verbose                  server stderr and diagnostics on stderr
+  --cancel                   with task: cancel the task
+  --verbose                  server stderr and diagnostics on stderr; a task tool's status changes
   --debug                    also the JSON-RPC traffic on stderr
   -h, --help                 print this help
 
-Exit codes: 0 success; 1 a server failed or is unknown, a request failed, or the tool result has isError; 2 usage error.`;
+Exit codes: 0 success; 1 a server failed or is unknown, a request failed, or the tool result has isError; 2 usage error, or tasks/task for a stdio server.`;
 
-export type InspectorCommand = "list" | "get" | "tools" | "prompts" | "resources" | "call" | "prompt" | "read" | "skills" | "skill" | "login" | "logout";
+export type InspectorCommand =
+  | "list"
+  | "get"
+  | "tools"
+  | "prompts"
+  | "resources"
+  | "call"
+  | "prompt"
+  | "read"
+  | "tasks"
+  | "task"
+  | "skills"
+  | "skill"
+  | "login"
+  | "logout";
 
 /** Positional arguments after the command: [min, max, usage]. */
 const ARITY: Record<InspectorCommand, [number, number, string]> = {
@@ -51,6 +68,8 @@ const ARITY: Record<InspectorCommand, [number, number, string]> = {
   call: [2, 3, "call <server> <tool> [json-args]"],
   prompt: [2, Infinity, "prompt <server> <prompt> [args…]"],
   read: [2, 2, "read <server> <uri>"],
+  tasks: [1, 1, "tasks <server>"],
+  task: [2, 2, "task <server> <id> [--cancel]"],
   skills: [1, 1, "skills <server>"],
   skill: [2, Infinity, "skill <server> <name> [args…]"],
   login: [1, 1, "login <server>"],
@@ -69,6 +88,8 @@ export interface InspectorArgs {
   elicitation?: ElicitationPolicy;
   verbose: boolean;
   debug: boolean;
+  /** `--cancel` (with `task`). */
+  cancel: boolean;
 }
 
 /** `usage: agent mcp <command's usage>`. */
@@ -106,6 +127,7 @@ export function parseInspectorArgs(argv: string[]): InspectorArgs {
         elicitation: { type: "string" },
         verbose: { type: "boolean" },
         debug: { type: "boolean" },
+        cancel: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -120,17 +142,21 @@ export function parseInspectorArgs(argv: string[]): InspectorArgs {
     elicitation: parseElicitationFlag(values.elicitation as string | undefined),
     verbose: Boolean(values.verbose || values.debug),
     debug: Boolean(values.debug),
+    cancel: Boolean(values.cancel),
   };
   if (values.help) return { help: true, command: "list", operands: [], ...common };
   if (name === undefined)
-    throw new UsageError("missing command (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, skills, skill, login or logout)");
+    throw new UsageError(
+      "missing command (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, tasks, task, skills, skill, login or logout)",
+    );
   if (!Object.hasOwn(ARITY, name))
     throw new UsageError(
-      `unknown command "${name}" (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, skills, skill, login or logout)`,
+      `unknown command "${name}" (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, tasks, task, skills, skill, login or logout)`,
     );
   const command = name as InspectorCommand;
   const [min, max] = ARITY[command];
   if (operands.length < min || operands.length > max) throw new UsageError(commandUsage(command));
+  if (common.cancel && command !== "task") throw new UsageError(`--cancel goes with task (${commandUsage("task")})`);
   return { help: false, command, operands, ...common };
 }
 

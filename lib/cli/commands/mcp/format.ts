@@ -45,10 +45,13 @@ export function commandLine(config: ServerConfig): string {
   return [command, ...args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
 }
 
-/** "http https://…/mcp" for a remote server (transport and URL as written), "" for stdio. */
-function remoteLabel(config: ServerConfig): string {
+/**
+ * "http https://…/mcp" for a remote server, "stdio npx -y server" for a process one (transport and
+ * command or URL as written): a failed row says what was started, as Claude Code's list does.
+ */
+function transportLabel(config: ServerConfig): string {
   if (config.type === "sdk") return "sdk  ";
-  return config.type === "stdio" ? "" : `${config.type} ${(config.written ?? config).url}  `;
+  return `${config.type} ${commandLine(config)}  `;
 }
 
 /** Why a server failed, with its telling stderr lines: the same words as the start-up failure line. */
@@ -90,7 +93,7 @@ export function listTable(states: ServerSnapshot[]): string {
     .map((s) => {
       const caps = s.capabilities ? `; capabilities: ${capabilityList(s.capabilities) || "(none)"}` : "";
       const detail = s.status === "connected" ? provides(s) : s.status === "failed" ? failureReason(s) + caps : "";
-      const row = `${s.name.padEnd(width)}  ${statusText(s).padEnd(statusWidth)}  ${remoteLabel(s.config)}${detail}`.trimEnd();
+      const row = `${s.name.padEnd(width)}  ${statusText(s).padEnd(statusWidth)}  ${transportLabel(s.config)}${detail}`.trimEnd();
       return s.config.origin ? `${row}\n${" ".repeat(width + 2)}${originText(s.config.origin)}` : row;
     })
     .join("\n");
@@ -162,6 +165,8 @@ export function detailsText(s: ServerSnapshot): string {
     );
     const headers = Object.keys(s.config.headers);
     if (headers.length) lines.push(`  headers:       ${headers.map((k) => `${k}: ***`).join(", ")}`);
+    const oauth = oauthText(s.config);
+    if (oauth) lines.push(`  oauth:         ${oauth}`);
   }
   const options = optionsText(s.config);
   if (options) lines.push(`  options:       ${options}`);
@@ -177,6 +182,15 @@ export function detailsText(s: ServerSnapshot): string {
   }
   if (s.instructions) lines.push("  instructions:", ...s.instructions.split("\n").map((l) => `    ${l}`.trimEnd()));
   return lines.join("\n");
+}
+
+/** `clientId app, callbackPort 8976, scopes read write, clientSecret ***`: the entry's oauth block, secrets masked as in maskConfig. */
+function oauthText(config: ServerConfig): string {
+  const masked = maskConfig(config);
+  if (masked.type !== "http" && masked.type !== "sse") return "";
+  return Object.entries(masked.oauth ?? {})
+    .map(([k, v]) => `${k} ${Array.isArray(v) ? v.join(" ") || "(none)" : String(v)}`)
+    .join(", ");
 }
 
 /** `timeout 1500 ms, toolTimeout 250 ms, includeTools echo add, cwd /p/sub`: the per-server options set. */

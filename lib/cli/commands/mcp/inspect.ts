@@ -18,6 +18,7 @@ import * as fmt from "./format.ts";
 import { mcpReporter, NO_SERVERS } from "../../ui/server-lines.ts";
 import { writeStdout } from "../../io/stdout.ts";
 import { colorEnabled, plainUnlessColor } from "../../ui/style.ts";
+import type { Task } from "../../../mcp/tasks/task.ts";
 import { errorMessage } from "../../../shared/values.ts";
 
 /** A failure of the command (exit 1), printed as `mcp <command>: <message>`. */
@@ -27,7 +28,7 @@ const stderr = (line: string) => process.stderr.write(line + "\n");
 
 /**
  * Runs `mcp …` (argv after `mcp`). Returns the exit code: 0 success; 1 a server failed or is
- * unknown, a request failed, or a tool result has isError; 2 usage error (usage on stderr).
+ * unknown, a request failed, or a tool result has isError; 2 usage error (usage on stderr), or a task command for a stdio server.
  */
 export async function runInspector(argv: string[]): Promise<number> {
   const manage = manageCommand(argv);
@@ -72,6 +73,13 @@ export async function runInspector(argv: string[]): Promise<number> {
       return warnings.length ? 1 : 0;
     }
     if (args.command === "login" || args.command === "logout") return await runAuthCommand(args, selected[0]!);
+    if (args.command === "tasks" || args.command === "task") {
+      const refusal = (await import("./tasks.ts")).stdioRefusal(args.command, selected[0]!);
+      if (refusal) {
+        stderr(refusal);
+        return 2;
+      }
+    }
     // `list` and `get` report failures themselves; the other commands need the registry's line.
     const log = args.verbose || !["list", "get"].includes(args.command) ? plainUnlessColor(stderr, colorEnabled(process.stderr)) : () => {};
     const registry = McpRegistry.open({
@@ -171,7 +179,10 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
       return 0;
     case "call": {
       if (!state.tools.some((t) => t.name === name)) throw new CommandError(`server "${server}" has no tool "${name}" (tools: ${names(state.tools)})`);
-      const result = await request(() => registry.callTool(server, name, toolArgs));
+      // A task tool's status changes, under --verbose (MCP 2025-11-25, basic/utilities/tasks).
+      const statusLine = args.verbose ? (await import("./tasks.ts")).taskStatusLine : undefined;
+      const onTaskStatus = statusLine && ((task: Task) => stderr(statusLine(server, task)));
+      const result = await request(() => registry.callTool(server, name, toolArgs, { onTaskStatus }));
       await out(fmt.callResultText(result), result);
       return result.isError === true ? 1 : 0;
     }
@@ -193,6 +204,12 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
       if (typeof shown !== "string") throw new CommandError(shown.error);
       // --json: the skills/list entries as the server gave them, or the loaded text.
       await out(shown, args.command === "skills" ? (state.skills ?? []) : { text: shown });
+      return 0;
+    }
+    case "tasks":
+    case "task": {
+      const { runTaskCommand } = await import("./tasks.ts");
+      await request(() => runTaskCommand(args.command as "tasks" | "task", { server, taskId: name, cancel: args.cancel }, registry, out, stderr));
       return 0;
     }
     case "read": {

@@ -77,7 +77,7 @@ export class KeyDecoder {
 
   /** Decodes `chunk` (already UTF-8 decoded); an unfinished sequence waits for the next call or `flush`. */
   feed(chunk: string): Key[] {
-    this.pending += chunk;
+    this.pending += this.paste === undefined && !chunk.includes(PASTE_START) ? halveDoubledCr(chunk) : chunk;
     const keys: Key[] = [];
     for (;;) {
       if (this.paste !== undefined) {
@@ -200,9 +200,20 @@ function pushKey(keys: Key[], key: Key): void {
   else keys.push(key);
 }
 
-/** Pasted text with CRLF and lone CR as LF (terminals send Enter as CR inside a paste). */
+/** Pasted text with CRLF and lone CR as LF (terminals send Enter as CR inside a paste), CR CR as one (see halveDoubledCr). */
 export function normalizePaste(text: string): string {
-  return text.replace(/\r\n?/g, "\n");
+  return halveDoubledCr(text).replace(/\r\n?/g, "\n");
+}
+
+/**
+ * A paste that turned each LF into CR (tmux's paste-buffer without -r) makes CRLF text CR CR:
+ * when `text` carries more than line breaks and every run of CRs in it is of even length, each
+ * pair is one break. A CR typed on its own (a read of just "\r") stays Enter.
+ */
+export function halveDoubledCr(text: string): string {
+  const runs = text.match(/\r+/g);
+  if (!runs || runs.some((r) => r.length % 2) || !/[^\x00-\x1f\x7f]/.test(text)) return text;
+  return text.replace(/\r+/g, (r) => "\r".repeat(r.length / 2));
 }
 
 /** How many characters at the end of `s` are a proper prefix of `marker`. */

@@ -125,9 +125,9 @@ describe("rendering", () => {
       }),
     ]);
     expect(rows.split("\n")).toEqual([
-      "fx        connected  1 tool, 2 prompts, 0 resources",
-      "database  failed     exited with code 1 before the handshake (stderr: starting | no such table)",
-      "node      failed     exited with code 1 before the handshake (stderr: Error: Cannot find module '/x/indx.js' | Node.js v20.20.2)",
+      'fx        connected  stdio bun server.ts "a b"  1 tool, 2 prompts, 0 resources',
+      'database  failed     stdio bun server.ts "a b"  exited with code 1 before the handshake (stderr: starting | no such table)',
+      "node      failed     stdio bun server.ts \"a b\"  exited with code 1 before the handshake (stderr: Error: Cannot find module '/x/indx.js' | Node.js v20.20.2)",
     ]);
   });
 

@@ -53,6 +53,17 @@ describe("key decoder", () => {
     expect(kinds(d.feed("\x1b[99;5u\x1b[27u\x1b[122;5u\x1a"))).toEqual(["ctrl-c", "escape", "ctrl-z", "ctrl-z"]);
   });
 
+  test("CRLF that a paste turned into CR CR is one break; a CR typed alone stays Enter", () => {
+    const d = new KeyDecoder();
+    expect(kinds(d.feed("\x1b[200~one\r\rtwo\r\r\r\rthree\x1b[201~"))).toEqual(["paste:one\ntwo\n\nthree"]);
+    // A paste of LF text with single breaks keeps its blank lines.
+    expect(kinds(d.feed("\x1b[200~one\rtwo\r\rthree\x1b[201~"))).toEqual(["paste:one\ntwo\n\nthree"]);
+    // Not bracketed: text and CR CR in one read.
+    expect(kinds(d.feed("echo hi\r\r"))).toEqual(["text:echo hi", "enter"]);
+    expect(kinds(d.feed("\r"))).toEqual(["enter"]);
+    expect(kinds(d.feed("\r\r"))).toEqual(["enter", "enter"]);
+  });
+
   test("bracketed paste is one key, CRLF as LF, even split across reads and holding escapes", () => {
     const d = new KeyDecoder();
     expect(d.feed("\x1b[200~one\r\ntwo\rthr")).toEqual([]);
