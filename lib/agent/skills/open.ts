@@ -1,7 +1,9 @@
 /**
- * Opens a run's skill catalog, loading only what the run needs: no skills folder and no server
- * serving skills means nothing is imported and no catalog exists, so requests stay as they were
- * (no Skill tool, no listing). Clash lines always reach `log`; ignored front matter only under --debug.
+ * Opens a run's skill catalog, loading only what the run needs: with no skills folder and no MCP
+ * server configured nothing is imported and there is no catalog; with servers but no skill yet
+ * the catalog stays empty (a server may serve some once connected). Either way requests stay as
+ * they were: no Skill tool, no listing. Clash lines always reach `log`; ignored front matter only
+ * under --debug.
  */
 import type { McpRegistry } from "../../mcp/registry/registry.ts";
 import { readJsonFile, scopePaths, valueAt } from "../../mcp/config/scopes.ts";
