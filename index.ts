@@ -5,7 +5,8 @@
  */
 import { inspectorArgv, parseCliArgs, UsageError, USAGE, VERSION } from "./lib/cli/flags/args.ts";
 import { writeStdout } from "./lib/cli/io/stdout.ts";
-import { fatalLine, installExitHandlers, shutdown } from "./lib/agent/lifecycle.ts";
+import { fatalLine, installExitHandlers, installSilenceBackstop, shutdown } from "./lib/agent/lifecycle.ts";
+import { beginWork } from "./lib/shared/pending-work.ts";
 
 async function main(argv: string[]): Promise<number> {
   if (argv[0] === "mcp-init") return (await import("./lib/cli/commands/mcp-init.ts")).runMcpInit(argv.slice(1));
@@ -34,9 +35,17 @@ async function main(argv: string[]): Promise<number> {
   return (await import("./lib/cli/print/print.ts")).runPrint(args);
 }
 
-main(process.argv.slice(2)).then(
-  (code) => process.exit(code),
+installSilenceBackstop();
+const argv = process.argv.slice(2);
+// Finished only when main settles: an event loop that empties before that is a bug the backstop names.
+const running = beginWork(`the run (${argv[0] === "mcp" ? `mcp ${argv[1] ?? ""}`.trim() : argv.includes("-p") || argv.includes("--print") ? "-p" : "agent"})`);
+main(argv).then(
+  (code) => {
+    running();
+    process.exit(code);
+  },
   async (err) => {
+    running();
     process.stderr.write(fatalLine(err) + "\n");
     await shutdown();
     process.exit(1);

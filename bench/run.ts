@@ -16,7 +16,9 @@ import { contextFigure } from "./fig-context.ts";
 import { firstRequestFigure } from "./fig-first-request.ts";
 import { framingFigure } from "./fig-framing.ts";
 import { httpFigure } from "./fig-http.ts";
+import { modernFigure } from "./fig-modern.ts";
 import { rssFigure } from "./fig-rss.ts";
+import { settingsFigure } from "./fig-settings.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
 import { tasksFigure } from "./fig-tasks.ts";
@@ -37,6 +39,8 @@ const FIGURES: Record<string, Figure> = {
   rss: rssFigure,
   context: contextFigure,
   http: httpFigure,
+  settings: settingsFigure,
+  modern: modernFigure,
   tasks: tasksFigure,
   versus: versusFigure,
 };

@@ -2,12 +2,17 @@
  * Shutdown on every exit path: a normal end, an error, --max-turns, an uncaught exception,
  * SIGINT, SIGTERM, SIGHUP. Cleanups (MCP servers) run once, whichever path comes first.
  */
+import { writeSync } from "node:fs";
+import { pendingWork } from "../shared/pending-work.ts";
+
 type Cleanup = () => Promise<void>;
 const cleanups = new Set<Cleanup>();
 let running: Promise<void> | undefined;
 const stopping = new AbortController();
 let interruptHandler: (() => void) | undefined;
 let installed = false;
+/** Set when we exit on purpose (a signal, a fatal error): work cut short then is no bug. */
+let exitingOnPurpose = false;
 
 /** Aborted as soon as shutdown starts: the loop stops instead of sending results to the model. */
 export const shutdownSignal: AbortSignal = stopping.signal;
@@ -27,6 +32,7 @@ export function shutdown(): Promise<void> {
 
 /** Shuts down, then exits with `code`. */
 export async function exitAfterShutdown(code: number): Promise<never> {
+  exitingOnPurpose = true;
   await shutdown();
   process.exit(code);
 }
@@ -73,3 +79,29 @@ export function installExitHandlers(): void {
   process.on("uncaughtException", fatal);
   process.on("unhandledRejection", fatal);
 }
+
+/** The first words of the backstop's line: tests fail any run whose stderr holds them. */
+export const SILENT_END = "error: the run ended with work unfinished";
+
+/**
+ * The backstop for bugs that would end a run in silence: when the process exits (the event loop
+ * emptied) while work marked with `beginWork` is still pending and no exit path chose to end it,
+ * writes one stderr line naming that work and makes the exit code 1. From `process.on("exit")`,
+ * synchronously (writeSync: nothing asynchronous runs there), because Bun has not always emitted
+ * `beforeExit`. Installing twice is a no-op.
+ */
+export function installSilenceBackstop(): void {
+  if (backstopInstalled) return;
+  backstopInstalled = true;
+  process.on("exit", () => {
+    const left = pendingWork();
+    if (exitingOnPurpose || left.length === 0) return;
+    try {
+      writeSync(2, `${SILENT_END} (a bug; please report it): ${left.join(", ")} never finished\n`);
+    } catch {
+      // stderr closed: the exit code still says it.
+    }
+    process.exitCode = 1;
+  });
+}
+let backstopInstalled = false;

@@ -81,6 +81,14 @@ export interface LoopOptions {
    * the model an `is_error` result instead.
    */
   canUseTool?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision>;
+  /**
+   * After a tool ran (settings' PostToolUse hooks), with the input it ran with: `context` texts go
+   * to the model as text blocks after that reply's tool_result blocks; `output`, when given, is what
+   * the model reads instead (a search's results in denied paths left out).
+   */
+  afterTool?(call: ToolUseBlock, input: Record<string, unknown>, output: ToolOutput): Promise<{ context?: string[]; output?: ToolOutput }>;
+  /** Checked after each reply's tool results: true ends the loop there, with an empty answer (a hook's `continue: false`). */
+  halted?(): boolean;
   cwd: string;
   /** What the tools remember across calls in this conversation; handed to every call. */
   toolState?: ToolState;
@@ -148,6 +156,7 @@ export async function runLoop(conversation: Conversation, opts: LoopOptions): Pr
     const message: MessageParam = { role: "user", content: [...results, ...followUp] };
     conversation.append(message);
     opts.hooks?.onToolResults?.(message);
+    if (opts.halted?.()) return { text: "", toolBugs: bugs.count };
   }
 }
 
@@ -192,12 +201,21 @@ async function runOne(
   truncated: boolean,
 ): Promise<[ToolResultContentBlock, TextBlock[]]> {
   opts.hooks?.onToolStart?.(call);
-  const output = await execute(call, tool, opts, signal, truncated);
+  const ran: { input?: Record<string, unknown> } = {};
+  let output = await execute(call, tool, opts, signal, truncated, ran);
+  // Text that follows the tool_result blocks, in call order: the tool's own (a skill's content),
+  // then what its PostToolUse hooks added.
+  const followUp: TextBlock[] = [...(output.followUp ?? [])];
+  if (ran.input && opts.afterTool) {
+    const after = await opts.afterTool(call, ran.input, output);
+    followUp.push(...(after.context ?? []).map((text) => ({ type: "text" as const, text })));
+    output = after.output ?? output;
+  }
   const content = wellFormed(typeof output.content === "string" || output.content.length ? output.content : "(no output)");
   const result: ToolResultContentBlock = { type: "tool_result", tool_use_id: call.id, content };
   if (output.isError) result.is_error = true;
   opts.hooks?.onToolEnd?.(call, result);
-  return [result, output.followUp ?? []];
+  return [result, followUp];
 }
 
 /**
@@ -209,7 +227,15 @@ function wellFormed(content: ToolOutput["content"]): ToolOutput["content"] {
   return content.map((b) => (b.type === "text" ? { ...b, text: b.text.toWellFormed() } : b));
 }
 
-async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOptions, signal: AbortSignal, truncated: boolean): Promise<ToolOutput> {
+/** Runs one call; `ran.input` is set to the input it ran with once the tool was allowed to run. */
+async function execute(
+  call: ToolUseBlock,
+  tool: Tool | undefined,
+  opts: LoopOptions,
+  signal: AbortSignal,
+  truncated: boolean,
+  ran: { input?: Record<string, unknown> },
+): Promise<ToolOutput> {
   if (truncated) {
     return { isError: true, content: "This tool call was cut off by max_tokens and was not run: its input may be partial. Try again with a shorter call." };
   }
@@ -222,6 +248,7 @@ async function execute(call: ToolUseBlock, tool: Tool | undefined, opts: LoopOpt
     if (typeof decision === "object" && decision.behavior === "deny") return { isError: true, content: decision.message };
     if (typeof decision === "object" && decision.updatedInput) input = decision.updatedInput;
     const progress = opts.hooks?.onToolProgress;
+    ran.input = input;
     return await tool.run(input, {
       cwd: opts.cwd,
       signal,

@@ -65,3 +65,13 @@ export function modelFacts(model: string): ModelFacts | undefined {
 export function contextWindow(model: string): number | undefined {
   return modelFacts(model)?.contextWindow;
 }
+
+/**
+ * The model id a family alias (`opus`, `sonnet`, `haiku`, `fable`, any case) stands for: the newest
+ * row of that family in the table above (rows are newest first), or undefined for anything else.
+ */
+export function modelForAlias(alias: string): string | undefined {
+  const family = alias.trim().toLowerCase();
+  if (!/^[a-z]+$/.test(family)) return undefined;
+  return Object.keys(TABLE).find((id) => id.startsWith(`claude-${family}-`));
+}

@@ -105,14 +105,23 @@ export function createModelClient({ model, env = process.env, cache = true, mete
             billed.observe(event);
             opts.onEvent?.(event);
           });
+          let broke: unknown;
+          stream.on("error", (error: unknown) => (broke ??= error));
           try {
             reply = (await stream.finalMessage()) as AssistantReply;
+            // A stream that broke off (an `error` event, data that is not JSON) must not pass for a reply.
+            if (broke !== undefined) throw broke;
           } catch (err) {
             // An interrupted or broken stream was still billed for what it sent: count it.
             meter?.record(model, billed.usage);
             throw err;
           }
         }
+        // A body cut short or not a message (a proxy's page, a stream ended early) is no reply to act on.
+        const answered = reply as unknown as { type?: string; error?: { message?: string } } | undefined;
+        if (answered?.type === "error") throw new ModelError(`the API answered with an error: ${answered.error?.message ?? "no message"}`);
+        if (!Array.isArray(reply?.content))
+          throw new ModelError(`the API's reply was not a complete message (${opts.onText || opts.onEvent ? "its event stream ended early" : "no content"})`);
         meter?.record(model, reply.usage);
         return reply;
       } catch (err) {
@@ -136,5 +145,7 @@ async function describeError(err: unknown, baseURL: string | undefined): Promise
     if (err.status === 401) return new ModelError(`API key refused (401): ${detail}`, 401);
     return new ModelError(`API error ${err.status}: ${detail}`, err.status);
   }
+  // A body that is not JSON (cut short, a proxy's page): the SDK's parse error alone names nothing.
+  if (err instanceof SyntaxError) return new ModelError(`the API's reply is not valid JSON (${err.message.replace(/^JSON Parse error: /, "")})`);
   return err instanceof Error ? err : new Error(String(err));
 }

@@ -77,7 +77,7 @@ export async function approveInteractively(
     if (s.status === "refused") blocked.add(name);
     if (s.status === "pending") {
       const config = servers.find((c) => c.name === name)!;
-      pending.push({ name, target: target(config), remote: config.type === "http" || config.type === "sse", changed: Boolean(s.changed) });
+      pending.push({ name, target: target(config, entries[name]), remote: config.type === "http" || config.type === "sse", changed: Boolean(s.changed) });
     }
     if (s.unrecorded) adopted[name] = entries[name];
   }
@@ -97,10 +97,18 @@ export async function approveInteractively(
   return blocked;
 }
 
-/** `command arg…` as written (a `${VAR}` stays a reference), or the URL of a remote server. */
-function target(config: ServerConfig): string {
+/**
+ * `command arg…` as written (a `${VAR}` stays a reference), or the URL of a remote server, with
+ * the command its token comes from (`oauth.assertionCommand`, SEP-1933): approving the server
+ * approves running that command too.
+ */
+function target(config: ServerConfig, written: unknown): string {
   if (config.type === "sdk") return "(in the host program)";
-  if (config.type !== "stdio") return config.written?.url ?? config.url;
+  if (config.type !== "stdio") {
+    const command = (written as { oauth?: { assertionCommand?: unknown } } | undefined)?.oauth?.assertionCommand;
+    const url = config.written?.url ?? config.url;
+    return typeof command === "string" ? `${url}, its token from: ${command}` : url;
+  }
   const { command, args } = config.written ?? config;
   return [command, ...args].map((a) => (a === "" || /[\s"']/.test(a) ? JSON.stringify(a) : a)).join(" ");
 }

@@ -172,7 +172,9 @@ export class AgentRuntime {
     const own = skill ? [...builtinTools(), skill] : builtinTools();
     const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
-    const all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
+    let all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
+    const settingsDeny = this.opts.settings?.removes;
+    if (settingsDeny) all = all.filter((t) => !settingsDeny(t.name, pinned.routes[t.name]));
     const denied = this.opts.disallowedTools;
     if (!denied.length) return all;
     return all.filter((t) => !denied.some((rule) => this.matchesRule(t.name, rule)));
@@ -256,8 +258,10 @@ export class AgentRuntime {
    * Before a model call: compacts when the last reply's prompt passed the threshold (compact.ts).
    * A failed summary is one log line, and the run goes on uncompacted.
    */
-  async autoCompact(conversation: Conversation, request: Omit<CompactRequest, "model">): Promise<CompactInfo | undefined> {
+  async autoCompact(conversation: Conversation, request: Omit<CompactRequest, "model">, beforeCompact?: () => Promise<void>): Promise<CompactInfo | undefined> {
     if (this.compactor.due(conversation, this.current.model) === undefined) return undefined;
+    // Settings' PreCompact hooks, only when a compaction really starts.
+    await beforeCompact?.();
     try {
       return await compact(conversation, { model: this.current, ...request }, "", "auto");
     } catch (err) {
@@ -298,6 +302,11 @@ export class AgentRuntime {
   /** Tools the skills loaded in this turn let run without asking. */
   skillGrants(): string[] {
     return this.skills?.grantedTools() ?? [];
+  }
+
+  /** Whether a scoped allowed-tools rule (`Bash(git:*)`) of this turn's skills lets this call run without asking. */
+  skillGrantsCall(toolName: string, input: Record<string, unknown>): boolean {
+    return this.skills?.grantsCall(toolName, input, this.route(toolName), this.opts.cwd) ?? false;
   }
 
   /** The registry as the input layer sees it (prompts and resources). */

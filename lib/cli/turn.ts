@@ -5,6 +5,10 @@
  * interrupt's bookkeeping (streamed text kept, `[Request interrupted by user]`), a refused request
  * rolled back, and the turn's usage and cost. The conversation writes the transcript as it grows.
  *
+ * The run's settings (runtime.opts.settings, lib/agent/settings) add Claude Code's rules and hooks
+ * to every mode's turn: SessionStart and UserPromptSubmit before the message, the permission gate
+ * around the mode's own question, PostToolUse after each call, PreCompact, and Stop at the end.
+ *
  * Modes differ only in how they ask (`canUseTool`) and how they show events (`events`): the
  * request each mode sends is its own only in streaming, which follows from the events it shows
  * (`onText` or `onStreamEvent` make the loop stream; -p sets neither).
@@ -20,6 +24,12 @@ import type { UsageTotals } from "../agent/usage.ts";
 import type { ToolState } from "../tools/tool-state.ts";
 import { shutdownSignal } from "../agent/lifecycle.ts";
 import { toolBugReport } from "./ui/tool-bugs.ts";
+import type { SettingsHooks } from "../agent/settings/turn-hooks.ts";
+import type { Tool } from "../tools/tool.ts";
+import type { ToolUseBlock } from "../agent/messages.ts";
+
+/** A mode's permission question; `forced` when a settings ask rule or hook wants a question even where the mode would not ask. */
+export type AskTool = (tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, forced?: boolean) => Promise<PermissionDecision>;
 
 /** What a mode shows of a turn: the loop's hooks, plus the turn's own notices. */
 export interface TurnEvents extends Omit<LoopHooks, "onToolBug"> {
@@ -53,7 +63,12 @@ export interface TurnInput {
   /** The mode's interrupt (Esc, Ctrl-C, the host's `interrupt`); shutdown interrupts every turn too. */
   interrupt: AbortSignal;
   /** Asked before a tool runs (loop.ts); absent → every tool runs, as in -p. */
-  canUseTool?: LoopOptions["canUseTool"];
+  canUseTool?: AskTool;
+  /**
+   * `canUseTool` asks someone (the session's question, the host's `can_use_tool`): a settings ask
+   * rule goes to it, with `forced`. Otherwise nobody can approve, and an ask rule refuses the call.
+   */
+  asks?: boolean;
   events: TurnEvents;
 }
 
@@ -103,28 +118,48 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
   const bugs = toolBugReport(turn.events.line, mode.debug ?? false);
   // What a skill's allowed-tools let run lasts until the turn ends (Claude Code skills.md).
   runtime.skills?.newTurn();
+  const settings = runtime.opts.settings;
   try {
-    const content = await userContent(mode, turn, signal);
+    let content = await userContent(mode, turn, signal);
     if (!Array.isArray(content)) return close(content);
+    if (settings) {
+      settings.follow(conversation.sessionId);
+      const verdict = await settings.promptSubmit(typeof turn.input === "string" ? turn.input : promptText(content), turn.events.line);
+      // Claude Code drops the prompt and makes no model call; the message is for the user, never stdout.
+      if (!("context" in verdict)) {
+        turn.events.line("drop" in verdict ? verdict.drop : verdict.stop);
+        return close({ kind: "success", text: "", stopReason: null });
+      }
+      content = [...(await settings.sessionStart(turn.events.line)), ...content, ...verdict.context];
+    }
     turn.events.onUserMessage?.();
     mark = addUserInput(conversation, content);
     added = true;
     let stopReason: string | null = null;
     const { onText, onAssistant, onWaitingForServers, onUserMessage, line, ...events } = turn.events;
     const streams = onText !== undefined || events.onStreamEvent !== undefined;
-    const result = await runLoop(conversation, {
+    const gate = settings?.gate({
+      route: (name) => runtime.route(name),
+      ask: turn.asks ? turn.canUseTool : undefined,
+      fallback: turn.asks ? undefined : turn.canUseTool,
+      notice: turn.events.line,
+    });
+    const ask = gate?.canUseTool ?? turn.canUseTool;
+    const loop: LoopOptions = {
       model: runtime.model,
       system: runtime.systemPrompt(),
       tools: () => runtime.tools(),
       offer: (tools) => runtime.offer(tools),
       // The skills listing, after the first message of every request, where Claude Code puts it.
       context: () => runtime.skillContext(),
-      compact: (c, request) => runtime.autoCompact(c, request),
+      compact: (c, request) => runtime.autoCompact(c, request, settings && (() => settings.preCompact("auto", "", turn.events.line))),
       beforeModelCall: async () => {
         await runtime.refresh();
         conversation.noteRoutes(runtime.routes());
       },
-      canUseTool: turn.canUseTool && recordingDenials(turn.canUseTool, totals.denials),
+      canUseTool: ask && recordingDenials(ask, totals.denials),
+      afterTool: gate?.afterTool,
+      halted: gate?.halted,
       cwd: runtime.opts.cwd,
       toolState: mode.toolState,
       maxTurns: mode.maxTurns,
@@ -146,7 +181,9 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
         },
         onToolBug: bugs.onToolBug,
       },
-    });
+    };
+    let result = await runLoop(conversation, loop);
+    if (settings && gate) result = await stopHooks(settings, gate, conversation, loop, result, () => totals.numTurns, turn.events.line);
     const crashed = bugs.summary();
     if (crashed) turn.events.line(crashed);
     return close({ kind: "success", text: result.text, stopReason });
@@ -179,14 +216,56 @@ async function userContent(mode: TurnMode, turn: TurnInput, signal: AbortSignal)
     await untilAborted(runtime.connected, signal);
   }
   const parsed = await untilAborted(
-    parseInput(text, { cwd: runtime.opts.cwd, builtins: mode.builtins, mcp: runtime.mcpInput(), skills: runtime.skillInput(), warn: turn.events.line }),
+    parseInput(text, {
+      cwd: runtime.opts.cwd,
+      builtins: mode.builtins,
+      mcp: runtime.mcpInput(),
+      skills: runtime.skillInput(),
+      warn: turn.events.line,
+      readDenied: runtime.opts.settings?.readDenied,
+    }),
     signal,
   );
   return parsed.kind === "builtin" ? parsed : parsed.content;
 }
 
+/**
+ * Stop hooks once the model has finished: a block gives it another turn with Claude Code's
+ * feedback text, its model calls counting toward --max-turns; `continue: false` ends the turn.
+ * @throws MaxTurnsError when another turn would pass --max-turns.
+ */
+async function stopHooks(
+  settings: SettingsHooks,
+  gate: NonNullable<ReturnType<SettingsHooks["gate"]>>,
+  conversation: Conversation,
+  loop: LoopOptions,
+  first: { text: string; toolBugs: number },
+  used: () => number,
+  line: (text: string) => void,
+): Promise<{ text: string; toolBugs: number }> {
+  let result = first;
+  for (let active = false; gate.stopped === undefined; active = true) {
+    const verdict = await settings.stop(active, result.text, line);
+    if (verdict.stop !== undefined) gate.stopped = verdict.stop;
+    if (!verdict.again) break;
+    if (loop.maxTurns !== undefined && used() >= loop.maxTurns) throw new MaxTurnsError(loop.maxTurns);
+    conversation.append({ role: "user", content: [{ type: "text", text: verdict.again }] });
+    result = await runLoop(conversation, { ...loop, maxTurns: loop.maxTurns === undefined ? undefined : loop.maxTurns - used() });
+  }
+  if (gate.stopped !== undefined) line(`Operation stopped by hook: ${gate.stopped}`);
+  return result;
+}
+
+/** The text a UserPromptSubmit hook sees: the message's text blocks, joined. */
+function promptText(content: ContentBlock[]): string {
+  return content
+    .filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text")
+    .map((b) => b.text)
+    .join("\n");
+}
+
 /** The mode's question, noting each refusal for the turn's `denials`. */
-function recordingDenials(ask: NonNullable<LoopOptions["canUseTool"]>, denials: TurnTotals["denials"]): NonNullable<LoopOptions["canUseTool"]> {
+function recordingDenials(ask: AskTool, denials: TurnTotals["denials"]): AskTool {
   return async (tool, input, call): Promise<PermissionDecision> => {
     const decision = await ask(tool, input, call);
     if (decision === false || (typeof decision === "object" && decision.behavior === "deny")) {

@@ -2,6 +2,8 @@
  * The conformance client that is our real program: writes the `.mcp.json` a user would for the
  * scenario (context.ts), then runs `your_program.sh mcp call conformance test-tool {}` (which
  * initializes, lists tools and calls one), logging in through `$BROWSER` when asked.
+ * At spec version 2026-07-28 the program runs with MCP_PROTOCOL_NEGOTIATION=auto (discovery first),
+ * unless CONFORMANCE_NEGOTIATION=default.
  * Usage: agent-client.ts <server-url>; its exit code is the program's.
  */
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -18,6 +20,12 @@ const proc = Bun.spawn([program, "mcp", "call", "conformance", "test-tool", "{}"
   stdout: "inherit",
   stderr: "inherit",
   stdin: "ignore",
+  env: {
+    ...process.env,
+    ...(process.env.MCP_CONFORMANCE_PROTOCOL_VERSION === "2026-07-28" && process.env.CONFORMANCE_NEGOTIATION !== "default"
+      ? { MCP_PROTOCOL_NEGOTIATION: "auto" }
+      : {}),
+  },
 });
 const code = await proc.exited;
 rmSync(dir, { recursive: true, force: true });

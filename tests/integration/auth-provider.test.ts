@@ -52,11 +52,12 @@ function provider(store: TokenStore, withLogin = true) {
 
 /** One request as a transport sends it: the provider's header, and one retry after a challenge it answered. */
 async function call(p: OAuthProvider): Promise<number> {
-  const authorization = await p.authorization();
-  const send = (a?: string) => fetch(resource, { method: "POST", headers: a ? { authorization: a } : {}, body: "{}" });
-  const res = await send(authorization);
-  if ((res.status === 401 || res.status === 403) && (await p.onChallenge(res, { url: resource, method: "POST", authorization })))
-    return (await send(await p.authorization())).status;
+  const target = { method: "POST", url: resource };
+  const credentials = await p.headers(target);
+  const send = (headers: Record<string, string>) => fetch(resource, { method: "POST", headers, body: "{}" });
+  const res = await send(credentials);
+  if ((res.status === 401 || res.status === 403) && (await p.onChallenge(res, { ...target, authorization: credentials.Authorization })))
+    return (await send(await p.headers(target))).status;
   return res.status;
 }
 
@@ -65,13 +66,13 @@ describe("OAuth provider with oidc-provider", () => {
     const store = new TokenStore(join(tempDir(), "mcp-oauth.json"));
     const p = provider(store);
     expect(await call(p)).toBe(200);
-    const first = store.get(p.key)!.tokens!;
+    const first = store.find(p.key)!.entry.tokens!;
     expect(first.refresh_token).toBeString();
     grants.length = 0;
     await oidc.expireAccessToken(first.access_token);
     expect(await Promise.all([call(p), call(p), call(p)])).toEqual([200, 200, 200]);
     expect(grants).toEqual(["refresh_token"]);
-    const now = store.get(p.key)!.tokens!;
+    const now = store.find(p.key)!.entry.tokens!;
     expect(now.refresh_token).not.toBe(first.refresh_token);
     expect(now.access_token).not.toBe(first.access_token);
   }, 30_000);
@@ -86,7 +87,7 @@ describe("OAuth provider with oidc-provider", () => {
     expect(await call(other)).toBe(200);
     expect(grants).toEqual([]);
     // Past its expiry on our side: refreshed before use, without a 401 round trip.
-    await store.update(p.key, (e) => ({ ...e, tokens: { ...e!.tokens!, expires_at: Date.now() - 1000 } }));
+    await store.update(oidc.issuer, p.key, (e) => ({ ...e, tokens: { ...e!.tokens!, expires_at: Date.now() - 1000 } }));
     expect(await call(other)).toBe(200);
     expect(grants).toEqual(["refresh_token"]);
   }, 30_000);
@@ -95,14 +96,14 @@ describe("OAuth provider with oidc-provider", () => {
     const store = new TokenStore(join(tempDir(), "mcp-oauth.json"));
     const p = provider(store);
     expect(await call(p)).toBe(200);
-    const tokens = store.get(p.key)!.tokens!;
+    const tokens = store.find(p.key)!.entry.tokens!;
     await oidc.revokeRefreshToken(tokens.refresh_token!);
     await oidc.expireAccessToken(tokens.access_token);
     const headless = provider(new TokenStore(store.path), false);
     const err = await call(headless).catch((e) => e);
     expect(err).toBeInstanceOf(AuthRequiredError);
     expect(err.message).toBe('MCP server "fx" needs authentication (the saved login was refused; log in again): run ./your_program.sh mcp login fx');
-    expect(store.get(p.key)?.tokens).toBeUndefined();
-    expect(store.get(p.key)?.client?.kind).toBe("dcr");
+    expect(store.find(p.key)?.entry?.tokens).toBeUndefined();
+    expect(store.find(p.key)?.entry?.client?.kind).toBe("dcr");
   }, 30_000);
 });

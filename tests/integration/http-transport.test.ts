@@ -209,7 +209,7 @@ describe("Streamable HTTP", () => {
     fixtures.push(f);
     const c = open(f.url, {
       auth: {
-        authorization: async () => `Bearer ${token}`,
+        headers: async () => ({ Authorization: `Bearer ${token}` }),
         onChallenge: async (res, req) => {
           challenges.push(`${res.status} ${req.method}`);
           token = "new";

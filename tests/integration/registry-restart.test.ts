@@ -4,6 +4,8 @@
  * ends as failed with its last stderr; `reconnect` starts a server afresh and re-lists it.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import type { ServerConfig } from "../../lib/mcp/config/load.ts";
 import { McpRegistry } from "../../lib/mcp/registry/registry.ts";
 import { McpToolset } from "../../lib/agent/mcp/tools.ts";
@@ -38,34 +40,83 @@ async function start(config: ServerConfig) {
       .tools()
       .find((t) => t.name === "mcp__fx__echo")!
       .run({ text }, ctx());
-  const logged = (text: string, n = 1) =>
+  const logged = (text: string, n = 1): Promise<void> =>
     new Promise<void>((resolve) => (lines.filter((l) => l.includes(text)).length >= n ? resolve() : waiters.push({ text, n, resolve })));
-  return { registry, lines, echo, logged };
+  return { registry, lines, echo, logged, toolset };
 }
 
 describe("restart on the next call", () => {
-  test("a server that exits after every call is restarted 3 times, then stays failed with its last stderr", async () => {
+  test("a server that exits after every call: each next call waits for a restart, 3 of them, then the server failed, said once with its stderr", async () => {
     const { registry, lines, echo, logged } = await start(fixture("fx", "--crash-after", "1"));
+    const tools = registry.server("fx")!.tools;
+    expect(await echo("call 1")).toMatchObject({ content: "call 1" });
     for (let n = 1; n <= 3; n++) {
-      expect(await echo(`call ${n}`)).toMatchObject({ content: `call ${n}` });
       await logged('MCP server "fx" exited with code 1 (stderr:', n);
-      expect(await echo("finds it dead")).toEqual({
-        isError: true,
-        content: 'MCP server "fx" had exited with code 1; it is being restarted: call the tool again',
-      });
-      expect(lines.at(-1)).toBe(`MCP server "fx" exited with code 1; restarting it (restart ${n} of at most 3 in 5 minutes)`);
+      expect(await echo(`call ${n + 1}`)).toMatchObject({ content: `call ${n + 1}` });
+      expect(lines).toContain(`MCP server "fx" exited with code 1; restarting it (restart ${n} of at most 3 in 5 minutes)`);
+      // The same list, offered throughout: nothing for the model (or its prompt cache) to notice.
+      expect(registry.server("fx")!.tools).toEqual(tools);
     }
-    expect(await echo("fourth process")).toMatchObject({ content: "fourth process" });
     await logged('MCP server "fx" exited with code 1 (stderr:', 4);
-    expect(await echo("spent")).toEqual({
-      isError: true,
-      content: 'MCP server "fx" is not connected: it kept exiting (restarted 3 times in 5 minutes; last: exited with code 1)',
-    });
+    const failed = 'MCP server "fx" failed: it kept exiting (restarted 3 times in 5 minutes; last: exited with code 1)';
+    expect(await echo("spent")).toEqual({ isError: true, content: failed });
     expect(lines.at(-1)).toMatch(/^MCP server "fx" kept exiting \(restarted 3 times in 5 minutes; last: exited with code 1\) \(stderr: .*--crash-after/);
-    expect(await echo("after")).toEqual({ isError: true, content: 'MCP server "fx" is not connected' });
-    expect(registry.server("fx")).toMatchObject({ status: "failed" });
+    expect(await echo("after")).toEqual({ isError: true, content: failed });
+    expect(registry.server("fx")).toMatchObject({ status: "failed", tools });
     // Four exits, three restarts, one give-up: nothing else was said.
     expect(lines).toHaveLength(8);
+  });
+
+  test("a restart that fails counts toward the limit: the call waits through all three, then gets the failure", async () => {
+    const marker = join(tempDir(), "broken");
+    const { registry, lines, echo, logged } = await start(fixture("fx", "--crash-after", "1", "--exit-if-exists", marker));
+    expect(await echo("one")).toMatchObject({ content: "one" });
+    await logged("exited with code 1 (stderr:");
+    writeFileSync(marker, "");
+    expect(await echo("two")).toEqual({
+      isError: true,
+      content: 'MCP server "fx" failed: it kept exiting (restarted 3 times in 5 minutes; last: exited with code 1 before the handshake)',
+    });
+    expect(lines.slice(1, 4)).toEqual([
+      'MCP server "fx" exited with code 1; restarting it (restart 1 of at most 3 in 5 minutes)',
+      'MCP server "fx" exited with code 1 before the handshake; restarting it (restart 2 of at most 3 in 5 minutes)',
+      'MCP server "fx" exited with code 1 before the handshake; restarting it (restart 3 of at most 3 in 5 minutes)',
+    ]);
+    expect(lines[4]).toMatch(/^MCP server "fx" kept exiting .* \(stderr: \[fixture\] exiting before reading anything/);
+    expect(lines).toHaveLength(5);
+    expect(registry.server("fx")!.tools.map((t) => t.name)).toContain("echo");
+  });
+
+  test("a call in flight when the server dies fails and is not sent again; the next call gets a fresh process", async () => {
+    const log = join(tempDir(), "stdin.log");
+    const { registry, toolset } = await start(fixture("fx", "--log-file", log));
+    const call = (name: string, input: Record<string, unknown>) =>
+      toolset
+        .tools()
+        .find((t) => t.name === `mcp__fx__${name}`)!
+        .run(input, ctx());
+    expect(await call("crash", {})).toEqual({ isError: true, content: 'MCP server "fx" exited during the call' });
+    expect(await call("echo", { text: "back" })).toMatchObject({ content: "back" });
+    const sent = readFileSync(log, "utf8")
+      .split("\n")
+      .filter((l) => l.includes('"tools/call"'));
+    expect(sent.filter((l) => l.includes('"crash"'))).toHaveLength(1);
+    expect(registry.server("fx")).toMatchObject({ status: "connected" });
+  });
+
+  test("a restart slower than the tool timeout: the call says so at the timeout, and a later call finds the server back", async () => {
+    const { registry, echo, logged } = await start({ ...fixture("fx", "--crash-after", "1", "--init-delay", "800"), toolTimeoutMs: 200 });
+    expect(await echo("one")).toMatchObject({ content: "one" });
+    await logged("exited with code 1 (stderr:");
+    const started = performance.now();
+    expect(await echo("two")).toEqual({
+      isError: true,
+      content: 'MCP server "fx" is restarting and was not back within 200 ms (MCP_TOOL_TIMEOUT); call the tool again',
+    });
+    expect(performance.now() - started).toBeLessThan(700);
+    await registry.revive("fx");
+    while (!registry.isConnected("fx")) await registry.revive("fx");
+    expect(await echo("three")).toMatchObject({ content: "three" });
   });
 
   test("reconnect starts a server afresh: connected again, tools listed again, the registry's version moved", async () => {

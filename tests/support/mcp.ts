@@ -8,7 +8,7 @@ import { type HttpFixture, startHttpFixture } from "../../fixtures/servers/http-
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startModelServer, type ModelServer, type RecordedRequest, type Step } from "./model-server.ts";
-import { BUN, PROGRAM, ROOT, baseEnv, isAlive, runAgent, tempDir, writeMcpConfig, type RunResult } from "./run.ts";
+import { BUN, PROGRAM, ROOT, assertNoSilentEnd, baseEnv, isAlive, runAgent, tempDir, writeMcpConfig, type RunResult } from "./run.ts";
 
 /** A temp project: `.mcp.json` written from `servers`, a scripted model, and a fresh marker. */
 export interface Project {
@@ -193,6 +193,7 @@ export function spawnAgent(args: string[], opts: { cwd: string; model: string; e
   const timer = setTimeout(() => proc.kill("SIGKILL"), 25_000);
   const done = Promise.all([new Response(proc.stdout).text(), stderrDone, proc.exited]).then(([stdout, , code]) => {
     clearTimeout(timer);
+    assertNoSilentEnd(err);
     return { code, stdout, stderr: err };
   });
   return {

@@ -25,7 +25,9 @@ export type Step =
       /** Streaming only: after the first text block's deltas, hold the stream open until this settles. */
       stall?: Promise<void>;
     }
-  | { status: number; error: { type: string; message: string } }
+  | { status: number; error: { type: string; message: string }; headers?: Record<string, string> }
+  /** A stream that breaks after message_start: an SSE `error` event (a 5xx mid-stream), a reset connection, or an event whose data is not JSON. */
+  | { fault: "error-event" | "reset" | "malformed" }
   | ((req: RecordedRequest) => Step | Promise<Step>);
 
 export interface RecordedRequest {
@@ -51,7 +53,7 @@ export const toolUse = (name: string, input: unknown, id = `toolu_${String(nextI
 });
 /** `step` with a scripted `usage`. */
 export const withUsage = (step: Step, usage: ScriptedUsage): Step => {
-  if (typeof step === "function" || "status" in step) throw new Error("withUsage takes a reply step");
+  if (typeof step === "function" || "status" in step || "fault" in step) throw new Error("withUsage takes a reply step");
   return { ...step, usage };
 };
 /** A reply; `stop_reason` defaults to `tool_use` when a block is a tool_use, else `end_turn`. */
@@ -78,8 +80,9 @@ export function startModelServer(script: Step[]): ModelServer {
       let step: Step = script[cursor++] ?? reply(text("(script exhausted)"));
       while (typeof step === "function") step = await step(recorded);
       if ("status" in step) {
-        return Response.json({ type: "error", error: step.error }, { status: step.status });
+        return Response.json({ type: "error", error: step.error }, { status: step.status, headers: step.headers });
       }
+      if ("fault" in step) return body.stream ? brokenStream(step.fault, body.model) : brokenBody(step.fault);
       const message = {
         id: `msg_${cursor}`,
         type: "message",
@@ -108,6 +111,37 @@ export function startModelServer(script: Step[]): ModelServer {
     },
   });
   return { url: `http://127.0.0.1:${server.port}`, requests, stop: () => server.stop(true) };
+}
+
+/** A plain (non-streaming) reply broken the same ways: an error object with status 200, a body cut short, JSON that does not parse. */
+function brokenBody(fault: "error-event" | "reset" | "malformed"): Response {
+  if (fault === "error-event") return Response.json({ type: "error", error: { type: "api_error", message: "Internal server error" } });
+  if (fault === "malformed") return new Response('{"id": "msg_broken", "content": [', { headers: { "content-type": "application/json" } });
+  const stream = new ReadableStream<string>({
+    start(controller) {
+      controller.enqueue('{"id": "msg_broken", ');
+      controller.error(new Error("connection reset by the scripted model"));
+    },
+  });
+  return new Response(stream, { headers: { "content-type": "application/json" } });
+}
+
+/** A stream that starts a message and then breaks the way `fault` says. */
+function brokenStream(fault: "error-event" | "reset" | "malformed", model: string): Response {
+  const start = `event: message_start\ndata: ${JSON.stringify({ type: "message_start", message: { id: "msg_broken", type: "message", role: "assistant", model, content: [], stop_reason: null, usage: { input_tokens: 10, output_tokens: 0 } } })}\n\n`;
+  const stream = new ReadableStream<string>({
+    start(controller) {
+      controller.enqueue(start);
+      if (fault === "error-event") {
+        controller.enqueue(`event: error\ndata: ${JSON.stringify({ type: "error", error: { type: "api_error", message: "Internal server error" } })}\n\n`);
+        controller.close();
+      } else if (fault === "malformed") {
+        controller.enqueue('event: content_block_start\ndata: {"type": "content_block_start", "index": 0, \n\n');
+        controller.close();
+      } else controller.error(new Error("connection reset by the scripted model"));
+    },
+  });
+  return new Response(stream, { headers: { "content-type": "text/event-stream" } });
 }
 
 /** The SSE events of `message`, one string each. */

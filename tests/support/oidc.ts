@@ -5,11 +5,13 @@
  * scopes asked for, so a `$BROWSER` stand-in that keeps cookies and follows redirects
  * (oidc-browser.ts) completes a login like a person clicking "allow".
  * `bearerCheck` is the resource server's side: a token oidc-provider issued for the resource,
- * with the scopes a method needs, else 401/403 with the challenge MCP servers send.
+ * with the scopes a method needs, else 401/403 with the challenge MCP servers send; a DPoP-bound
+ * token must come with the DPoP scheme and a valid proof (oidc-dpop.ts).
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import Provider, { errors } from "oidc-provider";
+import { checkDpopProof, type DpopRequirements } from "./oidc-dpop.ts";
 
 export interface OidcServer {
   issuer: string;
@@ -26,6 +28,8 @@ export interface OidcOptions {
   resource: string;
   /** Scopes the resource knows. */
   scopes: string[];
+  /** DPoP-bound tokens (RFC 9449; oidc-provider's dPoP feature), with a nonce at the token endpoint when asked. Off: Bearer only. */
+  dpop?: { requireNonce?: boolean };
 }
 
 export async function startOidc(opts: OidcOptions): Promise<OidcServer> {
@@ -39,6 +43,7 @@ export async function startOidc(opts: OidcOptions): Promise<OidcServer> {
       devInteractions: { enabled: false },
       registration: { enabled: true },
       revocation: { enabled: true },
+      dPoP: opts.dpop ? { enabled: true, nonceSecret: Buffer.alloc(32, 7), requireNonce: () => Boolean(opts.dpop?.requireNonce) } : { enabled: false },
       resourceIndicators: {
         enabled: true,
         defaultResource: () => opts.resource,
@@ -109,17 +114,24 @@ export async function bearerCheck(
   resource: string,
   resourceMetadata: string,
   required: string[],
+  dpop?: DpopRequirements,
 ): Promise<Response | undefined> {
   const header = req.headers.get("authorization") ?? "";
-  const token = header.startsWith("Bearer ") ? header.slice(7) : "";
+  const [scheme = "", token = ""] = header.split(" ");
   const at = token ? await provider.AccessToken.find(token) : undefined;
   const audience = at && (Array.isArray(at.aud) ? at.aud : [at.aud]);
-  if (!at || at.isExpired || !audience?.includes(resource)) {
-    return new Response(JSON.stringify({ error: "invalid_token" }), {
+  const challenge = dpop ? "DPoP" : "Bearer";
+  const refuse = (error: string, extra: Record<string, string> = {}) =>
+    new Response(JSON.stringify({ error }), {
       status: 401,
-      headers: { "content-type": "application/json", "www-authenticate": `Bearer error="invalid_token", resource_metadata="${resourceMetadata}"` },
+      headers: { "content-type": "application/json", "www-authenticate": `${challenge} error="${error}", resource_metadata="${resourceMetadata}"`, ...extra },
     });
-  }
+  if (!at || at.isExpired || !audience?.includes(resource)) return refuse("invalid_token");
+  if (at.jkt || dpop) {
+    if (scheme !== "DPoP" || !at.jkt || !dpop) return refuse("invalid_token");
+    const verdict = await checkDpopProof(req, token, at.jkt, dpop);
+    if (!verdict.ok) return refuse(verdict.error, verdict.error === "use_dpop_nonce" ? { "dpop-nonce": dpop.nonce! } : {});
+  } else if (scheme !== "Bearer") return refuse("invalid_token");
   const granted = (at.scope ?? "").split(" ");
   if (!required.every((s) => granted.includes(s))) {
     return new Response(JSON.stringify({ error: "insufficient_scope" }), {

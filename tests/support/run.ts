@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { SILENT_END } from "../../lib/agent/lifecycle.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const PROGRAM = join(ROOT, "your_program.sh");
@@ -107,7 +108,13 @@ export async function runAgent(args: string[], opts: RunOptions): Promise<RunRes
   clearTimeout(timer);
   // A tool that crashed with a bug still lets the run succeed; no test may pass over one unnoticed.
   if (TOOL_BUG.test(stderr) && !opts.allowToolBugs) throw new Error(`a tool crashed with a bug during the run:\n${stderr}`);
+  assertNoSilentEnd(stderr);
   return { code, stdout, stderr };
+}
+
+/** Fails the test when the run's stderr holds the silence backstop's line (lib/agent/lifecycle.ts): that line only ever reports a bug. */
+export function assertNoSilentEnd(stderr: string): void {
+  if (stderr.includes(SILENT_END)) throw new Error(`the run ended with work unfinished (the backstop fired):\n${stderr}`);
 }
 
 /** The end-of-run line of lib/cli/ui/tool-bugs.ts. */

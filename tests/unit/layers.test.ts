@@ -36,6 +36,7 @@ const MCP_PUBLIC = [
   "config/approvals.ts",
   "config/client-secrets.ts",
   "config/env.ts",
+  "config/json-position.ts",
   "config/load.ts",
   "config/scope-edit.ts",
   "config/scopes.ts",

@@ -27,6 +27,8 @@ export interface InputContext {
   skills?: SkillInput;
   /** Receives one-line hints about input that goes to the model as written (a mention naming no server). */
   warn?: (line: string) => void;
+  /** True for an absolute path a Read deny rule covers: its `@file` mention is not attached (settings' permissions). */
+  readDenied?: (path: string) => boolean;
 }
 
 /**
@@ -50,7 +52,7 @@ export async function parseInput(text: string, ctx: InputContext): Promise<Parse
     if (!custom) throw new InputError(`unknown command: /${name} (try /help)`);
     prompt = expandCommand(custom.body, args, shellWords(args));
   }
-  const attachments = await mentionAttachments(prompt, ctx.cwd, ctx.mcp, ctx.warn);
+  const attachments = await mentionAttachments(prompt, ctx.cwd, ctx.mcp, ctx.warn, ctx.readDenied);
   const head: TextBlock = { type: "text", text: prompt };
   return { kind: "message", content: [head, ...attachments] };
 }

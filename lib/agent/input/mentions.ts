@@ -37,7 +37,13 @@ const RESOURCE_LIKE = /^[^\s:/@]+:[A-Za-z][A-Za-z0-9+.-]*:\/\//;
  * @throws InputError, one line naming the mention, when a resource of a configured server or a
  * mentioned path cannot be read (a FIFO, a socket, an fs error).
  */
-export async function mentionAttachments(text: string, cwd: string, mcp?: McpInput, warn?: (line: string) => void): Promise<ContentBlock[]> {
+export async function mentionAttachments(
+  text: string,
+  cwd: string,
+  mcp?: McpInput,
+  warn?: (line: string) => void,
+  readDenied?: (path: string) => boolean,
+): Promise<ContentBlock[]> {
   const servers = new Set(mcp?.serverNames() ?? []);
   const jobs: Promise<ContentBlock[]>[] = [];
   const seen = new Set<string>();
@@ -61,6 +67,10 @@ export async function mentionAttachments(text: string, cwd: string, mcp?: McpInp
     const path = quoted ?? stripTrailingPunctuation(token, (p) => existsSync(resolve(cwd, p)));
     if (seen.has(path) || !existsSync(resolve(cwd, path))) continue;
     seen.add(path);
+    if (readDenied?.(resolve(cwd, path))) {
+      warn?.(`@${path}: not attached: a Read rule of your permission settings denies it`);
+      continue;
+    }
     // Through the promise, so a failing file still lets Promise.all handle a failing resource read.
     jobs.push(Promise.resolve().then(() => fileAttachment(cwd, path)));
   }

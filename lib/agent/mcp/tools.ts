@@ -5,7 +5,7 @@
  */
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
 import { callToolResultToOutput, normalizeInputSchema } from "./content.ts";
-import { ConnectionClosedError, McpError, RequestCancelledError, RequestTimeoutError } from "../../mcp/protocol/errors.ts";
+import { ConnectionClosedError, McpError, NotSentError, RequestCancelledError, RequestTimeoutError } from "../../mcp/protocol/errors.ts";
 import { ToolNamer } from "./names.ts";
 import { requiredUrlElicitations, URL_ELICITATION_REQUIRED } from "../../mcp/protocol/elicitation.ts";
 import type { McpTool, ProgressParams } from "../../mcp/protocol/protocol.ts";
@@ -66,22 +66,33 @@ export class McpToolset {
    * `{isError: true, content: <one line saying what went wrong>}`. Never throws.
    */
   private async call(route: ToolRoute, input: Record<string, unknown>, ctx: ToolContext): Promise<ToolOutput> {
-    // A stdio server found dead is restarted by the registry; this call then says so. Awaited only
-    // when there is something to wait for, so a call normally goes out in this same tick.
-    const revived = this.registry.revive(route.server);
-    if (revived) {
-      const failure = await revived;
-      if (failure) return { isError: true, content: failure };
-    }
-    if (!this.registry.isConnected(route.server)) return { isError: true, content: `MCP server "${route.server}" is not connected` };
-    try {
-      const onProgress = ctx.onProgress && ((p: ProgressParams) => ctx.onProgress!(describeProgress(p)));
-      // A task's status message ("Synthesizing findings…") is its progress (MCP 2025-11-25, basic/utilities/tasks).
-      const onTaskStatus = ctx.onProgress && ((task: Task) => ctx.onProgress!(task.statusMessage ?? task.status, "task"));
-      const result = await this.registry.callTool(route.server, route.tool, input, { signal: ctx.signal, onProgress, onTaskStatus });
-      return callToolResultToOutput(result, { maxChars: this.opts.maxOutputChars });
-    } catch (error) {
-      return { isError: true, content: describeCallError(error, route) };
+    const deadline = performance.now() + this.registry.toolTimeoutFor(route.server);
+    for (let attempt = 1; ; attempt++) {
+      // A server found dead is restarted by the registry, and this call waits for it. Awaited only
+      // when there is something to wait for, so a call normally goes out in this same tick.
+      const revived = this.registry.revive(route.server);
+      if (revived) {
+        const failure = await revived;
+        if (failure) return { isError: true, content: failure };
+      }
+      if (!this.registry.isConnected(route.server)) return { isError: true, content: `MCP server "${route.server}" is not connected` };
+      try {
+        const onProgress = ctx.onProgress && ((p: ProgressParams) => ctx.onProgress!(describeProgress(p)));
+        // A task's status message ("Synthesizing findings…") is its progress (MCP 2025-11-25, basic/utilities/tasks).
+        const onTaskStatus = ctx.onProgress && ((task: Task) => ctx.onProgress!(task.statusMessage ?? task.status, "task"));
+        const result = await this.registry.callTool(route.server, route.tool, input, { signal: ctx.signal, onProgress, onTaskStatus });
+        return callToolResultToOutput(result, { maxChars: this.opts.maxOutputChars });
+      } catch (error) {
+        // A call that cannot have reached the server is sent again, so a tool never runs twice:
+        // written into a pipe with no reader (EPIPE: the process died first), once, to the
+        // restarted process; an HTTP server unreachable, with back-off, within the tool timeout.
+        const wait = resendAfter(error, attempt, deadline - performance.now());
+        if (wait !== undefined && !ctx.signal.aborted) {
+          await Bun.sleep(wait);
+          continue;
+        }
+        return { isError: true, content: describeCallError(error, route) };
+      }
     }
   }
 
@@ -130,6 +141,18 @@ function describeProgress(p: ProgressParams): string {
   return [`${p.progress}${total}`, typeof p.message === "string" ? p.message : ""].filter(Boolean).join(" ");
 }
 
+/** Back-off between sends of a call an HTTP server never received, in ms (the last repeats). */
+const UNREACHABLE_BACKOFF_MS = [250, 500, 1000, 2000, 4000];
+
+/** How long to wait before sending a failed call again, or undefined when it may have run (or no time is left). */
+function resendAfter(error: unknown, attempt: number, leftMs: number): number | undefined {
+  const cause = error instanceof ConnectionClosedError ? (error as Error & { cause?: unknown }).cause : undefined;
+  if ((cause as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return attempt === 1 ? 0 : undefined;
+  if (!(cause instanceof NotSentError)) return undefined;
+  const wait = UNREACHABLE_BACKOFF_MS[Math.min(attempt - 1, UNREACHABLE_BACKOFF_MS.length - 1)]!;
+  return wait < leftMs ? wait : undefined;
+}
+
 function describeCallError(error: unknown, { server, tool }: ToolRoute): string {
   const urls = error instanceof McpError && error.code === URL_ELICITATION_REQUIRED ? requiredUrlElicitations(error.data) : [];
   if (urls.length) {
@@ -143,6 +166,11 @@ function describeCallError(error: unknown, { server, tool }: ToolRoute): string 
     return `MCP tool ${tool} on server "${server}" timed out after ${error.timeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled`;
   }
   if (error instanceof ConnectionClosedError) {
+    // A send that failed on a live session (an HTTP status, a reply stream cut short): its own words.
+    // A pipe's error code (EPIPE) says only that the process is going: "exited" says it better.
+    const cause = (error as Error & { cause?: unknown }).cause;
+    if (cause instanceof Error && (cause as NodeJS.ErrnoException).code !== "EPIPE" && !error.byUs)
+      return `MCP server "${server}" failed the call of ${tool}: ${cause.message}`;
     return `MCP server "${server}" ${error.byUs ? "was shut down" : "exited"} during the call`;
   }
   if (error instanceof RequestCancelledError) return `MCP tool ${tool} on server "${server}" was interrupted`;

@@ -1,7 +1,8 @@
 /**
  * A session's transcript file: one JSON object per line (JSON Lines), the first a header, then
  * one line per change of the conversation (conversation.ts's records), each appended with one
- * write(2) as it happens, so a crash loses at most the line being written. Files are mode 0600:
+ * write(2) on an O_APPEND descriptor as it happens, never rewritten, so a crash loses at most the
+ * line being written; one process writes a session at a time (transcript-lock.ts). Files are mode 0600:
  * a conversation can hold anything a tool read.
  *
  * Line shapes (`version` 1):
@@ -12,6 +13,7 @@
  */
 import { chmodSync, closeSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { ConversationSink, TranscriptRecord } from "../conversation.ts";
+import { lockTranscript } from "./transcript-lock.ts";
 
 export const TRANSCRIPT_VERSION = 1;
 
@@ -33,7 +35,7 @@ export interface Transcript {
 /** Appends records to a transcript file, creating it (mode 0600) with its header on first use. */
 export class TranscriptWriter implements ConversationSink {
   private fd: number | undefined;
-
+  private unlock: (() => void) | undefined;
   private failed = false;
 
   /**
@@ -65,6 +67,10 @@ export class TranscriptWriter implements ConversationSink {
 
   private append(record: TranscriptRecord): void {
     if (this.fd === undefined) {
+      // One writer per session: two processes appending to one transcript would interleave two conversations.
+      const lock = lockTranscript(this.path);
+      if (typeof lock === "string") throw new Error(lock);
+      this.unlock = lock;
       this.fd = openSync(this.path, "a", 0o600);
       chmodSync(this.path, 0o600); // an existing file (resumed) keeps whatever mode it had otherwise
       if (fstatSync(this.fd).size === 0) this.line(this.header);
@@ -79,6 +85,8 @@ export class TranscriptWriter implements ConversationSink {
   close(): void {
     if (this.fd !== undefined) closeSync(this.fd);
     this.fd = undefined;
+    this.unlock?.();
+    this.unlock = undefined;
   }
 }
 

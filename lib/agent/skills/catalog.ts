@@ -12,6 +12,8 @@ import { skillTool } from "./skill-tool.ts";
 import type { Skill } from "./types.ts";
 import { runSkillCommand } from "./run.ts";
 import type { SkillInput } from "../input/types.ts";
+import { isScopedGrant, scopedGrantAllows } from "./grants.ts";
+import type { ToolRoute } from "../settings/rules.ts";
 
 export interface CatalogOptions {
   local: readonly Skill[];
@@ -75,11 +77,15 @@ export class SkillCatalog {
 
   /**
    * The tools skills loaded in this turn let run: bare names (`Bash`, `Bash(*)`) of their
-   * allowed-tools. A scoped rule (`Bash(git:*)`) grants nothing yet: that needs the settings
-   * rule matcher, and granting the whole tool would widen it.
+   * allowed-tools. Scoped rules (`Bash(git:*)`) are `grantsCall`'s: granting the whole tool would widen them.
    */
   grantedTools(): string[] {
-    return [...this.grants].filter((r) => /^[\w-]+(\(\*\))?$/.test(r)).map((r) => r.replace("(*)", ""));
+    return [...this.grants].filter((r) => !isScopedGrant(r)).map((r) => r.replace("(*)", ""));
+  }
+
+  /** Whether a scoped allowed-tools rule of this turn's skills allows this call (grants.ts). */
+  grantsCall(name: string, input: Record<string, unknown>, route: ToolRoute | undefined, cwd: string): boolean {
+    return scopedGrantAllows([...this.grants], name, input, route, cwd);
   }
 
   /** The skills as the input layer sees them: `/name args` runs (their grants count too). */

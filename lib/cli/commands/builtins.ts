@@ -83,6 +83,8 @@ export function helpText(runtime: AgentRuntime, interactive: boolean): string {
       "  /model  show the model, or /model <id> to switch",
       "  /cost   tokens and cost so far",
       "  /compact [instructions]  summarise the conversation so far",
+      "  /permissions  the settings' permission rules, each with its file",
+      "  /hooks  the settings' hooks, each with its file",
       "  /exit   leave",
     );
   const custom = listCustomCommands(runtime.opts.cwd);

@@ -22,6 +22,8 @@ Options:
   --output-format <fmt>         text (default), json or stream-json (print mode)
   --max-turns <n>               stop after n model calls (exit 1)
   --mcp-config <file|json>      extra MCP servers (repeatable)
+  --settings <file|json>        settings over the project's and user's (Claude Code's settings.json format)
+  --setting-sources <list>      which settings files to read: user, project, local (comma separated; "" for none)
   --strict-mcp-config           use only --mcp-config servers, not .mcp.json
   --allowedTools <names>        tools that need no permission (comma or space separated)
   --disallowedTools <names>     tools removed from the model's list; mcp__<server> names a whole server
@@ -56,6 +58,13 @@ export interface CliArgs {
   maxTurns?: number;
   mcpConfig: string[];
   strictMcpConfig: boolean;
+  /** `--settings`: a settings file or a JSON object's text. */
+  settings?: string;
+  /**
+   * `--setting-sources`: user, project, local, comma separated (the Agent SDK's `settingSources`).
+   * Skills follow it too (no `project`: no project skills); undefined: all.
+   */
+  settingSources?: string;
   allowedTools: string[];
   disallowedTools: string[];
   systemPrompt?: string;
@@ -81,11 +90,6 @@ export interface CliArgs {
   includePartialMessages: boolean;
   /** Agent SDK flags given that we accept and ignore (sdk-flags.ts), as `--name`. */
   ignoredFlags: string[];
-  /**
-   * `--setting-sources user,project,local` (the Agent SDK's `settingSources`): which sources load.
-   * Skills follow it (no `project`: no project skills); undefined: all.
-   */
-  settingSources?: string[];
   version: boolean;
   help: boolean;
 }
@@ -125,6 +129,8 @@ const options = {
   "max-turns": { type: "string" },
   "mcp-config": { type: "string", multiple: true },
   "strict-mcp-config": { type: "boolean" },
+  settings: { type: "string" },
+  "setting-sources": { type: "string" },
   allowedTools: { type: "string", multiple: true },
   "allowed-tools": { type: "string", multiple: true },
   disallowedTools: { type: "string", multiple: true },
@@ -146,7 +152,6 @@ const options = {
   "permission-mode": { type: "string" },
   "permission-prompt-tool": { type: "string" },
   "include-partial-messages": { type: "boolean" },
-  "setting-sources": { type: "string" },
   ...SDK_IGNORED,
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
@@ -198,6 +203,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     maxTurns,
     mcpConfig: (values["mcp-config"] as string[] | undefined) ?? [],
     strictMcpConfig: Boolean(values["strict-mcp-config"]),
+    settings: values.settings as string | undefined,
+    settingSources: values["setting-sources"] as string | undefined,
     allowedTools: list("allowedTools", "allowed-tools"),
     disallowedTools: list("disallowedTools", "disallowed-tools"),
     systemPrompt: values["system-prompt"] as string | undefined,
@@ -218,13 +225,6 @@ export function parseCliArgs(argv: string[]): CliArgs {
     permissionPromptStdio: promptTool === "stdio",
     includePartialMessages: Boolean(values["include-partial-messages"]),
     ignoredFlags: ignoredSdkFlags(values),
-    settingSources:
-      values["setting-sources"] === undefined
-        ? undefined
-        : String(values["setting-sources"])
-            .split(",")
-            .map((v) => v.trim())
-            .filter(Boolean),
     version: Boolean(values.version),
     help: Boolean(values.help),
   };

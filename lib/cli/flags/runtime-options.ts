@@ -5,6 +5,7 @@ import type { RuntimeOptions } from "../../agent/runtime-options.ts";
 import { DEFAULT_MODEL } from "../../agent/model.ts";
 import { elicitationPolicy } from "../../agent/elicitation-policy.ts";
 import type { CliArgs } from "./args.ts";
+import type { SettingsHooks } from "../../agent/settings/turn-hooks.ts";
 import { mcpReporter } from "../ui/server-lines.ts";
 import { lazyAuthFor } from "../oauth/lazy.ts";
 import { colorEnabled, plainUnlessColor } from "../ui/style.ts";
@@ -16,16 +17,17 @@ type Callbacks = Pick<
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default
- * model (a resumed session's saved model before $ANTHROPIC_MODEL); the MCP, tool, prompt and diagnostic flags as they are; `callbacks` for the mode's display,
+ * model (a resumed session's saved model before $ANTHROPIC_MODEL, the settings' `model` after it); the MCP, tool, prompt and diagnostic flags as they are; `callbacks` for the mode's display,
  * with servers' ANSI codes stripped from logged lines unless stderr takes colour. `--elicitation` becomes the headless
  * elicitation policy (its lines through `log`); an `elicitation` in `callbacks` (a person's form) replaces it.
  */
-export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks, savedModel?: string): RuntimeOptions {
+export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks, savedModel?: string, settings?: SettingsHooks): RuntimeOptions {
   const log = plainUnlessColor(callbacks.log, colorEnabled(process.stderr));
   return {
     cwd,
     // A resumed conversation goes on with its own model unless --model says otherwise.
-    model: args.model ?? (savedModel || process.env.ANTHROPIC_MODEL || DEFAULT_MODEL),
+    model: args.model ?? (savedModel || process.env.ANTHROPIC_MODEL || settings?.model || DEFAULT_MODEL),
+    settings,
     mcpConfig: args.mcpConfig,
     strictMcpConfig: args.strictMcpConfig,
     disallowedTools: args.disallowedTools,
@@ -42,7 +44,7 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     authFor: lazyAuthFor({ allowLogin: false, debug: args.debug ? callbacks.log : undefined, stderr: callbacks.log }),
     // Without the flag nothing is declared: servers see exactly {roots, sampling}.
     elicitation: args.elicitation && elicitationPolicy(args.elicitation, log),
-    skillSources: args.settingSources && { user: args.settingSources.includes("user"), project: args.settingSources.includes("project") },
+    skillSources: args.settingSources === undefined ? undefined : skillSources(args.settingSources),
     ...callbacks,
     log,
     mcpEvents: mcpReporter(log, args),
@@ -52,4 +54,10 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
 /** An environment switch is on when set to anything but "", "0", "false" or "no". */
 function truthy(value: string | undefined): boolean {
   return value !== undefined && !["", "0", "false", "no"].includes(value.trim().toLowerCase());
+}
+
+/** Which skills folders `--setting-sources` lets in ("" none; settings files.ts has already refused unknown names). */
+function skillSources(list: string): { user: boolean; project: boolean } {
+  const names = list.split(",").map((v) => v.trim());
+  return { user: names.includes("user"), project: names.includes("project") };
 }

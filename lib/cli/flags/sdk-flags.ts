@@ -20,7 +20,6 @@ export const SDK_IGNORED = {
   "permission-prompts": { type: "string" },
   channels: { type: "string", multiple: true },
   tools: { type: "string" },
-  settings: { type: "string" },
   "fallback-model": { type: "string" },
   "project-config-root": { type: "string" },
   "add-dir": { type: "string", multiple: true },

@@ -9,7 +9,8 @@ import type { CliArgs } from "../flags/args.ts";
 import { AgentRuntime } from "../../agent/runtime.ts";
 import { runtimeOptions } from "../flags/runtime-options.ts";
 import { openRunSession, SessionError } from "../flags/session-flags.ts";
-import { shutdown, shutdownSignal } from "../../agent/lifecycle.ts";
+import { onShutdown, shutdown, shutdownSignal } from "../../agent/lifecycle.ts";
+import { loadSettings } from "../flags/settings.ts";
 import { writeStdout } from "../io/stdout.ts";
 import { HostChannel } from "./channel.ts";
 import { handleControl, initializeResponse, type HostState } from "./control.ts";
@@ -161,7 +162,14 @@ export async function runHost(args: CliArgs): Promise<number> {
       ? init.sdkMcpServers.filter((n): n is string => typeof n === "string").map((name) => ({ type: "sdk", name }))
       : [];
     const systemPrompt = Array.isArray(init.systemPrompt) ? init.systemPrompt.join("\n") : typeof init.systemPrompt === "string" ? init.systemPrompt : "";
-    const options = runtimeOptions(args, cwd, { log: stderr }, session.savedModel);
+    const loaded = await loadSettings(args, cwd, stderr);
+    if (loaded.usage) {
+      stderr(`error: ${loaded.usage}`);
+      return 2;
+    }
+    loaded.hooks?.identify(session.conversation.sessionId, session.path, args.permissionMode);
+    if (loaded.hooks) onShutdown(() => loaded.hooks!.sessionEnd("other"));
+    const options = runtimeOptions(args, cwd, { log: stderr }, session.savedModel, loaded.hooks);
     const runtime = await AgentRuntime.start({
       ...options,
       mcpConfig: [...options.mcpConfig, ...delivered],
@@ -209,7 +217,7 @@ export async function runHost(args: CliArgs): Promise<number> {
  * rule answers it beforehand. Undefined lets it load; otherwise the refusal the model reads.
  */
 async function hostSkillGate(state: HostState, channel: HostChannel, skill: Skill, ctx: ToolContext): Promise<string | undefined> {
-  if (skillAllowed(skill, state.args.allowedTools)) return undefined;
+  if (skillAllowed(skill, state.args.allowedTools, state.runtime.opts.settings)) return undefined;
   const tool = state.runtime.tools().find((t) => t.name === "Skill");
   if (!tool) return undefined;
   const decision = await hostPermission(state, channel, ctx.signal, { ...tool, asksPermission: true }, { skill: skill.name }, { id: ctx.callId ?? "" });

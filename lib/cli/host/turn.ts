@@ -72,7 +72,8 @@ export async function runHostTurn(
       {
         input: userInput(line.message?.content),
         interrupt: controller.signal,
-        canUseTool: (tool, input, call) => hostPermission(state, channel, controller.signal, tool, input, call),
+        canUseTool: (tool, input, call, forced) => hostPermission(state, channel, controller.signal, tool, input, call, forced),
+        asks: args.permissionPromptStdio,
         events: {
           line: stderr,
           onAssistant: (reply) => emit(assistantEvent(sid(), reply)),
@@ -126,10 +127,18 @@ export async function hostPermission(
   tool: Tool,
   toolInput: Record<string, unknown>,
   call: { id: string },
+  forced = false,
 ): Promise<PermissionDecision> {
   const { runtime, args } = state;
   const mode = state.mode;
-  if (!mode || !needsPermission(tool, mode) || isAllowed(tool.name, [...args.allowedTools, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)))
+  // A settings ask rule or hook asks the host even where the mode would not.
+  if (
+    !forced &&
+    (!mode ||
+      !needsPermission(tool, mode) ||
+      isAllowed(tool.name, [...args.allowedTools, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)) ||
+      runtime.skillGrantsCall(tool.name, toolInput))
+  )
     return true;
   if (!args.permissionPromptStdio) return { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
   const answer = await channel.request(

@@ -26,6 +26,7 @@ import { colorEnabled, createStyle } from "../ui/style.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../turn.ts";
 import { skillGate } from "../../agent/skills/permission.ts";
+import { loadSettings } from "../flags/settings.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 
@@ -61,7 +62,15 @@ export async function runPrint(args: CliArgs): Promise<number> {
     stderr(`error: ${err.message}`);
     return err.usage ? 2 : 1;
   }
+  const loaded = await loadSettings(args, cwd, stderr);
+  if (loaded.usage) {
+    stderr(`error: ${loaded.usage}`);
+    return 2;
+  }
+  const settings = loaded.hooks;
+  if (args.resume || args.continue) settings?.restart("resume");
   const conversation = session.conversation;
+  settings?.identify(conversation.sessionId, session.path, args.permissionMode);
   writer.sessionId = conversation.sessionId;
   const stdinText = readPipedStdin(args.prompt === undefined ? undefined : STDIN_GRACE_MS);
   let runtime: AgentRuntime | undefined;
@@ -92,10 +101,11 @@ export async function runPrint(args: CliArgs): Promise<number> {
         cwd,
         { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle },
         session.savedModel,
+        settings,
       ),
       // `-p /help`, `/mcp`, `/tools` answer without the model, so they need no key.
       modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
-      skillGate: (skill) => skillGate(skill, args.allowedTools),
+      skillGate: (skill) => skillGate(skill, args.allowedTools, settings),
     });
     status?.finish(runtime.servers());
     piped ??= await stdinText;
@@ -110,6 +120,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
       session.start(s.model.model);
       s.pinRoutes(conversation.routes);
       writer.sessionId = conversation.sessionId;
+      settings?.identify(conversation.sessionId, session.path, args.permissionMode);
     };
     const outcome = await runTurn(
       { runtime: s, conversation, toolState: new ToolState(cwd), builtins: PRINT_BUILTINS, maxTurns: args.maxTurns, debug: args.debug },
@@ -152,6 +163,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
   } finally {
     // The answer goes out first: a server slow to exit must not hold it back.
     await writer.flush();
+    await settings?.sessionEnd("other");
     await shutdown();
   }
   return code;
@@ -190,8 +202,10 @@ function report(outcome: TurnOutcome, finish: (r: Result) => void, builtin: (nam
 
 /** The loop's permission hook for -p with --permission-mode: allowed tools run, others that need permission are refused. */
 function permissionDenier(mode: PermissionMode, allowed: string[], runtime: AgentRuntime) {
-  return async (tool: Tool): Promise<PermissionDecision> =>
-    !needsPermission(tool, mode) || isAllowed(tool.name, [...allowed, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r))
+  return async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> =>
+    !needsPermission(tool, mode) ||
+    isAllowed(tool.name, [...allowed, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)) ||
+    runtime.skillGrantsCall(tool.name, input)
       ? true
       : { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
 }

@@ -1,6 +1,6 @@
 /**
  * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools, /skills,
- * /model [id], /cost and /compact [instructions]. Text commands reuse print mode's output (builtins.ts) so both modes agree.
+ * /model [id], /cost, /compact [instructions], /permissions and /hooks (the settings' rules and hooks with their files). Text commands reuse print mode's output (builtins.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../../agent/runtime.ts";
 import type { Conversation } from "../../agent/conversation.ts";
@@ -14,9 +14,22 @@ import { mcpStatus } from "./servers.ts";
 import { describeUsage } from "../../agent/usage.ts";
 import { describeCompaction } from "../../agent/compact.ts";
 import { reconnect } from "./reconnect.ts";
+import { describeHooks, describeRules } from "../../agent/settings/listing.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
-export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "skills", "model", "cost", "compact"]);
+export const REPL_BUILTINS: ReadonlySet<string> = new Set([
+  "help",
+  "clear",
+  "exit",
+  "mcp",
+  "tools",
+  "skills",
+  "model",
+  "cost",
+  "compact",
+  "permissions",
+  "hooks",
+]);
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
 export interface ReplState {
@@ -42,7 +55,14 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
       return mcpStatus(runtime);
     case "exit":
       return "exit";
+    case "permissions":
+      return describeRules(runtime.opts.settings?.settings);
+    case "hooks":
+      return describeHooks(runtime.opts.settings?.settings);
     case "clear":
+      // Claude Code ends the session and starts another: SessionEnd (clear), then SessionStart (clear) with the next prompt.
+      void runtime.opts.settings?.sessionEnd("clear");
+      runtime.opts.settings?.restart("clear");
       state.conversation.clear(state.session.fresh());
       state.tools = new ToolState(state.tools.projectDir);
       return "Conversation cleared.\n";

@@ -1,7 +1,8 @@
 /**
  * Permission prompts of the interactive session (the loop's `canUseTool` hook), as in Claude
  * Code: a tool that declares `asksPermission: false` (Read, Glob, Grep) never asks; every other tool (Bash, Write, Edit, MCP tools) shows what
- * it will do (permission-preview.ts) and asks `Allow <title>? [y]es / [n]o / [a]lways for this tool`
+ * it will do (permission-preview.ts) and asks `Allow <title>? [y]es / [n]o / [a]lways: <what is kept>`
+ * (always.ts: a saved Bash prefix or MCP rule, or acceptEdits; none for a compound command)
  * unless it is allowed by --allowedTools, an earlier "always", or --dangerously-skip-permissions.
  * `n` may carry a reason for the model (`n use the other file`). Print mode never asks.
  */
@@ -10,6 +11,7 @@ import type { PermissionDecision } from "../../agent/loop.ts";
 import type { Preview } from "../ui/permission-preview.ts";
 import { shortArgs } from "../ui/tool-lines.ts";
 import { isAllowed, type RuleMatcher } from "../../agent/permissions.ts";
+import type { AlwaysStore } from "./always.ts";
 
 export type Answer = "yes" | "no" | "always";
 
@@ -44,6 +46,10 @@ export interface PermissionOptions {
   matches: RuleMatcher;
   /** Tools a skill loaded in this turn lets run without asking (its allowed-tools). */
   granted?(): string[];
+  /** Whether a scoped allowed-tools rule of such a skill (`Bash(git:*)`) lets this call run. */
+  grantsCall?(tool: Tool, input: Record<string, unknown>): boolean;
+  /** What `[a]lways` keeps (always.ts); absent: it allows the tool for the session. */
+  always?: AlwaysStore;
 }
 
 /**
@@ -51,13 +57,28 @@ export interface PermissionOptions {
  * Questions are asked one at a time (concurrent read-only MCP calls may both need one); an
  * unclear answer asks again; an interrupt refuses and interrupts the turn.
  */
-export function permissionHook(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>) => Promise<PermissionDecision> {
+export function permissionHook(
+  opts: PermissionOptions,
+): (tool: Tool, input: Record<string, unknown>, call?: unknown, forced?: boolean) => Promise<PermissionDecision> {
   let queue: Promise<unknown> = Promise.resolve();
-  const decide = async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> => {
-    if (opts.skipAll || tool.asksPermission === false || isAllowed(tool.name, [...opts.allowed, ...(opts.granted?.() ?? [])], opts.matches)) return true;
+  const decide = async (tool: Tool, input: Record<string, unknown>, forced: boolean): Promise<PermissionDecision> => {
+    // `forced`: a settings ask rule or hook, which asks even past --allowedTools, a skill's grants, "always" and skipped permissions.
+    const allowed = [...opts.allowed, ...(opts.granted?.() ?? [])];
+    if (
+      !forced &&
+      (opts.skipAll ||
+        tool.asksPermission === false ||
+        isAllowed(tool.name, allowed, opts.matches) ||
+        opts.grantsCall?.(tool, input) ||
+        opts.always?.allows(tool, input))
+    )
+      return true;
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };
-    const question = `Allow ${preview.title}? [y]es / [n]o / [a]lways for this tool `;
+    const offer = opts.always?.offer(tool, input);
+    // A compound or wrapped command gets no always: no saved prefix could vouch for it.
+    const third = !opts.always ? " / [a]lways for this tool" : offer ? ` / ${opts.always.label(offer)}` : "";
+    const question = `Allow ${preview.title}? [y]es / [n]o${third} `;
     let body = preview.body;
     for (;;) {
       const line = await opts.ask(question, body);
@@ -67,14 +88,18 @@ export function permissionHook(opts: PermissionOptions): (tool: Tool, input: Rec
         return false;
       }
       const parsed = parseAnswer(line);
-      if (parsed?.answer === "always") opts.allowed.add(tool.name);
+      if (parsed?.answer === "always" && opts.always && !offer) continue;
+      if (parsed?.answer === "always") {
+        if (offer) opts.always!.keep(offer, opts.allowed);
+        else opts.allowed.add(tool.name);
+      }
       if (!parsed) continue;
       if (parsed.answer !== "no") return true;
       return parsed.reason ? { behavior: "deny", message: `The user refused to run ${tool.name}. They said: ${parsed.reason}` } : false;
     }
   };
-  return (tool, input) => {
-    const turn = queue.then(() => decide(tool, input));
+  return (tool, input, _call, forced = false) => {
+    const turn = queue.then(() => decide(tool, input, forced));
     queue = turn.catch(() => undefined);
     return turn;
   };

@@ -74,7 +74,9 @@ export function mcpStatus(runtime: AgentRuntime): string {
     const counts = [count(s.tools.length, "tool"), count(s.prompts.length, "prompt"), count(s.resources.length, "resource"), ...templates, ...skills].join(
       ", ",
     );
-    return `${s.name}: connected · ${transport} · ${counts}${s.error ? ` · last error: ${s.error}` : ""}`;
+    // A 2025 session reads as it always has; a 2026-07-28 one says so.
+    const revision = s.era === "modern" ? ` · modern ${s.protocolVersion}` : "";
+    return `${s.name}: connected · ${transport}${revision} · ${counts}${s.error ? ` · last error: ${s.error}` : ""}`;
   });
   return `${lines.join("\n")}\n`;
 }

@@ -6,12 +6,13 @@
  */
 import type { CliArgs } from "../flags/args.ts";
 import { runtimeOptions } from "../flags/runtime-options.ts";
-import { trustHook } from "./trust.ts";
+import { askSettingsTrust, trustHook } from "./trust.ts";
 import { AgentRuntime } from "../../agent/runtime.ts";
 import { ToolState } from "../../tools/tool-state.ts";
 import { ModelError } from "../../agent/model.ts";
 import { McpConfigFlagError } from "../../agent/runtime-options.ts";
 import { onShutdown, shutdown } from "../../agent/lifecycle.ts";
+import { loadSettings } from "../flags/settings.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
 import { StartupStatus } from "../ui/startup-status.ts";
 import { History, historyPath } from "./history.ts";
@@ -49,6 +50,21 @@ export async function runRepl(args: CliArgs): Promise<number> {
     process.stderr.write(`error: ${err.message}\n`);
     return err.usage ? 2 : 1;
   }
+  // What a repository's own settings loosen applies only once approved (hooks run commands).
+  const loaded = await loadSettings(
+    args,
+    cwd,
+    (line) => process.stderr.write(`${line}\n`),
+    (pending) => askSettingsTrust(pending),
+  );
+  if (loaded.usage) {
+    process.stderr.write(`error: ${loaded.usage}\n`);
+    return 2;
+  }
+  const settings = loaded.hooks;
+  if (args.resume !== undefined || args.continue) settings?.restart("resume");
+  settings?.identify(session.conversation.sessionId, session.path, args.skipPermissions ? "bypassPermissions" : args.permissionMode);
+  if (settings) onShutdown(() => settings.sessionEnd("prompt_input_exit"));
   // Leaving while servers connect (Ctrl-C, SIGTERM) must not leave the live line half-drawn.
   const dropStatus = onShutdown(async () => status.abandon());
   // Servers connect in the background: the prompt comes at once (see servers.ts).
@@ -73,6 +89,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
           skillGate: (skill) => skillQuestion?.(skill) ?? `The skill ${skill.name} needs permission and the session is not ready to ask.`,
         },
         session.savedModel,
+        settings,
       ),
     );
     started = runtime;
@@ -125,6 +142,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
     style,
     args.allowedTools,
     args.skipPermissions,
+    settings,
   );
   elicitation.attach({ term, style, waiting: (server) => turn.waitingForUser(`Waiting for your answer to ${server}…`) });
   try {

@@ -7,6 +7,7 @@
 import { createInterface } from "node:readline";
 import type { PendingServer } from "../../agent/project-approval.ts";
 import type { ServerConfig } from "../../mcp/config/load.ts";
+import type { Loosening } from "../../agent/settings/consent.ts";
 
 export interface TrustIO {
   input: NodeJS.ReadableStream;
@@ -65,6 +66,34 @@ export async function askTrust(pending: PendingServer[], io: TrustIO = { input: 
       }
     }
     return answers;
+  } finally {
+    rl.close();
+  }
+}
+
+/**
+ * Asks whether a repository's settings files may apply what they loosen (consent.ts lists it):
+ * hooks run commands, env and allow rules change what runs without asking. Resolves false for no,
+ * Ctrl-C or Ctrl-D: then only their deny and ask rules count.
+ */
+export async function askSettingsTrust(pending: Loosening[], io: TrustIO = { input: process.stdin, output: process.stderr }): Promise<boolean> {
+  const rl = createInterface({ input: io.input, output: io.output, terminal: true });
+  rl.on("SIGINT", () => rl.close());
+  try {
+    io.output.write("This project's settings would run hooks or loosen permissions:\n");
+    for (const f of pending) for (const item of f.items) io.output.write(`  ${f.file}: ${item}\n`);
+    for (;;) {
+      const answer = await new Promise<string | null>((resolve) => {
+        const onClose = () => resolve(null);
+        rl.once("close", onClose);
+        rl.question("Apply them? [y]es / [n]o (their deny and ask rules apply either way): ", (a) => {
+          rl.off("close", onClose);
+          resolve(a.trim().toLowerCase());
+        });
+      });
+      if (answer === null || answer === "n" || answer === "no") return false;
+      if (answer === "y" || answer === "yes") return true;
+    }
   } finally {
     rl.close();
   }

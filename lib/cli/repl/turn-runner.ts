@@ -17,6 +17,7 @@ import { permissionPreview } from "../ui/permission-preview.ts";
 import { mcpCallName, toolStartLine } from "../ui/tool-lines.ts";
 import type { Terminal } from "./terminal.ts";
 import { permissionHook } from "./permission.ts";
+import { AlwaysStore } from "./always.ts";
 import { REPL_BUILTINS, runBuiltin, type ReplState } from "./commands.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn } from "../turn.ts";
@@ -31,6 +32,8 @@ class TurnInterrupted extends Error {
 export class TurnRunner {
   /** --allowedTools plus every "always" answer of this session. */
   private readonly allowed: Set<string>;
+  /** The `[a]lways` answers that saved a rule (always.ts). */
+  private readonly always: AlwaysStore;
   /** While a turn runs: says on its status line that the user is being asked, until the returned call. */
   private waiting: ((phase: string) => () => void) | undefined;
   private interruptTurn: (() => void) | undefined;
@@ -43,6 +46,11 @@ export class TurnRunner {
     private readonly args: CliArgs,
   ) {
     this.allowed = new Set(args.allowedTools);
+    this.always = new AlwaysStore(
+      runtime.opts.cwd,
+      (name) => runtime.route(name),
+      (line) => process.stderr.write(`${line}\n`),
+    );
   }
 
   /** Interrupts the turn running, if any (Esc at a question a server asked). */
@@ -93,6 +101,8 @@ export class TurnRunner {
             skipAll: this.args.skipPermissions,
             signal: controller.signal,
             ask: async (question, body) => {
+              // Claude Code's Notification hook: the session waits for the user.
+              void runtime.opts.settings?.notify("permission_prompt", question.trim());
               view.endLine();
               status.asking("Waiting for your answer…");
               try {
@@ -105,7 +115,10 @@ export class TurnRunner {
             onInterrupt: interrupt,
             matches: (toolName, rule) => runtime.matchesRule(toolName, rule),
             granted: () => runtime.skillGrants(),
+            grantsCall: (tool, input) => runtime.skillGrantsCall(tool.name, input),
+            always: this.always,
           }),
+          asks: true,
           events: {
             line: (text) => view.line(text),
             onWaitingForServers: (names) => {

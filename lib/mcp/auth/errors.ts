@@ -12,3 +12,8 @@ export class GrantRefusedError extends Error {
 export class UnknownClientError extends Error {
   override name = "UnknownClientError";
 }
+
+/** A refusal that no retry can mend (the workload-identity grant's invalid_grant, invalid_scope, unauthorized_client). */
+export class FinalGrantError extends Error {
+  override name = "FinalGrantError";
+}

@@ -3,13 +3,15 @@
  * refresh (§4.3; a rotated refresh token replaces the old one, SA-28), client credentials (§4.2,
  * SEP-1046) and cross-app access (SEP-990: an RFC 8693 exchange of the user's ID token for an
  * ID-JAG at the identity provider, then the RFC 7523 jwt-bearer grant at the authorization
- * server). Every request carries `resource` (RFC 8707, SA-16).
+ * server), and the workload-identity jwt-bearer grant (SEP-1933, RFC 7523 §2.1). Every request
+ * carries `resource` (RFC 8707, SA-16) and, when the context has a DPoP handle, a DPoP proof
+ * (RFC 9449 §5), sent once more with the server's nonce when it answers `use_dpop_nonce` (§8).
  */
 import * as oauth from "oauth4webapi";
 import { clientAuthentication, describeOAuthError } from "./client-auth.ts";
 import type { OAuthConfig } from "./oauth-block.ts";
 import type { StoredClient, StoredTokens } from "./store.ts";
-import { GrantRefusedError, UnknownClientError } from "./errors.ts";
+import { FinalGrantError, GrantRefusedError, UnknownClientError } from "./errors.ts";
 import { requireSecureEndpoint } from "./urls.ts";
 
 /**
@@ -17,8 +19,13 @@ import { requireSecureEndpoint } from "./urls.ts";
  * checked by requireSecureEndpoint first. Typed `any`: oauth4webapi types each request's options
  * by method and body, and one shape serves them all.
  */
-export function requestOptions(fetcher?: typeof fetch): any {
-  return { [oauth.allowInsecureRequests]: true, ...(fetcher ? { [oauth.customFetch]: fetcher } : {}), signal: AbortSignal.timeout(30_000) };
+export function requestOptions(fetcher?: typeof fetch, dpop?: oauth.DPoPHandle): any {
+  return {
+    [oauth.allowInsecureRequests]: true,
+    ...(fetcher ? { [oauth.customFetch]: fetcher } : {}),
+    ...(dpop ? { DPoP: dpop } : {}),
+    signal: AbortSignal.timeout(30_000),
+  };
 }
 
 function toClient(client: StoredClient): oauth.Client {
@@ -37,15 +44,33 @@ export function storedTokens(res: oauth.TokenEndpointResponse, issuer: string, r
   };
 }
 
-async function run(what: string, as: oauth.AuthorizationServer, send: () => Promise<Response>, process: (r: Response) => Promise<oauth.TokenEndpointResponse>) {
-  const res = await send();
-  try {
-    return await process(res);
-  } catch (err) {
-    const line = `${what} at ${as.token_endpoint} failed: ${describeOAuthError(err)}`;
-    if (err instanceof oauth.ResponseBodyError && err.error === "invalid_grant") throw new GrantRefusedError(line);
-    if (err instanceof oauth.ResponseBodyError && err.error === "invalid_client") throw new UnknownClientError(line);
-    throw new Error(line);
+/** Refusals of the workload-identity grant that no retry or other grant can mend (SEP-1933). */
+const FINAL_WIF_ERRORS: ReadonlySet<string> = new Set(["invalid_grant", "invalid_scope", "unauthorized_client"]);
+
+/**
+ * Sends a token request (once more after a DPoP nonce challenge) and processes its response.
+ * @param final error codes that become a FinalGrantError.
+ */
+async function run(
+  what: string,
+  as: oauth.AuthorizationServer,
+  send: () => Promise<Response>,
+  process: (r: Response) => Promise<oauth.TokenEndpointResponse>,
+  final: ReadonlySet<string> = new Set(),
+) {
+  for (let attempt = 0; ; attempt++) {
+    const res = await send();
+    try {
+      return await process(res);
+    } catch (err) {
+      // The handle kept the 400's DPoP-Nonce: the next proof carries it (RFC 9449 §8).
+      if (attempt === 0 && oauth.isDPoPNonceError(err)) continue;
+      const line = `${what} at ${as.token_endpoint} failed: ${describeOAuthError(err)}`;
+      if (err instanceof oauth.ResponseBodyError && final.has(err.error)) throw new FinalGrantError(line);
+      if (err instanceof oauth.ResponseBodyError && err.error === "invalid_grant") throw new GrantRefusedError(line);
+      if (err instanceof oauth.ResponseBodyError && err.error === "invalid_client") throw new UnknownClientError(line);
+      throw new Error(line);
+    }
   }
 }
 
@@ -55,6 +80,12 @@ export interface GrantContext {
   cfg: OAuthConfig;
   resource: string;
   fetcher?: typeof fetch;
+  /** Present when the authorization server offers DPoP: every token request then carries a proof. */
+  dpop?: oauth.DPoPHandle;
+}
+
+function options(ctx: GrantContext): any {
+  return requestOptions(ctx.fetcher, ctx.dpop);
 }
 
 /** Authorization code + PKCE exchange. @throws GrantRefusedError, UnknownClientError, Error. */
@@ -72,7 +103,7 @@ export async function exchangeCode(
     ctx.as,
     () =>
       oauth.authorizationCodeGrantRequest(ctx.as, client, auth, callback, redirectUri, verifier, {
-        ...requestOptions(ctx.fetcher),
+        ...options(ctx),
         additionalParameters: { resource: ctx.resource },
       }),
     (r) => oauth.processAuthorizationCodeResponse(ctx.as, client, r),
@@ -90,7 +121,7 @@ export async function refresh(ctx: GrantContext, tokens: StoredTokens): Promise<
     ctx.as,
     () =>
       oauth.refreshTokenGrantRequest(ctx.as, client, auth, tokens.refresh_token!, {
-        ...requestOptions(ctx.fetcher),
+        ...options(ctx),
         additionalParameters: { resource: ctx.resource },
       }),
     (r) => oauth.processRefreshTokenResponse(ctx.as, client, r),
@@ -107,7 +138,7 @@ export async function clientCredentials(ctx: GrantContext, scopes: string[] | un
   const res = await run(
     "client_credentials request",
     ctx.as,
-    () => oauth.clientCredentialsGrantRequest(ctx.as, client, auth, params, requestOptions(ctx.fetcher)),
+    () => oauth.clientCredentialsGrantRequest(ctx.as, client, auth, params, options(ctx)),
     (r) => oauth.processClientCredentialsResponse(ctx.as, client, r),
   );
   return storedTokens(res, ctx.as.issuer, params.scope);
@@ -149,8 +180,33 @@ export async function crossAppAccess(ctx: GrantContext, scopes: string[] | undef
   const token = await run(
     "jwt-bearer request",
     ctx.as,
-    () => oauth.genericTokenEndpointRequest(ctx.as, client, auth, JWT_BEARER, params, requestOptions(ctx.fetcher)),
+    () => oauth.genericTokenEndpointRequest(ctx.as, client, auth, JWT_BEARER, params, options(ctx)),
     (r) => oauth.processGenericTokenEndpointResponse(ctx.as, client, r),
+  );
+  return storedTokens(token, ctx.as.issuer, params.scope);
+}
+
+/**
+ * Workload identity (SEP-1933): the workload's JWT, whose `aud` is this authorization server's
+ * issuer, as the RFC 7523 assertion. The assertion is the caller's to fetch afresh each time; it
+ * is sent in the body only, never logged.
+ * @throws FinalGrantError for invalid_grant, invalid_scope or unauthorized_client (reported,
+ *   never retried nor switched to another grant); Error otherwise.
+ */
+export async function jwtBearer(ctx: GrantContext, assertion: string, scopes: string[] | undefined): Promise<StoredTokens> {
+  // Without a client id the assertion alone identifies the workload (RFC 7523 §3.1); oauth4webapi
+  // still wants one, which the empty ClientAuth then leaves out of the request.
+  const anonymous = !ctx.client.client_id;
+  const auth: oauth.ClientAuth = anonymous ? () => {} : await clientAuthentication(ctx.client, ctx.cfg);
+  const client = anonymous ? { client_id: "workload" } : toClient(ctx.client);
+  const params: Record<string, string> = { assertion, resource: ctx.resource };
+  if (scopes?.length) params.scope = scopes.join(" ");
+  const token = await run(
+    "workload-identity jwt-bearer request",
+    ctx.as,
+    () => oauth.genericTokenEndpointRequest(ctx.as, client, auth, JWT_BEARER, params, options(ctx)),
+    (r) => oauth.processGenericTokenEndpointResponse(ctx.as, client, r),
+    FINAL_WIF_ERRORS,
   );
   return storedTokens(token, ctx.as.issuer, params.scope);
 }

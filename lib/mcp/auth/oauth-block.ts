@@ -4,7 +4,7 @@
  * `expand`); secrets are kept as given and never printed.
  */
 
-export type GrantType = "authorization_code" | "client_credentials" | "cross_app_access";
+export type GrantType = "authorization_code" | "client_credentials" | "cross_app_access" | "jwt_bearer";
 
 export interface OAuthConfig {
   /** A pre-registered client (MCP 2025-11-25 basic/authorization, "Preregistration"). */
@@ -31,6 +31,13 @@ export interface OAuthConfig {
   idpClientId?: string;
   idpClientSecret?: string;
   idToken?: string;
+  /**
+   * Workload identity (`grantType` jwt_bearer, SEP-1933): the file holding the workload's JWT,
+   * re-read for each token request, or a shell command that prints it (run with a timeout; a
+   * project's `.mcp.json` entry that has one is approved like a server command).
+   */
+  assertionFile?: string;
+  assertionCommand?: string;
 }
 
 const STRINGS = [
@@ -43,9 +50,11 @@ const STRINGS = [
   "idpClientId",
   "idpClientSecret",
   "idToken",
+  "assertionFile",
+  "assertionCommand",
 ] as const;
 const KNOWN = new Set<string>([...STRINGS, "callbackPort", "scopes", "grantType", "assumeS256"]);
-const GRANTS: GrantType[] = ["authorization_code", "client_credentials", "cross_app_access"];
+const GRANTS: GrantType[] = ["authorization_code", "client_credentials", "cross_app_access", "jwt_bearer"];
 
 /**
  * Validates `value` (the entry's `oauth`). Returns the config, or a one-line reason naming the
@@ -90,6 +99,11 @@ export function parseOAuthConfig(value: unknown, expand: (s: string) => string =
   if (out.grantType === "cross_app_access") {
     const missing = (["clientId", "clientSecret", "idpTokenEndpoint", "idpClientId", "idToken"] as const).filter((k) => !out[k]);
     if (missing.length) return `"oauth.grantType" cross_app_access needs ${missing.map((k) => `"oauth.${k}"`).join(", ")}`;
+  }
+  if ((out.assertionFile || out.assertionCommand) && out.grantType !== "jwt_bearer")
+    return '"oauth.assertionFile" and "oauth.assertionCommand" need "oauth.grantType" jwt_bearer';
+  if (out.grantType === "jwt_bearer" && Boolean(out.assertionFile) === Boolean(out.assertionCommand)) {
+    return '"oauth.grantType" jwt_bearer needs one of "oauth.assertionFile" and "oauth.assertionCommand"';
   }
   return out;
 }

@@ -3,22 +3,26 @@
  * the transport the stored access token (refreshing it first when it has expired), and on a 401
  * refreshes, or discovers, registers and obtains a new grant; on a 403 `insufficient_scope` steps
  * up with the union of the scopes (SA-21), at most MAX_ATTEMPTS authorizations for one scope set.
+ * A refused token sends discovery round again: when the resource metadata now names another
+ * authorization server, the old one's credentials (and DPoP key) are dropped and the client
+ * registers anew (SEP-2352). A DPoP-bound token goes out with a fresh proof per request, and a
+ * server's `use_dpop_nonce` is answered once with its nonce (RFC 9449 §9).
  * One operation at a time per server: concurrent 401s wait for the first one's outcome instead of
  * refreshing or logging in twice; the store's lock does the same across processes. The OAuth
- * machinery (oauth4webapi) is imported only when a token must be obtained or refreshed.
+ * machinery (oauth4webapi) is imported only when a token must be obtained, refreshed or proven.
  */
-import type * as oauth from "oauth4webapi";
 import type { LoginInteraction } from "./authorization-code.ts";
 import type { OAuthConfig } from "./oauth-block.ts";
 import type { Discovery, Fetch } from "./discovery.ts";
-import { GrantRefusedError, UnknownClientError } from "./errors.ts";
+import { FinalGrantError, GrantRefusedError } from "./errors.ts";
 import type { GrantContext } from "./grants.ts";
-import { AuthRequiredError, type ChallengedRequest, type HttpAuthProvider } from "./provider.ts";
+import type { DpopKeys } from "./dpop.ts";
+import { AuthRequiredError, type ChallengedRequest, type HttpAuthProvider, type RequestTarget } from "./provider.ts";
 import { proxiedFetch } from "../../shared/proxy.ts";
 import { chooseScopes, splitScopes, unionScopes } from "./scope-choice.ts";
-import type { StoreEntry, StoredClient, StoredTokens, TokenStore } from "./store.ts";
+import type { BoundEntry, StoredClient, StoredTokens, TokenStore } from "./store.ts";
 import { canonicalResource } from "./urls.ts";
-import { bearerChallenge } from "./www-authenticate.ts";
+import { asksForDpopNonce, authChallenge } from "./www-authenticate.ts";
 
 /** Authorizations for one scope set before a 403 is taken as final. */
 export const MAX_ATTEMPTS = 3;
@@ -38,13 +42,9 @@ export interface OAuthProviderOptions {
   loginCommand?: string;
   /** Every OAuth request's fetch; by default one that picks the proxy as the MCP transports do (lib/shared/proxy.ts). */
   fetch?: Fetch;
-  /** --debug lines: steps and URLs, never a token or a secret. */
+  /** --debug lines: steps and URLs, never a token, a secret, a DPoP proof or an assertion. */
   debug?: (line: string) => void;
 }
-
-/** Appended to a failed login whose endpoints were only guessed (discovery.ts `guessed`). */
-export const NO_METADATA_HINT =
-  'The server publishes no OAuth metadata, so the default endpoints of MCP 2025-03-26 were tried; if it takes a fixed token, set it in the entry\'s "headers" (e.g. "Authorization": "Bearer ${TOKEN}")';
 
 /** The 401 of a server without OAuth metadata, outside a login: `mcp login` would only try guessed endpoints. */
 export const NO_LOGIN_HINT =
@@ -63,37 +63,56 @@ export class OAuthProvider implements HttpAuthProvider {
   private busy?: Promise<boolean>;
   private readonly attempts = new Map<string, number>();
   private refreshRefused = false;
+  private dpopKeys?: DpopKeys;
+  /** The last server nonce answered per origin: the same one asked for again is not retried twice. */
+  private readonly nonces = new Map<string, string>();
+  /** A jwt-bearer refusal stands for the rest of this run (SEP-1933: no retry). */
+  private finalRefusal?: Error;
 
   constructor(private readonly opts: OAuthProviderOptions) {
     this.opts = { ...opts, fetch: opts.fetch ?? proxiedFetch };
     this.key = canonicalResource(opts.url);
   }
 
-  async authorization(): Promise<string | undefined> {
+  async headers(request: RequestTarget): Promise<Record<string, string>> {
     if (this.busy) await this.busy.catch(() => {});
-    const tokens = this.opts.store.get(this.key)?.tokens;
-    if (!tokens) return undefined;
-    if (tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS < Date.now() && tokens.refresh_token) {
-      await this.once(() => this.refreshTokens(tokens.access_token)).catch(() => false);
-      const now = this.opts.store.get(this.key)?.tokens;
-      return now ? `Bearer ${now.access_token}` : undefined;
+    let bound = this.current();
+    let tokens = bound?.entry.tokens;
+    if (!bound || !tokens) return {};
+    if (tokens.expires_at !== undefined && tokens.expires_at - EXPIRY_MARGIN_MS < Date.now()) {
+      if (tokens.refresh_token) {
+        const stale = tokens.access_token;
+        await this.once(() => this.refreshTokens(bound!.issuer, stale)).catch(() => false);
+        bound = this.current();
+        tokens = bound?.entry.tokens;
+        if (!bound || !tokens) return {};
+      } else if (tokens.expires_at <= Date.now()) return {}; // never sent past its expiry: the 401 brings a new one
     }
-    return `Bearer ${tokens.access_token}`;
+    if (tokens.token_type?.toLowerCase() !== "dpop") return { Authorization: `Bearer ${tokens.access_token}` };
+    const { dpopHeaders } = await import("./dpop.ts");
+    return dpopHeaders(await (await this.keys()).handle(bound.issuer), request.method, request.url, tokens.access_token);
   }
 
   async onChallenge(response: Response, request: ChallengedRequest): Promise<boolean> {
-    const challenge = bearerChallenge(response.headers.get("www-authenticate")) ?? {};
+    const header = response.headers.get("www-authenticate");
+    const challenge = authChallenge(header) ?? {};
     if (response.status === 403) {
       if (challenge.error !== "insufficient_scope") return false;
       return this.once(() => this.stepUp(challenge));
     }
     if (response.status !== 401) return false;
-    const sent = request.authorization;
+    if (asksForDpopNonce(header)) return this.answerNonce(response, request.url);
+    const sent = request.authorization?.replace(/^\S+\s+/, "");
     return this.once(async () => {
-      const current = this.opts.store.get(this.key)?.tokens;
+      const before = this.current();
+      const current = before?.entry.tokens;
       // Another request (or process) already replaced the token this one carried.
-      if (sent && current && sent !== `Bearer ${current.access_token}`) return true;
-      if (current?.refresh_token && (await this.refreshTokens(current.access_token))) return true;
+      if (sent && current && sent !== current.access_token) return true;
+      // A refused token: the server may have moved to another authorization server (SEP-2352).
+      if (current) this.discovery = undefined;
+      const issuer = (await this.getDiscovery(challenge.resource_metadata)).authorizationServer.issuer;
+      if (before && before.issuer !== issuer) await this.forgetIssuer(before.issuer, issuer);
+      else if (current?.refresh_token && (await this.refreshTokens(issuer, current.access_token))) return true;
       return this.obtain(challenge, undefined);
     });
   }
@@ -107,20 +126,58 @@ export class OAuthProvider implements HttpAuthProvider {
     await this.once(() => this.obtain(challenge, undefined, true));
   }
 
-  /** Forgets this server's tokens and registered client. */
+  /** Forgets this server's tokens, registered client and, unless another server's login uses it, its authorization server's DPoP key. */
   async logout(): Promise<boolean> {
-    let had = false;
-    await this.opts.store.update(this.key, (entry) => {
-      had = Boolean(entry);
-      return undefined;
-    });
-    return had;
+    const had = await this.opts.store.remove(this.key);
+    for (const issuer of had) await this.dropKeyUnlessShared(issuer);
+    return had.length > 0;
+  }
+
+  /** The stored credentials: those of the issuer discovered in this run, else whichever issuer holds them. */
+  private current(): BoundEntry | undefined {
+    const issuer = this.discovery?.authorizationServer.issuer;
+    if (!issuer) return this.opts.store.find(this.key);
+    const entry = this.opts.store.get(issuer, this.key);
+    return entry ? { issuer, entry } : undefined;
+  }
+
+  private async keys(): Promise<DpopKeys> {
+    if (!this.dpopKeys) {
+      const { DpopKeys } = await import("./dpop.ts");
+      this.dpopKeys = new DpopKeys(this.opts.store.path);
+    }
+    return this.dpopKeys;
+  }
+
+  /** RFC 9449 §9: the server wants its nonce in the proof; true (send again) unless it is the nonce just sent. */
+  private async answerNonce(response: Response, url: string): Promise<boolean> {
+    const nonce = response.headers.get("dpop-nonce");
+    const bound = this.current();
+    const origin = new URL(url).origin;
+    if (!nonce || bound?.entry.tokens?.token_type !== "dpop" || this.nonces.get(origin) === nonce) return false;
+    this.nonces.set(origin, nonce);
+    const { rememberNonce } = await import("./dpop.ts");
+    rememberNonce(await (await this.keys()).handle(bound!.issuer), response, url);
+    this.opts.debug?.(`oauth ${this.opts.server}: the server asked for a DPoP nonce; sending again`);
+    return true;
+  }
+
+  /** SEP-2352: the server now names `next`; nothing obtained from `previous` is used again. */
+  private async forgetIssuer(previous: string, next: string): Promise<void> {
+    this.opts.debug?.(`oauth ${this.opts.server}: authorization server changed from ${previous} to ${next}; its credentials are dropped`);
+    await this.opts.store.remove(this.key);
+    await this.dropKeyUnlessShared(previous);
+  }
+
+  /** Deletes `issuer`'s DPoP key unless a server other than `except` still holds credentials from it. */
+  private async dropKeyUnlessShared(issuer: string, except?: string): Promise<void> {
+    if (!this.opts.store.hasIssuer(issuer, except)) (await this.keys()).delete(issuer);
   }
 
   private async once(fn: () => Promise<boolean>): Promise<boolean> {
     if (this.busy) {
       // A 401 that raced the running operation: its outcome serves this request too.
-      return this.busy.then(() => this.opts.store.get(this.key)?.tokens !== undefined).catch(() => false);
+      return this.busy.then(() => this.current()?.entry.tokens !== undefined).catch(() => false);
     }
     this.busy = fn();
     try {
@@ -153,9 +210,9 @@ export class OAuthProvider implements HttpAuthProvider {
   }
 
   /** Refreshes unless another process already did (the store is re-read under its lock). True when a usable token is now stored. */
-  private async refreshTokens(staleAccessToken: string): Promise<boolean> {
+  private async refreshTokens(issuer: string, staleAccessToken: string): Promise<boolean> {
     let ok = false;
-    await this.opts.store.update(this.key, async (entry) => {
+    await this.opts.store.update(issuer, this.key, async (entry) => {
       const tokens = entry?.tokens;
       if (!entry || !tokens) return entry;
       if (tokens.access_token !== staleAccessToken) {
@@ -164,7 +221,7 @@ export class OAuthProvider implements HttpAuthProvider {
       }
       if (!tokens.refresh_token || !entry.client) return entry;
       try {
-        const ctx = await this.grantContext(entry.client, undefined, tokens.issuer);
+        const ctx = await this.grantContext(entry.client);
         const { refresh } = await import("./grants.ts");
         const fresh = await refresh(ctx, tokens);
         this.opts.debug?.(`oauth ${this.opts.server}: token refreshed`);
@@ -182,11 +239,11 @@ export class OAuthProvider implements HttpAuthProvider {
   }
 
   private async stepUp(challenge: Record<string, string>): Promise<boolean> {
-    const had = splitScopes(this.opts.store.get(this.key)?.tokens?.scope);
+    const had = splitScopes(this.current()?.entry.tokens?.scope);
     return this.obtain(challenge, unionScopes(had, splitScopes(challenge.scope)));
   }
 
-  /** A new grant: authorization code (a person), client credentials or cross-app access (nobody). */
+  /** A new grant: authorization code (a person), or client credentials, cross-app access or workload identity (nobody). */
   private async obtain(challenge: Record<string, string>, stepUpScopes: string[] | undefined, explicitLogin = false): Promise<boolean> {
     const { oauth: cfg, server } = this.opts;
     const person = cfg.grantType === "authorization_code";
@@ -195,6 +252,7 @@ export class OAuthProvider implements HttpAuthProvider {
       const why = this.refreshRefused ? " (the saved login was refused; log in again)" : "";
       throw new AuthRequiredError(server, needsAuthenticationLine(server, this.opts.loginCommand, why));
     }
+    if (this.finalRefusal && !explicitLogin) throw this.finalRefusal;
     const discovery = await this.getDiscovery(challenge.resource_metadata);
     const as = discovery.authorizationServer;
     // A step-up keeps what was configured and adds what the 403 asks for.
@@ -213,68 +271,41 @@ export class OAuthProvider implements HttpAuthProvider {
     let tokens: StoredTokens;
     let client: StoredClient;
     if (!person) {
-      const [{ configuredClient }, { clientCredentials, crossAppAccess }] = await Promise.all([import("./client-auth.ts"), import("./grants.ts")]);
-      client = configuredClient(cfg, as)!;
-      const ctx = await this.grantContext(client, discovery);
-      tokens = cfg.grantType === "client_credentials" ? await clientCredentials(ctx, scopes) : await crossAppAccess(ctx, scopes);
+      const { unattendedClient, unattendedGrant } = await import("./unattended.ts");
+      client = unattendedClient(cfg, as);
+      try {
+        tokens = await unattendedGrant(await this.grantContext(client, discovery), scopes);
+      } catch (err) {
+        if (err instanceof FinalGrantError) this.finalRefusal = err;
+        throw err;
+      }
     } else {
-      ({ tokens, client } = await this.browserLogin(discovery, scopes));
+      const { interactiveLogin } = await import("./interactive-login.ts");
+      ({ tokens, client } = await interactiveLogin(
+        {
+          ...this.opts,
+          interaction: this.opts.interaction!,
+          key: this.key,
+          grantContext: (c, d) => this.grantContext(c, d),
+          retireKey: (issuer) => this.dropKeyUnlessShared(issuer, this.key),
+        },
+        discovery,
+        scopes,
+      ));
     }
-    await this.opts.store.update(this.key, (entry) => ({ ...entry, client: client.kind === "dcr" ? client : entry?.client, tokens }));
+    await this.opts.store.update(as.issuer, this.key, (entry) => ({ ...entry, client: client.kind === "dcr" ? client : entry?.client, tokens }));
     this.refreshRefused = false;
-    this.opts.debug?.(`oauth ${server}: token obtained${tokens.scope ? ` (scope "${tokens.scope}")` : ""}`);
+    this.opts.debug?.(`oauth ${server}: ${tokens.token_type === "dpop" ? "DPoP-bound " : ""}token obtained${tokens.scope ? ` (scope "${tokens.scope}")` : ""}`);
     return true;
   }
 
-  private async browserLogin(discovery: Discovery, scopes: string[] | undefined): Promise<{ tokens: StoredTokens; client: StoredClient }> {
-    const { oauth: cfg, server } = this.opts;
-    const as = discovery.authorizationServer;
-    const [{ authorizeWithCode, checkPkceSupport }, { configuredClient, metadataDocumentClient }] = await Promise.all([
-      import("./authorization-code.ts"),
-      import("./client-auth.ts"),
-    ]);
-    // The 2025-03-26 defaults already assume S256 (that revision required PKCE).
-    checkPkceSupport(as, cfg.assumeS256);
-    const registered = this.opts.store.get(this.key)?.client?.redirect_uris?.[0];
-    const lastPort = registered ? Number(new URL(registered).port) || undefined : undefined;
-    const pending = await this.opts.interaction!.begin(server, cfg.callbackPort, lastPort);
-    try {
-      for (let registered = false; ; registered = true) {
-        const client = configuredClient(cfg, as) ?? metadataDocumentClient(cfg, as) ?? (await this.registeredClient(as, pending.redirectUri, registered));
-        try {
-          const tokens = await authorizeWithCode(await this.grantContext(client, discovery), pending, scopes);
-          return { tokens, client };
-        } catch (err) {
-          // A registration the server forgot: register again, once.
-          if (!(err instanceof UnknownClientError) || client.kind !== "dcr" || registered) throw err;
-          this.opts.debug?.(`oauth ${server}: client ${client.client_id} unknown to the server; registering again`);
-        }
-      }
-    } catch (err) {
-      // Most often a server that wants a fixed token and has no OAuth at all: say how to give it one.
-      if (!discovery.guessed || !(err instanceof Error) || err instanceof AuthRequiredError) throw err;
-      throw new Error(`${err.message}. ${NO_METADATA_HINT}`, { cause: err });
-    } finally {
-      pending.close();
-    }
-  }
-
-  /** The stored dynamic registration when it fits this issuer and redirect URI, else a new one. */
-  private async registeredClient(as: oauth.AuthorizationServer, redirectUri: string, forceNew: boolean): Promise<StoredClient> {
-    const stored = this.opts.store.get(this.key)?.client;
-    if (!forceNew && stored?.kind === "dcr" && stored.issuer === as.issuer && stored.redirect_uris?.includes(redirectUri)) return stored;
-    const [{ registerClient }, { requestOptions }] = await Promise.all([import("./client-auth.ts"), import("./grants.ts")]);
-    const client = await registerClient(as, redirectUri, requestOptions(this.opts.fetch as typeof fetch));
-    this.opts.debug?.(`oauth ${this.opts.server}: registered client ${client.client_id}`);
-    await this.opts.store.update(this.key, (entry: StoreEntry | undefined) => ({ ...entry, client }));
-    return client;
-  }
-
-  private async grantContext(client: StoredClient, discovery?: Discovery, issuer?: string): Promise<GrantContext> {
+  /** The context of a token request; with the issuer's DPoP handle when its metadata offers DPoP (RFC 9449 §5.1). */
+  private async grantContext(client: StoredClient, discovery?: Discovery): Promise<GrantContext> {
     const d = discovery ?? (await this.getDiscovery(undefined));
-    if (issuer && d.authorizationServer.issuer !== issuer)
-      this.opts.debug?.(`oauth ${this.opts.server}: token issuer ${issuer} differs from ${d.authorizationServer.issuer}`);
-    return { as: d.authorizationServer, client, cfg: this.opts.oauth, resource: d.resource, fetcher: this.opts.fetch as typeof fetch };
+    const as = d.authorizationServer;
+    const { offersDpop } = await import("./dpop.ts");
+    const dpop = offersDpop(as) ? await (await this.keys()).handle(as.issuer) : undefined;
+    return { as, client, cfg: this.opts.oauth, resource: d.resource, fetcher: this.opts.fetch as typeof fetch, dpop };
   }
 }
 

@@ -5,12 +5,18 @@
  * of OAuth beyond this; the provider knows nothing of JSON-RPC.
  */
 
+/** Where one request goes: a DPoP proof is bound to its method and URL (RFC 9449 §4.2). */
+export interface RequestTarget {
+  method: string;
+  url: string;
+}
+
 /** The request that was refused, for the provider's bookkeeping (never logged with its headers). */
 export interface ChallengedRequest {
   url: string;
   method: string;
   /**
-   * The `Authorization` value the refused request carried, when the transport knows it: a
+   * The `Authorization` value the refused request carried ("Bearer …" or "DPoP …"), when the transport knows it: a
    * provider whose token was already replaced (by a concurrent request's refresh) then just
    * answers "send it again" instead of refreshing twice.
    */
@@ -19,10 +25,12 @@ export interface ChallengedRequest {
 
 export interface HttpAuthProvider {
   /**
-   * The `Authorization` header value for the next request to the MCP server (e.g. "Bearer …"),
-   * or undefined when there is no token yet. May refresh an expired token first.
+   * The credential headers for one request to the MCP server: `Authorization` ("Bearer …", or
+   * "DPoP …" with a `DPoP` proof made for exactly this method and URL, RFC 9449 §7.1), or none
+   * when there is no token yet. May refresh an expired token first. Call it for every request,
+   * redirects included: a DPoP proof is never reused.
    */
-  authorization(): Promise<string | undefined>;
+  headers(request: RequestTarget): Promise<Record<string, string>>;
   /**
    * Called with a 401 or 403 response from the MCP server (its `WWW-Authenticate` header included).
    * Resolves true when new credentials were obtained and the request should be sent once more;

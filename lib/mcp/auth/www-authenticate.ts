@@ -92,3 +92,17 @@ export function parseWwwAuthenticate(header: string | null | undefined): Challen
 export function bearerChallenge(header: string | null | undefined): Record<string, string> | undefined {
   return parseWwwAuthenticate(header).find((c) => c.scheme === "bearer")?.params;
 }
+
+/**
+ * The parameters of the first Bearer challenge, else of the first DPoP one (RFC 9449 §7.1: a
+ * server that takes DPoP-bound tokens challenges with that scheme, `resource_metadata` included).
+ */
+export function authChallenge(header: string | null | undefined): Record<string, string> | undefined {
+  const all = parseWwwAuthenticate(header);
+  return (all.find((c) => c.scheme === "bearer") ?? all.find((c) => c.scheme === "dpop"))?.params;
+}
+
+/** True when a DPoP challenge asks for a server nonce (RFC 9449 §9: `error="use_dpop_nonce"`). */
+export function asksForDpopNonce(header: string | null | undefined): boolean {
+  return parseWwwAuthenticate(header).some((c) => c.scheme === "dpop" && c.params.error === "use_dpop_nonce");
+}

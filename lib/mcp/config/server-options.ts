@@ -8,6 +8,7 @@
  * | `toolTimeout`  | ms       | one tools/call, prompts/get or resources/read, instead of MCP_TOOL_TIMEOUT |
  * | `includeTools` | string[] | only these of the server's own tool names are offered            |
  * | `excludeTools` | string[] | these are never offered                                          |
+ * | `protocolVersion` | string | "2026-07-28": `server/discover` first (MCP 2026-07-28 basic/versioning); "2025-11-25": `initialize` first, the default |
  * | `preferTasks`  | boolean  | a tool whose `execution.taskSupport` is "optional" runs as a task (MCP 2025-11-25, basic/utilities/tasks) |
  */
 
@@ -19,6 +20,8 @@ export interface ServerOptions {
   toolTimeoutMs?: number;
   includeTools?: string[];
   excludeTools?: string[];
+  /** `protocolVersion`: the revision to try first. */
+  protocolVersion?: "2025-11-25" | "2026-07-28";
   /** `preferTasks`: "optional" task tools are called task-augmented too ("required" ones always are). */
   preferTasks?: boolean;
 }
@@ -42,6 +45,10 @@ export function validateOptions(entry: Record<string, unknown>): ServerOptions |
     if (value === undefined) continue;
     if (typeof value !== "number" || !Number.isFinite(value) || value <= 0) return `"${key}" must be a positive number of milliseconds`;
     out[field] = value;
+  }
+  if (entry.protocolVersion !== undefined) {
+    if (entry.protocolVersion !== "2025-11-25" && entry.protocolVersion !== "2026-07-28") return '"protocolVersion" must be "2025-11-25" or "2026-07-28"';
+    out.protocolVersion = entry.protocolVersion;
   }
   for (const key of ["includeTools", "excludeTools"] as const) {
     const value = entry[key];

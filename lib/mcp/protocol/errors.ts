@@ -43,6 +43,17 @@ export class RequestCancelledError extends Error {
   }
 }
 
+/**
+ * A request that cannot have reached the server (connection refused, name not resolved, after
+ * the transport's own retries): sending it again later cannot make a tool run twice.
+ */
+export class NotSentError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "NotSentError";
+  }
+}
+
 /** The connection closed (peer exited, stdout ended, or `close()`) before the response came. */
 export class ConnectionClosedError extends Error {
   constructor(

@@ -5,6 +5,15 @@
 /** The protocol version we ask for in `initialize`. */
 export const PROTOCOL_VERSION = "2025-11-25";
 
+/**
+ * The revision without `initialize` (MCP 2026-07-28, basic/versioning): every request carries it in
+ * `_meta`. A constant of its own: `PROTOCOL_VERSION` is the course's handshake and never moves.
+ */
+export const MODERN_PROTOCOL_VERSION = "2026-07-28";
+
+/** Modern revisions we speak, preferred first (MCP 2026-07-28, basic/versioning#terminology). */
+export const MODERN_PROTOCOL_VERSIONS = [MODERN_PROTOCOL_VERSION] as const;
+
 /** Versions a server may answer with that we can speak (basic/lifecycle#version-negotiation). */
 export const SUPPORTED_PROTOCOL_VERSIONS = ["2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"] as const;
 
@@ -69,6 +78,12 @@ export const ErrorCode = {
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
+  /** MCP 2026-07-28 (basic/index#error-codes): HTTP headers disagree with the body. */
+  HeaderMismatch: -32020,
+  /** MCP 2026-07-28: the request needs a client capability it did not declare (`data.requiredCapabilities`). */
+  MissingRequiredClientCapability: -32021,
+  /** MCP 2026-07-28: the requested protocol version is not served (`data.supported`). */
+  UnsupportedProtocolVersion: -32022,
 } as const;
 
 // ---- MCP result shapes we read. Fields are optional where servers are known to omit them. ----

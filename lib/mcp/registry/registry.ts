@@ -19,6 +19,7 @@ import type {
 import type { RequestOptions } from "../session/jsonrpc.ts";
 import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "../config/env.ts";
 import { errorMessage } from "../../shared/values.ts";
+import { beginWork } from "../../shared/pending-work.ts";
 import { REPROBE_INTERVAL_MS, type RegistryOptions, type ServerSnapshot, type ServerState } from "./types.ts";
 import { Restarter } from "./restarts.ts";
 import { authRequired, HandshakeError, handshake, listInto, openSession, orNone } from "./session-start.ts";
@@ -47,9 +48,12 @@ export class McpRegistry {
   /** The report of a server's death, by server: a restart waits until the old process is gone. */
   private readonly endings = new Map<string, Promise<void>>();
   private readonly warned = new Set<string>();
+  /** Servers whose session ended after connecting: a tool call brings them back (`revive`). */
+  private readonly died = new Set<string>();
   private readonly restarter = new Restarter({
     restart: (name) => this.restart(name),
     log: (line) => this.opts.log(line),
+    stopping: () => this.shuttingDown !== undefined,
     giveUp: (name, reason) => {
       const state = this.servers.find((s) => s.name === name)!;
       this.clients.delete(name);
@@ -110,28 +114,52 @@ export class McpRegistry {
   async reconnect(name: string): Promise<ServerSnapshot> {
     const state = this.servers.find((s) => s.name === name);
     if (!state) throw new Error(`no MCP server named "${name}"`);
-    if (state.status !== "disabled") await this.restarter.run(name);
+    if (state.status !== "disabled") await this.restarter.run(name).then(() => this.reportRestart(state));
     return Object.freeze({ ...state });
   }
 
   /**
-   * Asked before a tool call to `server`. Undefined: call now. A promise resolving undefined: a
-   * restart is under way, call once it is done. A promise resolving a line: the stdio server was
-   * found dead; that line is the call's error result, and a restart has begun (at most 3 in 5
-   * minutes; then the server stays failed and the line says so).
+   * Asked before a tool call to `server`. Undefined: call now. A promise resolving undefined:
+   * the server is back (or was being restarted), call now. A promise resolving a line: that line
+   * is the call's error result. A server whose session ended after connecting is restarted here,
+   * again after a restart that failed, at most 3 times in 5 minutes (restarts.ts); the wait is
+   * bounded by the entry's tool timeout. Once the budget is spent every call gets the line saying
+   * the server failed. A call in flight when the server died is never sent again: it failed.
    */
   revive(server: string): Promise<string | undefined> | undefined {
+    const failed = this.restarter.failure(server);
+    if (failed) return Promise.resolve(failed);
     const pending = this.restarter.pending(server);
-    if (pending) return pending.then(() => undefined);
+    if (pending)
+      return this.within(
+        server,
+        pending.then(() => this.restarter.failure(server)),
+      );
     const state = this.servers.find((s) => s.name === server);
-    const client = this.clients.get(server);
-    if (!state || !client || client.connected || state.config.type !== "stdio" || this.shuttingDown) return undefined;
-    return (async () => {
-      // watch() saw the end first (its callback was registered first); its report says why.
-      await client.closed;
-      await this.endings.get(server);
-      return this.restarter.pending(server) ? undefined : this.restarter.foundDead(server, state.error ?? "exited");
-    })();
+    if (!state || this.clients.get(server)?.connected || !this.died.has(server) || this.shuttingDown) return undefined;
+    return this.within(
+      server,
+      (async () => {
+        // watch() saw the end first (its callback was registered first); its report says why.
+        await this.clients.get(server)?.closed;
+        await this.endings.get(server);
+        return this.restarter.recover(server, state.error ?? "exited");
+      })(),
+    );
+  }
+
+  /** `recovery`, or the line saying it took longer than the tool timeout (the restart goes on for later calls). */
+  private async within(server: string, recovery: Promise<string | undefined>): Promise<string | undefined> {
+    const ms = this.toolTimeoutFor(server);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<string>((resolve) => {
+      timer = setTimeout(resolve, ms, `MCP server "${server}" is restarting and was not back within ${ms} ms (MCP_TOOL_TIMEOUT); call the tool again`);
+    });
+    try {
+      return await Promise.race([recovery, late]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** Every configured server, in configuration order, as frozen snapshots. */
@@ -164,8 +192,10 @@ export class McpRegistry {
     const now = Date.now();
     for (const state of this.servers) {
       // A remote server that failed may be back: probed again, at most once a minute.
-      if (state.status === "failed" && state.config.type !== "stdio" && now - (state.probedAt ?? 0) >= REPROBE_INTERVAL_MS && !this.shuttingDown) {
-        work.push(this.restarter.run(state.name));
+      // One that died mid-run is brought back by its next call instead (revive), within its budget.
+      const reprobe = state.status === "failed" && state.config.type !== "stdio" && !this.died.has(state.name);
+      if (reprobe && now - (state.probedAt ?? 0) >= REPROBE_INTERVAL_MS && !this.shuttingDown) {
+        work.push(this.restarter.run(state.name).then(() => this.reportRestart(state)));
         continue;
       }
       const client = this.clients.get(state.name);
@@ -249,13 +279,18 @@ export class McpRegistry {
     return this.servers.find((s) => s.name === server)?.config.timeoutMs ?? this.startupTimeoutMs;
   }
 
-  /** The entry's `toolTimeout`, else MCP_TOOL_TIMEOUT (ms). */
-  private toolTimeoutFor(server: string): number {
+  /** The entry's `toolTimeout`, else MCP_TOOL_TIMEOUT (ms): how long a tool call may take, waits for its server included. */
+  toolTimeoutFor(server: string): number {
     return this.servers.find((s) => s.name === server)?.config.toolTimeoutMs ?? this.toolTimeoutMs;
   }
 
-  /** The old session closed (its death report finished), the state emptied, and a fresh start. */
-  private async restart(name: string): Promise<void> {
+  /**
+   * The old session closed (its death report finished) and a fresh start, saying nothing (the
+   * caller reports). The server's lists stay offered meanwhile, and stay if the start fails, so
+   * its tools answer an error result instead of vanishing; a new start lists them afresh.
+   * Resolves with why the start failed, or undefined once connected.
+   */
+  private async restart(name: string): Promise<string | undefined> {
     const state = this.servers.find((s) => s.name === name)!;
     const old = this.clients.get(name);
     this.clients.delete(name); // first, so its closing is not reported as a death
@@ -264,15 +299,30 @@ export class McpRegistry {
       this.spawned.delete(old);
     }
     await this.endings.get(name);
-    for (const key of ["error", "needsAuth", "protocolVersion", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
-    Object.assign(state, { status: "failed", tools: [], prompts: [], resources: [], resourceTemplates: undefined, skills: undefined, stderr: [] });
+    for (const key of ["error", "needsAuth", "protocolVersion", "era", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
+    Object.assign(state, { status: "failed", stderr: [] });
+    const lists = { tools: state.tools, prompts: state.prompts, resources: state.resources, resourceTemplates: state.resourceTemplates, skills: state.skills };
+    // Skills are listed again only when the new session declares the extension.
+    state.skills = undefined;
+    await this.startOne(state, true);
+    if (state.status !== "connected") Object.assign(state, lists);
+    else for (const kind of ["tools", "prompts", "resources"] as const) if (!state.capabilities?.[kind]) state[kind] = [];
     this.changes++;
-    await this.startOne(state);
-    this.changes++;
+    return state.status === "connected" ? undefined : (state.error ?? "failed to start");
   }
 
-  private async startOne(state: ServerState): Promise<void> {
+  /** What `reconnect` says: a failure as at start-up, and that the server is settled. */
+  private reportRestart(state: ServerState): void {
+    if (this.shuttingDown) return;
+    const snapshot = Object.freeze({ ...state });
+    if (state.status !== "connected") this.opts.onServerFailed?.(snapshot, "start");
+    this.opts.onServerSettled?.(snapshot);
+  }
+
+  /** Starts one server into `state`; `quiet` (a restart) leaves the reporting to the caller. */
+  private async startOne(state: ServerState, quiet = false): Promise<void> {
     const name = state.name;
+    const started = beginWork(`MCP server "${name}" start-up`);
     let client: McpClient | undefined;
     try {
       // A stdio server is spawned synchronously here, before the first wait.
@@ -298,10 +348,11 @@ export class McpRegistry {
       await client?.close(this.opts.graceMs);
       state.stderr = client?.diagnostics().stderrTail ?? [];
       // A start cut short by our own shutdown (a signal) is not the server's failure.
-      if (!this.shuttingDown) this.opts.onServerFailed?.(Object.freeze({ ...state }), error instanceof HandshakeError ? "handshake" : "start");
+      if (!this.shuttingDown && !quiet) this.opts.onServerFailed?.(Object.freeze({ ...state }), error instanceof HandshakeError ? "handshake" : "start");
     }
     // A start cut short by our shutdown is not a server's outcome to count.
-    if (!this.shuttingDown) this.opts.onServerSettled?.(Object.freeze({ ...state }));
+    if (!this.shuttingDown && !quiet) this.opts.onServerSettled?.(Object.freeze({ ...state }));
+    started();
   }
 
   private list(client: McpClient, state: ServerState, kinds: ListKind[], strict: boolean): Promise<void> {
@@ -314,6 +365,7 @@ export class McpRegistry {
       // Closed by our own shutdown, or replaced by a reconnect: nothing to report.
       if (this.shuttingDown || this.clients.get(state.name) !== client) return;
       state.status = "failed";
+      this.died.add(state.name);
       this.changes++;
       const report = (async () => {
         state.error = await client.endReason();

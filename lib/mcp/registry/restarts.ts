@@ -1,7 +1,9 @@
 /**
- * Starting a server again: one restart at a time per server, and for stdio servers that died
- * after start-up a budget of at most 3 restarts within 5 minutes, so a server that crashes on
- * every call ends as failed instead of being restarted for ever.
+ * Starting a server again after its session ended mid-run: one restart at a time per server, a
+ * budget of at most 3 restarts within 5 minutes (a restart that fails counts too), and the
+ * recovery a tool call waits for: restart until one holds or the budget is spent, within the
+ * tool timeout. A server that crashes on every call so ends as failed, said once, instead of
+ * being restarted for ever.
  */
 
 export const RESTART_LIMIT = 3;
@@ -27,50 +29,85 @@ export class RestartBudget {
 }
 
 export interface RestartHooks {
-  /** Closes what is left of the server and starts it afresh; never rejects. */
-  restart(name: string): Promise<void>;
+  /** Closes what is left of the server and starts it afresh, saying nothing; resolves with why it failed, or undefined once connected. Never rejects. */
+  restart(name: string): Promise<string | undefined>;
   /** One line for stderr. */
   log(line: string): void;
-  /** The budget is spent: the server stays failed, for the given reason. */
+  /** The budget is spent: the server stays failed, for the given reason (reported once, by the hook). */
   giveUp(name: string, reason: string): void;
+  /** True once the run is shutting down: a recovery then stops, saying nothing. */
+  stopping(): boolean;
 }
 
 export class Restarter {
   private readonly budgets = new Map<string, RestartBudget>();
-  private readonly running = new Map<string, Promise<void>>();
+  private readonly running = new Map<string, Promise<unknown>>();
+  private readonly recovering = new Map<string, Promise<string | undefined>>();
+  /** Servers whose budget is spent, with the error result their calls now get. */
+  private readonly failed = new Map<string, string>();
 
   constructor(private readonly hooks: RestartHooks) {}
 
-  /** The restart under way for `name`, if any. */
-  pending(name: string): Promise<void> | undefined {
-    return this.running.get(name);
+  /** The restart or recovery under way for `name`, if any. */
+  pending(name: string): Promise<unknown> | undefined {
+    return this.recovering.get(name) ?? this.running.get(name);
   }
 
-  /** Restarts `name`, joining a restart already under way. */
-  run(name: string): Promise<void> {
-    let work = this.running.get(name);
+  /** The error result for a server that kept failing, once its budget is spent; undefined before. */
+  failure(name: string): string | undefined {
+    return this.failed.get(name);
+  }
+
+  /** Restarts `name` outside the budget (a person asked: `/mcp reconnect`), joining one under way; forgets an earlier give-up. */
+  run(name: string): Promise<string | undefined> {
+    this.failed.delete(name);
+    this.budgets.delete(name);
+    return this.once(name);
+  }
+
+  /**
+   * A call found `name` gone (it `why`, e.g. "exited with code 1"): restarts it, again after a
+   * restart that failed, while the budget allows; concurrent callers share one recovery.
+   * Resolves undefined once the server is back, or with the call's error result once the budget
+   * is spent (the server then stays failed, and `failure(name)` keeps answering that result).
+   */
+  recover(name: string, why: string): Promise<string | undefined> {
+    let work = this.recovering.get(name);
+    if (!work) {
+      work = this.loop(name, why).finally(() => this.recovering.delete(name));
+      this.recovering.set(name, work);
+    }
+    return work;
+  }
+
+  private async loop(name: string, why: string): Promise<string | undefined> {
+    let budget = this.budgets.get(name);
+    if (!budget) this.budgets.set(name, (budget = new RestartBudget()));
+    for (let last = why; ; ) {
+      const failed = this.failed.get(name);
+      if (failed) return failed;
+      const number = budget.take();
+      if (!number) {
+        const reason = `kept exiting (restarted ${RESTART_LIMIT} times in 5 minutes; last: ${last})`;
+        const line = `MCP server "${name}" failed: it ${reason}`;
+        this.failed.set(name, line);
+        this.hooks.giveUp(name, reason);
+        return line;
+      }
+      this.hooks.log(`MCP server "${name}" ${last}; restarting it (restart ${number} of at most ${RESTART_LIMIT} in 5 minutes)`);
+      const failure = await this.once(name);
+      if (failure === undefined) return undefined;
+      if (this.hooks.stopping()) return `MCP server "${name}" was shut down`;
+      last = failure;
+    }
+  }
+
+  private once(name: string): Promise<string | undefined> {
+    let work = this.running.get(name) as Promise<string | undefined> | undefined;
     if (!work) {
       work = this.hooks.restart(name).finally(() => this.running.delete(name));
       this.running.set(name, work);
     }
     return work;
-  }
-
-  /**
-   * A call found `name` dead (it `why`, e.g. "exited with code 1"): starts a restart in the
-   * background when the budget allows, else gives up. Returns the call's error text for the model.
-   */
-  foundDead(name: string, why: string): string {
-    let budget = this.budgets.get(name);
-    if (!budget) this.budgets.set(name, (budget = new RestartBudget()));
-    const number = budget.take();
-    if (!number) {
-      const reason = `kept exiting (restarted ${RESTART_LIMIT} times in 5 minutes; last: ${why})`;
-      this.hooks.giveUp(name, reason);
-      return `MCP server "${name}" is not connected: it ${reason}`;
-    }
-    this.hooks.log(`MCP server "${name}" ${why}; restarting it (restart ${number} of at most ${RESTART_LIMIT} in 5 minutes)`);
-    void this.run(name);
-    return `MCP server "${name}" had ${why}; it is being restarted: call the tool again`;
   }
 }

@@ -14,6 +14,7 @@ import { McpError } from "../protocol/errors.ts";
 import { ErrorCode, type ListKind, type McpTool } from "../protocol/protocol.ts";
 import type { ServerState } from "./types.ts";
 import { declaresSkills, skillEntry, type McpSkillEntry } from "../protocol/skills.ts";
+import { negotiationPlan } from "./negotiation-plan.ts";
 
 /** A list request after a good `initialize` failed: reported as a failed handshake, not a failed start. */
 export class HandshakeError extends Error {}
@@ -47,6 +48,8 @@ export async function openSession(config: ServerConfig, opts: RegistryOptions, f
     warn: log,
     trace: onTrace && ((dir, message) => onTrace(name, dir, message)),
     onListChanged: onListChanged && ((kind) => onListChanged(name, kind)),
+    negotiation: negotiationPlan(config, opts.cwd, opts.startupTimeoutMs),
+    logLevel: verbose ? "info" : undefined,
   });
 }
 

@@ -65,6 +65,8 @@ export interface ServerState {
   needsAuth?: boolean;
   config: ServerConfig;
   protocolVersion?: string;
+  /** "legacy" (an `initialize` session) or "modern" (MCP 2026-07-28); set once connected. */
+  era?: "legacy" | "modern";
   capabilities?: ServerCapabilities;
   serverInfo?: Implementation;
   instructions?: string;

@@ -26,9 +26,14 @@ import type { Transport, TransportDiagnostics } from "../transports/transport.ts
 import { tagRelated } from "../protocol/related-task.ts";
 import { isObject } from "../../shared/values.ts";
 import { settlesWithin } from "../../shared/async.ts";
+import { type Era, type NegotiationPlan, negotiate, type Outcome } from "./negotiate.ts";
+import type { ModernSession } from "./modern-session.ts";
+import type { Listener } from "./listen.ts";
 
 /** After a write hit a broken pipe, how long the transport may take to report the exit that broke it (ms). */
 const BROKEN_PIPE_EXIT_WAIT_MS = 1000;
+/** Once the message stream ended, how long the transport may take to say why (ms); stdio waits up to 1 s for an exit code itself. */
+const TRANSPORT_CLOSED_WAIT_MS = 2000;
 
 export interface McpClientOptions {
   /** What we offer the server: the capabilities declared and the handlers of its requests. */
@@ -41,11 +46,17 @@ export interface McpClientOptions {
   trace?: (direction: "send" | "receive", message: string) => void;
   /** Called after a `notifications/<kind>/list_changed` marked `kind` dirty. */
   onListChanged?: (kind: ListKind) => void;
+  /** How the era is found (session/negotiate.ts); absent → `initialize` first, probe within a third of the connect timeout. */
+  negotiation?: NegotiationPlan & { remember?: (era: Era, version: string) => void };
+  /** 2026-07-28: the `io.modelcontextprotocol/logLevel` each request asks for (server log messages are shown). */
+  logLevel?: string;
 }
 
 /** What the handshake established; `serverInfo` and `instructions` only when the server sent them. */
 export interface SessionInfo {
   protocolVersion: string;
+  /** "legacy" (an `initialize` session, 2025-11-25 and before) or "modern" (2026-07-28, per-request `_meta`). */
+  era: Era;
   capabilities: ServerCapabilities;
   serverInfo?: Implementation;
   instructions?: string;
@@ -64,6 +75,9 @@ export class McpClient {
   private readonly conn: JsonRpcConnection;
   private initialized = false;
   private readonly peer: string;
+  /** The 2026-07-28 era's request layer; undefined in a 2025 session. */
+  private modern: ModernSession | undefined;
+  private listener: Listener | undefined;
   private readonly listeners = new Map<string, Set<(params: Params) => void>>();
 
   constructor(
@@ -106,13 +120,30 @@ export class McpClient {
    * @throws Error whose message is the reason alone, e.g. "exited with code 1 before the handshake".
    */
   async connect(opts: { timeoutMs: number }): Promise<SessionInfo> {
-    let answer: unknown;
+    const capabilities = declaredCapabilities(this.opts.features);
+    const plan = this.opts.negotiation ?? { discoverFirst: false, probeTimeoutMs: Math.ceil(opts.timeoutMs / 3) };
+    let outcome: Outcome;
     try {
-      const capabilities = declaredCapabilities(this.opts.features);
-      answer = await this.conn.requestFrame((id) => initializeRequest(id, capabilities), { timeoutMs: opts.timeoutMs, cancellable: false });
+      outcome = await negotiate(plan, {
+        initialize: () => this.conn.requestFrame((id) => initializeRequest(id, capabilities), { timeoutMs: opts.timeoutMs, cancellable: false }),
+        discover: async (version, timeoutMs) => {
+          const { withEnvelope } = await import("./envelope.ts");
+          return this.conn.request("server/discover", withEnvelope(undefined, { protocolVersion: version, capabilities }), { timeoutMs, cancellable: false });
+        },
+        useEra: (era) => this.transport.setEra?.(era),
+        alive: () => !this.conn.isClosed,
+        note: (line) => this.opts.log?.(`${this.peer}: negotiation: ${line}`),
+      });
     } catch (error) {
       throw await this.startupFailure(error, opts.timeoutMs);
     }
+    const info = outcome.era === "legacy" ? this.legacySession(outcome.initialize) : await this.modernSession(outcome, capabilities);
+    this.opts.negotiation?.remember?.(info.era, info.protocolVersion);
+    return info;
+  }
+
+  /** The 2025 handshake's end: the answered version checked, `notifications/initialized` sent. */
+  private legacySession(answer: unknown): SessionInfo {
     const result = (isObject(answer) ? answer : {}) as Partial<InitializeResult>;
     const version = result.protocolVersion;
     if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version)) {
@@ -125,12 +156,47 @@ export class McpClient {
     this.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
     this.conn.notify("notifications/initialized");
     this.initialized = true;
-    return { protocolVersion: version as string, capabilities: this.capabilities, serverInfo: this.serverInfo, instructions: this.instructions };
+    return { protocolVersion: version as string, era: "legacy", capabilities: this.capabilities, serverInfo: this.serverInfo, instructions: this.instructions };
+  }
+
+  /** The 2026-07-28 era: capabilities from `server/discover`, then `subscriptions/listen` for the list changes it announces. */
+  private async modernSession(outcome: Extract<Outcome, { era: "modern" }>, capabilities: ReturnType<typeof declaredCapabilities>): Promise<SessionInfo> {
+    const { startModern } = await import("./modern-start.ts");
+    const started = startModern({
+      conn: this.conn,
+      features: this.opts.features,
+      capabilities,
+      version: outcome.version,
+      discover: outcome.discover,
+      server: this.name,
+      peer: this.peer,
+      logLevel: this.opts.logLevel,
+      log: this.opts.log,
+      // The model's list is refreshed before its next turn too: the server's tools may have changed.
+      relistTools: async () => {
+        await this.listTools();
+        this.dirty.add("tools");
+      },
+    });
+    this.modern = started.modern;
+    this.listener = started.listener;
+    this.capabilities = started.capabilities;
+    this.serverInfo = started.serverInfo;
+    this.instructions = started.instructions;
+    this.protocolVersion = outcome.version;
+    this.initialized = true;
+    return { protocolVersion: outcome.version, era: "modern", capabilities: this.capabilities, serverInfo: this.serverInfo, instructions: this.instructions };
   }
 
   /** `tools/list`, every page (server/tools#listing-tools). Entries without a name are dropped. */
   listTools(opts?: RequestOptions): Promise<McpTool[]> {
-    return this.paginate("tools/list", "tools", (t) => typeof t.name === "string", opts) as Promise<McpTool[]>;
+    const listing = this.paginate("tools/list", "tools", (t) => typeof t.name === "string", opts) as Promise<McpTool[]>;
+    // The 2025 path stays one promise: callers racing lists see its failure as soon as before.
+    if (!this.modern || !this.transport.setToolHeaders) return listing;
+    return listing.then(async (tools) => {
+      const { withHeaderRules } = await import("./tool-headers.ts");
+      return withHeaderRules(tools, this.transport, (line) => this.opts.warn?.(`${this.peer}: ${line}`));
+    });
   }
 
   /** `prompts/list`, every page (server/prompts#listing-prompts). */
@@ -203,17 +269,25 @@ export class McpClient {
 
   /** Ends the session: pending requests reject, then the transport's shutdown sequence runs. */
   async close(graceMs?: number): Promise<void> {
+    this.listener?.stop();
     this.conn.close(new ConnectionClosedError(`${this.peer} was shut down`, true));
     await this.transport.close(graceMs);
   }
 
-  /** Why the transport ended, once it has, in its own words: "exited with code 1", "closed its output". */
+  /**
+   * Why the transport ended, once it has, in its own words: "exited with code 1", "closed its
+   * output". A transport whose messages ended without its `closed` settling within 1 s (a bug)
+   * still gets an answer, "closed its output", so no waiter hangs on it.
+   */
   async endReason(): Promise<string> {
-    return (await this.transport.closed).reason;
+    const closed = this.transport.closed.then((c) => c.reason);
+    if (!this.conn.isClosed || (await settlesWithin(closed, TRANSPORT_CLOSED_WAIT_MS))) return closed;
+    return "closed its output";
   }
 
   private request<T>(method: string, params: Params, opts?: RequestOptions): Promise<T> {
     if (!this.initialized) return Promise.reject(new Error(`${this.peer}: ${method} before the handshake`));
+    if (this.modern) return this.modern.request<T>(method, params, opts);
     return this.conn.request<T>(method, params, opts);
   }
 
@@ -251,10 +325,15 @@ export class McpClient {
     const changed = /^notifications\/(tools|prompts|resources)\/list_changed$/.exec(method);
     if (changed) {
       const kind = changed[1] as ListKind;
+      this.modern?.invalidate(kind);
+      this.listener?.heard();
       this.dirty.add(kind);
       this.opts.onListChanged?.(kind);
     } else if (method === "notifications/elicitation/complete" && typeof params?.elicitationId === "string") {
       this.opts.features.elicitation?.onComplete?.(this.name, params.elicitationId);
+    } else if (method === "notifications/subscriptions/acknowledged") {
+      this.listener?.heard();
+      this.opts.log?.(`${this.peer}: subscriptions/listen acknowledged ${JSON.stringify(params?.notifications ?? {})}`);
     } else if (method === "notifications/message") {
       const data = params?.data;
       const text = typeof data === "string" ? data : JSON.stringify(data);

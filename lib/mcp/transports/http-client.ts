@@ -9,6 +9,7 @@
 import type { HttpAuthProvider } from "../auth/provider.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { proxyFor } from "../../shared/proxy.ts";
+import { NotSentError } from "../protocol/errors.ts";
 
 export interface HttpClientOptions {
   /** Headers from the config entry, sent on every request to the server's own origin. */
@@ -51,6 +52,18 @@ function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<vo
   });
 }
 
+/** Times a 429 is waited out (its Retry-After, at most MAX_RETRY_AFTER_MS) before it is the answer. */
+const MAX_429_RETRIES = 2;
+const MAX_RETRY_AFTER_MS = 5000;
+
+/** `Retry-After` (RFC 9110 §10.2.3: delay-seconds or an HTTP-date) in ms, or undefined. */
+export function retryAfterMs(value: string | null, now = Date.now()): number | undefined {
+  if (value === null) return undefined;
+  if (/^\s*\d+\s*$/.test(value)) return Number(value) * 1000;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
 /** Redirects followed per request before giving up. */
 const MAX_REDIRECTS = 5;
 /** Characters of a response body quoted in an error line. */
@@ -75,12 +88,22 @@ export class HttpClient {
    */
   async fetch(url: string, req: HttpRequest): Promise<Response> {
     let response = await this.follow(url, req);
-    if ((response.status === 401 || response.status === 403) && this.opts.auth && !this.staticAuth) {
+    // A 429 was not processed (RFC 6585 §4): sent again after its Retry-After, when that is short.
+    for (let retry = 0; response.status === 429 && retry < MAX_429_RETRIES && !req.signal?.aborted; retry++) {
+      const wait = retryAfterMs(response.headers.get("retry-after"));
+      if (wait === undefined || wait > MAX_RETRY_AFTER_MS) break;
+      await discard(response);
+      await abortableDelay(wait, req.signal);
+      response = await this.follow(url, req);
+    }
+    // One retry after an answered challenge, and one more when the new DPoP-bound token's first
+    // use is met with the server's nonce (RFC 9449 §9): the provider bounds both.
+    for (let round = 0; round < 2 && (response.status === 401 || response.status === 403) && this.opts.auth && !this.staticAuth; round++) {
+      if (round === 1 && !(response.status === 401 && response.headers.has("dpop-nonce"))) break;
       const again = await this.opts.auth.onChallenge(response, { url, method: req.method });
-      if (again) {
-        await discard(response);
-        response = await this.follow(url, req);
-      }
+      if (!again) break;
+      await discard(response);
+      response = await this.follow(url, req);
     }
     if (response.status === 401 && (this.staticAuth || !this.opts.auth)) {
       const challenge = response.headers.get("www-authenticate");
@@ -101,8 +124,8 @@ export class HttpClient {
       // The config's headers are the server's own (API keys as much as Authorization): never another origin's.
       const headers: Record<string, string> = sameOrigin ? { ...this.staticHeaders, ...req.headers } : { ...req.headers };
       if (sameOrigin && !this.staticAuth && this.opts.auth) {
-        const authorization = await this.opts.auth.authorization();
-        if (authorization) headers.Authorization = authorization;
+        // Asked per hop: a DPoP proof names this method and URL, and is never reused.
+        Object.assign(headers, await this.opts.auth.headers({ method, url: target }));
       }
       if (!sameOrigin) for (const key of Object.keys(headers)) if (ORIGIN_BOUND.includes(key.toLowerCase())) delete headers[key];
       let response: Response;
@@ -123,7 +146,9 @@ export class HttpClient {
         } catch (error) {
           // Only a request that cannot have reached the server is sent again: a tool may not be
           // safe to run twice, so a reset, a lost response or any status is never retried.
-          if (attempt >= RETRY_DELAYS_MS.length || !neverSent(error) || req.signal?.aborted) throw new Error(describeFetchError(error, target));
+          if (attempt >= RETRY_DELAYS_MS.length || !neverSent(error) || req.signal?.aborted) {
+            throw neverSent(error) ? new NotSentError(describeFetchError(error, target)) : new Error(describeFetchError(error, target));
+          }
           await abortableDelay(RETRY_DELAYS_MS[attempt]!, req.signal);
         }
       }

@@ -7,6 +7,8 @@ import type { Transport, TransportClosed, TransportDiagnostics } from "./transpo
 import type { HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
+import type { ParamHeader } from "./mcp-headers.ts";
+import type { ModernHttpTransport } from "./modern-http.ts";
 import { LegacyFallbackHint, StreamableHttpTransport } from "./streamable-http.ts";
 import { errorMessage } from "../../shared/values.ts";
 
@@ -20,7 +22,9 @@ export interface HttpTransportOptions extends HttpClientOptions {
 export class HttpTransport implements Transport {
   readonly messages = new Inbox();
   readonly closed: Promise<TransportClosed>;
-  private current: StreamableHttpTransport | LegacySseTransport;
+  private current: StreamableHttpTransport | LegacySseTransport | ModernHttpTransport;
+  /** The 2025-era transport, kept while a 2026-07-28 probe runs so a legacy verdict can go back to it. */
+  private legacy: StreamableHttpTransport | LegacySseTransport | undefined;
   private resolveClosed!: (closed: TransportClosed) => void;
 
   constructor(private readonly opts: HttpTransportOptions) {
@@ -44,11 +48,35 @@ export class HttpTransport implements Transport {
         await legacy.send(message);
       } catch (legacyError) {
         this.current = streamable;
+        const failed = new Error(`Streamable HTTP: ${error.reason}; legacy HTTP+SSE: ${errorMessage(legacyError)}`);
+        // Both refused: the session is over. The legacy transport ended the shared inbox, so
+        // `closed` must say why now; otherwise the session layer waits on it for ever.
+        this.resolveClosed({ reason: failed.message, byUs: false });
         await legacy.close();
-        throw new Error(`Streamable HTTP: ${error.reason}; legacy HTTP+SSE: ${errorMessage(legacyError)}`);
+        throw failed;
       }
       this.follow(legacy);
     }
+  }
+
+  /**
+   * Which era the session layer negotiated (session/negotiate.ts): "modern" speaks sessionless
+   * 2026-07-28 Streamable HTTP on the same URL, "legacy" the 2025 transports again.
+   */
+  async setEra(era: "legacy" | "modern"): Promise<void> {
+    const { ModernHttpTransport } = await import("./modern-http.ts");
+    if (era === "modern" && !(this.current instanceof ModernHttpTransport)) {
+      this.legacy = this.current;
+      this.current = new ModernHttpTransport({ ...this.opts, inbox: this.messages });
+    } else if (era === "legacy" && this.legacy) {
+      this.current = this.legacy;
+      this.legacy = undefined;
+    }
+  }
+
+  /** The tools' `x-mcp-header` annotations, sent as `Mcp-Param-*` on each modern `tools/call`. */
+  setToolHeaders(headers: Map<string, readonly ParamHeader[]>): void {
+    if ("setToolHeaders" in this.current) this.current.setToolHeaders(headers);
   }
 
   /** Only Streamable HTTP sends `MCP-Protocol-Version`; the legacy transport predates it. */
@@ -66,7 +94,7 @@ export class HttpTransport implements Transport {
   }
 
   /** The legacy transport ends when its stream does; that end is this transport's. */
-  private follow(transport: StreamableHttpTransport | LegacySseTransport): void {
+  private follow(transport: StreamableHttpTransport | LegacySseTransport | ModernHttpTransport): void {
     void transport.closed.then((closed) => {
       if (this.current === transport) this.resolveClosed(closed);
     });

@@ -47,6 +47,8 @@ const GET_OPEN_WAIT_MS = 250;
 const DELETE_WAIT_MS = 1000;
 const ACCEPT_BOTH = "application/json, text/event-stream";
 const VISIBLE_ASCII = /^[\x21-\x7e]+$/;
+/** Error codes a 2026-07-28 server answers a 2025 `initialize` with: header mismatch, capability, version, unknown method, missing `_meta`. */
+const MODERN_REFUSALS = new Set([-32020, -32021, -32022, -32600, -32601, -32602]);
 
 export class StreamableHttpTransport implements Transport {
   readonly messages: Inbox;
@@ -139,11 +141,28 @@ export class StreamableHttpTransport implements Transport {
       await this.renewSession(usedSession);
       return this.post(message, out, false);
     }
-    if (initialize && [400, 404, 405].includes(response.status)) throw new LegacyFallbackHint(await describeHttpError(response, displayUrl(this.url)));
+    if (initialize && response.status >= 400 && response.status < 500) return this.refusedInitialize(response, out);
     if (!response.ok) throw new Error(await describeHttpError(response, displayUrl(this.url)));
     if (initialize) this.takeSessionId(response);
     if (out.kind !== "request") return discard(response); // 202 Accepted, or a body we tolerate and ignore
     await this.readReply(response, out);
+  }
+
+  /**
+   * A 4xx to initialize. A recognized modern JSON-RPC error body (a 2026-07-28 server's -32022,
+   * whatever the status) is the answer, for the session layer to negotiate on; otherwise 400, 404
+   * or 405 hint at the legacy HTTP+SSE transport (MCP 2026-07-28, streamable-http §Backward
+   * Compatibility), and another status with a JSON-RPC error body is the answer too.
+   */
+  private async refusedInitialize(response: Response, out: Extract<Outgoing, { kind: "request" }>): Promise<void> {
+    const text = await response.text().catch(() => "");
+    const { parseReply } = await import("./modern-http.ts");
+    const reply = parseReply(text, out.id);
+    const fallback = [400, 404, 405].includes(response.status);
+    if (reply && (!fallback || MODERN_REFUSALS.has((JSON.parse(reply) as { error?: { code?: number } }).error?.code ?? 0))) return this.messages.push(reply);
+    const described = await describeHttpError(new Response(text, { status: response.status, statusText: response.statusText }), displayUrl(this.url));
+    if (fallback) throw new LegacyFallbackHint(described);
+    throw new Error(described);
   }
 
   /** The reply to a POSTed request: one JSON body, an SSE stream (resumed if it ends early), or nothing (202). */

@@ -42,6 +42,10 @@ export interface Transport {
   readonly closed: Promise<TransportClosed>;
   /** Current diagnostics; cheap, callable at any time, complete once `close()` has resolved. */
   diagnostics(): TransportDiagnostics;
+  /** The era negotiated (session/negotiate.ts): HTTP switches to sessionless 2026-07-28 POSTs and back. */
+  setEra?(era: "legacy" | "modern"): void | Promise<void>;
+  /** 2026-07-28 over HTTP: each tool's `x-mcp-header` annotations, mirrored as `Mcp-Param-*` on `tools/call`. */
+  setToolHeaders?(headers: Map<string, readonly import("./mcp-headers.ts").ParamHeader[]>): void;
   /** Told the version `initialize` negotiated; HTTP transports send it as `MCP-Protocol-Version`. */
   setProtocolVersion?(version: string): void;
   /**

@@ -62,7 +62,7 @@ function oauthProject(script: Parameters<typeof project>[1], extra: Record<strin
   return {
     ...p,
     store,
-    tokens: () => JSON.parse(readFileSync(store, "utf8")).servers[fixture.url].tokens,
+    tokens: () => JSON.parse(readFileSync(store, "utf8")).issuers[oidc.issuer][fixture.url].tokens,
     login: (...args: string[]) => runAgent(["mcp", "login", "fx", ...args], { cwd: p.dir, env: { ...env, BROWSER } }),
     run: (prompt: string, opts: { env?: Record<string, string>; args?: string[] } = {}) => p.run(prompt, { args: opts.args, env: { ...env, ...opts.env } }),
     inspect: (...args: string[]) => runAgent(["mcp", ...args], { cwd: p.dir, env: { ...env, BROWSER } }),
@@ -106,7 +106,7 @@ describe.skipIf(skip)("OAuth with a real authorization server", () => {
 
     // Expired on our side: refreshed before it is sent.
     const doc = JSON.parse(readFileSync(p.store, "utf8"));
-    doc.servers[fixture.url].tokens.expires_at = Date.now() - 1000;
+    doc.issuers[oidc.issuer][fixture.url].tokens.expires_at = Date.now() - 1000;
     writeFileSync(p.store, JSON.stringify(doc));
     const three = await p.run("go");
     expect([three.code, three.stdout, three.stderr]).toEqual([0, "three\n", ""]);
@@ -137,7 +137,7 @@ describe.skipIf(skip)("OAuth with a real authorization server", () => {
     expect(lines(r.stderr)).toEqual(['MCP server "fx" needs authentication (the saved login was refused; log in again): run ./your_program.sh mcp login fx']);
     const out = await p.inspect("logout", "fx");
     expect([out.code, out.stdout]).toEqual([0, 'Logged out of MCP server "fx" (its tokens and client registration are forgotten)\n']);
-    expect(JSON.parse(readFileSync(p.store, "utf8")).servers).toEqual({});
+    expect(JSON.parse(readFileSync(p.store, "utf8")).issuers).toEqual({});
   }, 60_000);
 
   test("step-up in the middle of mcp call: a 403 insufficient_scope logs in again with the union of the scopes", async () => {

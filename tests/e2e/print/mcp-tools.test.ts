@@ -130,7 +130,7 @@ describe("calls and results", () => {
     expect(JSON.parse(toolResult(p.model.requests[1]!).content)).toEqual({ temperature: 22.5, conditions: "sunny" });
   });
 
-  test("a crash mid-call: an error result naming the server, the run goes on, the next call restarts it", async () => {
+  test("a crash mid-call: an error result naming the server, never sent again; the next call waits for the restart", async () => {
     const p = project({ fx: fixtureServer(), other: fixtureServer() }, [
       reply(toolUse("mcp__fx__crash", {})),
       reply(toolUse("mcp__fx__echo", { text: "again" })),
@@ -140,10 +140,7 @@ describe("calls and results", () => {
     const r = await p.run("crash it");
     expect([r.code, r.stdout]).toEqual([0, "survived\n"]);
     expect(toolResult(p.model.requests[1]!)).toMatchObject({ is_error: true, content: 'MCP server "fx" exited during the call' });
-    expect(toolResult(p.model.requests[2]!)).toMatchObject({
-      is_error: true,
-      content: 'MCP server "fx" had exited with code 1; it is being restarted: call the tool again',
-    });
+    expect(toolResult(p.model.requests[2]!)).toMatchObject({ content: "again" });
     expect(toolResult(p.model.requests[3]!)).toMatchObject({ content: "still here" });
     expect(r.stderr).toContain('MCP server "fx" exited with code 1');
     expect(r.stderr).toContain('MCP server "fx" exited with code 1; restarting it (restart 1 of at most 3 in 5 minutes)');

@@ -191,4 +191,41 @@ describe("skills in -p", () => {
     expect(ran.is_error).toBeUndefined();
     expect(JSON.stringify(ran.content)).toContain("granted");
   });
+
+  test("a settings permissions.allow rule Skill(<name>) lets the skill load as --allowedTools does; Skill(<other>) does not", async () => {
+    const p = place();
+    skill(p.user, "shell", "---\ndescription: runs echo\nallowed-tools: Bash\n---\nRun echo.\n");
+    const script = () => [reply(toolUse("Skill", { skill: "shell" })), reply(toolUse("Bash", { command: "echo granted" })), reply(text("ok"))];
+    const settings = (rule: string) => ["--settings", JSON.stringify({ permissions: { allow: [rule] } })];
+    const allowed = await run(p, ["go", "--permission-mode", "default", ...settings("Skill(shell)")], script());
+    expect(allowed.requests[1].messages.at(-1).content[0].content).toBe("Launching skill: shell");
+    const ran = allowed.requests[2].messages.at(-1).content[0];
+    expect(ran.is_error).toBeUndefined();
+    expect(JSON.stringify(ran.content)).toContain("granted");
+    const other = await run(p, ["go", "--permission-mode", "default", ...settings("Skill(deploy)")], script());
+    expect(other.requests[1].messages.at(-1).content[0]).toMatchObject({ is_error: true, content: expect.stringContaining("Execute skill: shell.") });
+  });
+
+  test("a scoped allowed-tools rule (Bash(echo:*)) grants what the same settings rule would: echo runs, another command is refused", async () => {
+    const p = place();
+    skill(p.user, "shell", "---\ndescription: runs echo\nallowed-tools: Bash(echo:*)\n---\nRun echo.\n");
+    const r = await run(
+      p,
+      ["go", "--permission-mode", "default", "--allowedTools", "Skill(shell)"],
+      [
+        reply(toolUse("Skill", { skill: "shell" })),
+        reply(toolUse("Bash", { command: "echo granted" })),
+        reply(toolUse("Bash", { command: "touch made-by-bash" })),
+        reply(text("ok")),
+      ],
+    );
+    expect(r.code).toBe(0);
+    const echo = r.requests[2].messages.at(-1).content[0];
+    expect(echo.is_error).toBeUndefined();
+    expect(JSON.stringify(echo.content)).toContain("granted");
+    expect(r.requests[3].messages.at(-1).content[0]).toMatchObject({
+      is_error: true,
+      content: "Permission to use Bash was not granted (--permission-mode default).",
+    });
+  });
 });

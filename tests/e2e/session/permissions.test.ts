@@ -21,7 +21,7 @@ describe.skipIf(!TMUX)("permission prompts", () => {
         setup: (d) => writeFileSync(join(d, "n.txt"), NUMBERS),
       });
       await submit(term, "shout five");
-      const screen = await term.waitFor("Allow Edit(n.txt)? [y]es / [n]o / [a]lways for this tool");
+      const screen = await term.waitFor("Allow Edit(n.txt)? [y]es / [n]o / [a]lways: accept edits for this session");
       expect(screen).toContain("@@ -2,7 +2,7 @@\n two\n three\n four\n-five\n+FIVE\n six\n seven\n eight\n");
       expect(screen).not.toContain(" one\n");
       expect(readFileSync(join(dir, "n.txt"), "utf8")).toBe(NUMBERS);

@@ -155,7 +155,7 @@ describe.skipIf(!TMUX)("interactive session", () => {
     async () => {
       const { term, dir, home } = await startAgent([reply(toolUse("Write", { file_path: "out.txt", content: "hello\n" })), reply(text("File written."))]);
       await submit(term, "write the file");
-      await term.waitFor("Allow Write(out.txt)? [y]es / [n]o / [a]lways for this tool");
+      await term.waitFor("Allow Write(out.txt)? [y]es / [n]o / [a]lways: accept edits for this session");
       expect(existsSync(join(dir, "out.txt"))).toBe(false);
       await term.type("y");
       await term.keys("Enter");

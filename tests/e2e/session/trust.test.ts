@@ -112,6 +112,23 @@ describe.skipIf(!TMUX)("trust before a project's servers start", () => {
   );
 
   test(
+    "a remote entry whose token comes from a command shows that command, which a refusal never runs",
+    async () => {
+      const p = project([]);
+      const marker = join(p.dir, "assertion-ran");
+      const command = `touch ${marker}; cat token.jwt`;
+      writeMcpConfig(p.dir, { wif: { type: "http", url: "http://127.0.0.1:9/mcp", oauth: { grantType: "jwt_bearer", assertionCommand: command } } });
+      const t = await launch(p.dir, p.home);
+      const screen = await t.waitFor(QUESTION);
+      expect(screen).toContain(`wif  http://127.0.0.1:9/mcp, its token from: ${command}`);
+      await submitAnswer(t, "r");
+      await mcpTable(t, "wif: disabled (not approved)");
+      expect(existsSync(marker)).toBe(false);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
     "an entry changed since it was approved is asked about again",
     async () => {
       const p = project(["fx"]);

@@ -66,7 +66,7 @@ describe("the server talks first", () => {
 });
 
 describe("calls that end badly", () => {
-  test("a server that crashes between calls (--crash-after 1): the first result, then a restart, run goes on", async () => {
+  test("a server that crashes between calls (--crash-after 1): the first result, then the next call waits for a restart and is answered", async () => {
     let agent!: AgentProcess;
     const p = project({ fx: fixtureServer("--crash-after", "1") }, [
       reply(toolUse("mcp__fx__echo", { text: "first" })),
@@ -81,11 +81,9 @@ describe("calls that end badly", () => {
     const r = await agent.done;
     expect([r.code, r.stdout]).toEqual([0, "done\n"]);
     expect(toolResult(p.model.requests[1]!)).toMatchObject({ content: "first" });
-    expect(toolResult(p.model.requests[2]!)).toMatchObject({
-      is_error: true,
-      content: 'MCP server "fx" had exited with code 1; it is being restarted: call the tool again',
-    });
-    expect(lines(r.stderr)).toEqual([
+    expect(toolResult(p.model.requests[2]!)).toMatchObject({ content: "second" });
+    // The restarted process exits after its one call too; whether that is seen before the run ends is a race.
+    expect(lines(r.stderr).slice(0, 2)).toEqual([
       expect.stringMatching(/^MCP server "fx" exited with code 1 \(stderr: .*--crash-after/),
       'MCP server "fx" exited with code 1; restarting it (restart 1 of at most 3 in 5 minutes)',
     ]);

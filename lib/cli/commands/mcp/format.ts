@@ -141,6 +141,7 @@ export function detailsJson(s: ServerSnapshot): object {
     ...originJson(s),
     config: maskConfig(s.config),
     protocolVersion: s.protocolVersion,
+    ...(s.era ? { era: s.era } : {}),
     serverInfo: s.serverInfo,
     capabilities: s.capabilities,
     instructions: s.instructions,
@@ -175,7 +176,7 @@ export function detailsText(s: ServerSnapshot): string {
   if (!s.capabilities) return lines.join("\n");
   const info = s.serverInfo;
   if (info) lines.push(`  server:        ${info.name} ${info.version}${info.title ? ` (${info.title})` : ""}`);
-  if (s.protocolVersion) lines.push(`  protocol:      ${s.protocolVersion}`);
+  if (s.protocolVersion) lines.push(`  protocol:      ${s.protocolVersion}${s.era ? ` (${eraText(s.era)})` : ""}`);
   lines.push(`  capabilities:  ${capabilityList(s.capabilities ?? {}) || "(none)"}`);
   if (s.status === "connected") {
     lines.push(`  provides:      ${provides(s)}`);
@@ -299,4 +300,9 @@ export function callResultText(result: { content?: unknown; structuredContent?: 
 export function promptResultText(result: { messages?: unknown }): string {
   const messages = Array.isArray(result.messages) ? result.messages : [];
   return messages.map((m) => `${(m as { role?: string })?.role ?? "?"}: ${contentText((m as { content?: unknown })?.content)}`).join("\n");
+}
+
+/** The era as a person reads it: how the session was opened. */
+export function eraText(era: "legacy" | "modern"): string {
+  return era === "modern" ? "modern era: per-request _meta, no initialize" : "legacy era: initialize session";
 }

@@ -63,5 +63,12 @@ describe("the oauth block", () => {
     expect(parseOAuthConfig({ grantType: "client_credentials", clientId: "c" })).toStartWith('"oauth.grantType" client_credentials needs');
     expect(parseOAuthConfig({ clientMetadataUrl: "http://x/y" })).toBe('"oauth.clientMetadataUrl" must be an https URL with a path');
     expect(parseOAuthConfig({ grantType: "cross_app_access", clientId: "c" })).toStartWith('"oauth.grantType" cross_app_access needs "oauth.clientSecret"');
+    expect(parseOAuthConfig({ grantType: "jwt_bearer" })).toBe('"oauth.grantType" jwt_bearer needs one of "oauth.assertionFile" and "oauth.assertionCommand"');
+    expect(parseOAuthConfig({ grantType: "jwt_bearer", assertionFile: "a", assertionCommand: "b" })).toStartWith('"oauth.grantType" jwt_bearer needs one of');
+    expect(parseOAuthConfig({ assertionFile: "/t" })).toBe('"oauth.assertionFile" and "oauth.assertionCommand" need "oauth.grantType" jwt_bearer');
+    expect(parseOAuthConfig({ grantType: "jwt_bearer", assertionFile: "${DIR}/t" }, (s) => s.replace("${DIR}", "/run"))).toEqual({
+      grantType: "jwt_bearer",
+      assertionFile: "/run/t",
+    });
   });
 });

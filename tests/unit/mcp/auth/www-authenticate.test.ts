@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { bearerChallenge, parseWwwAuthenticate } from "../../../../lib/mcp/auth/www-authenticate.ts";
+import { asksForDpopNonce, authChallenge, bearerChallenge, parseWwwAuthenticate } from "../../../../lib/mcp/auth/www-authenticate.ts";
 
 describe("WWW-Authenticate", () => {
   test("one Bearer challenge with quoted parameters", () => {
@@ -30,5 +30,11 @@ describe("WWW-Authenticate", () => {
   test("a bare scheme and garbage never throw", () => {
     expect(parseWwwAuthenticate("Bearer")).toEqual([{ scheme: "bearer", params: {} }]);
     expect(() => parseWwwAuthenticate('=,"",Bearer ="x')).not.toThrow();
+  });
+  test("a DPoP challenge stands in for a missing Bearer one; use_dpop_nonce is recognised only under DPoP", () => {
+    expect(authChallenge('DPoP resource_metadata="https://x/prm", algs="ES256"')).toEqual({ resource_metadata: "https://x/prm", algs: "ES256" });
+    expect(authChallenge('DPoP error="use_dpop_nonce", Bearer scope="a"')).toEqual({ scope: "a" });
+    expect(asksForDpopNonce('DPoP error="use_dpop_nonce", resource_metadata="https://x/prm"')).toBe(true);
+    expect(asksForDpopNonce('Bearer error="use_dpop_nonce"')).toBe(false);
   });
 });

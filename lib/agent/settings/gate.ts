@@ -1,0 +1,152 @@
+/**
+ * The loop's permission gate with settings (Claude Code permissions.md, "How permissions
+ * interact"; hooks.md, "PreToolUse"/"PostToolUse"): PreToolUse hooks first (a deny or exit 2 ends
+ * it; `updatedInput` replaces the input; `allow` skips the mode's question), then the rules (deny,
+ * ask, allow; a hook's allow never beats a deny or ask rule), then the mode's own question. With
+ * nobody to ask (-p), an ask refuses in Claude Code's words. After a tool ran, PostToolUse or
+ * PostToolUseFailure hooks may add text for the model or stop the run.
+ */
+import type { PermissionDecision } from "../loop.ts";
+import type { ToolUseBlock } from "../messages.ts";
+import type { Tool, ToolOutput } from "../../tools/tool.ts";
+import type { RunSettings } from "./engine.ts";
+import type { ToolRoute } from "./rules.ts";
+import { existsSync } from "node:fs";
+import { resolve } from "node:path";
+
+export interface GateOptions {
+  settings: RunSettings;
+  /** Where an MCP tool's API name leads (AgentRuntime.route). */
+  route(name: string): ToolRoute | undefined;
+  /**
+   * The mode's own answer for a call no rule or hook allowed; `forced` when a rule or hook said
+   * "ask", so the mode must ask even where it would not. Absent: nobody can be asked (-p), and
+   * calls run unless a rule or hook says otherwise.
+   */
+  ask?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, forced: boolean): Promise<PermissionDecision>;
+  /** -p's --permission-mode check for calls no rule allowed (the existing permissionDenier). */
+  fallback?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision>;
+  /** A line for the user (systemMessage, a hook's error), never stdout. */
+  notice(line: string): void;
+}
+
+/** Claude Code's texts for the model (verified with 2.1.328 in -p). */
+export const denyText = (tool: Tool, input: Record<string, unknown>, path: boolean): string =>
+  path
+    ? "<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>"
+    : tool.name === "Bash"
+      ? `Permission to use Bash with command ${String(input.command ?? "")} has been denied.`
+      : `Permission to use ${tool.name} has been denied.`;
+export const askText = (name: string) => `Claude requested permissions to use ${name}, but you haven't granted it yet.`;
+
+export class ToolGate {
+  /** A hook's `continue: false`: the reason, once one said so; the loop ends after this step. */
+  stopped: string | undefined;
+  private readonly pending = new Map<string, string[]>();
+
+  constructor(private readonly opts: GateOptions) {}
+
+  /** The loop's `canUseTool`. */
+  readonly canUseTool = async (tool: Tool, given: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision> => {
+    const { settings } = this.opts;
+    let input = given;
+    let hookAllows = false;
+    let askWhy: string | undefined;
+    if (settings.listens("PreToolUse")) {
+      const out = await settings.fire("PreToolUse", tool.name, { tool_name: tool.name, tool_input: input, tool_use_id: call.id });
+      for (const line of out.notices) this.opts.notice(line);
+      if (out.stop !== undefined) return this.stop(out.stop);
+      if (out.block) return { behavior: "deny", message: out.block };
+      if (out.permission?.decision === "deny") return { behavior: "deny", message: `PreToolUse:${tool.name} hook error: ${out.permission.reason ?? "denied"}` };
+      if (out.updatedInput) input = out.updatedInput;
+      if (out.context.length) this.pending.set(call.id, out.context);
+      if (out.permission?.decision === "ask") askWhy = out.permission.reason ?? askText(tool.name);
+      hookAllows = out.permission?.decision === "allow";
+    }
+    const match = settings.rules.decide(tool.name, input, this.opts.route(tool.name));
+    if (match?.behavior === "deny") return { behavior: "deny", message: denyText(tool, input, match.rule.path !== undefined) };
+    if (match?.behavior === "ask") askWhy = askText(tool.name);
+    const updated = input === given ? {} : { updatedInput: input };
+    if (askWhy !== undefined) {
+      if (!this.opts.ask) return { behavior: "deny", message: askWhy };
+      return withInput(await this.opts.ask(tool, input, call, true), updated);
+    }
+    if (hookAllows || match?.behavior === "allow") return { behavior: "allow", ...updated };
+    const mode = this.opts.ask ?? this.opts.fallback;
+    return withInput(mode ? await mode(tool, input, call, false) : true, updated);
+  };
+
+  /** The loop's `afterTool`: PostToolUse (or PostToolUseFailure) hooks, and the context PreToolUse left for this call. */
+  readonly afterTool = async (call: ToolUseBlock, input: Record<string, unknown>, given: ToolOutput): Promise<{ context?: string[]; output?: ToolOutput }> => {
+    const context = this.pending.get(call.id) ?? [];
+    // A search over a folder above a denied one must not show what the Read rules keep from the model.
+    const output = call.name === "Grep" || call.name === "Glob" ? withoutDenied(given, this.opts.settings) : given;
+    this.pending.delete(call.id);
+    const { settings } = this.opts;
+    const event = output.isError ? "PostToolUseFailure" : "PostToolUse";
+    if (settings.listens(event)) {
+      const response = typeof output.content === "string" ? output.content : output.content;
+      const fields = output.isError ? { error: textOf(output) } : { tool_response: response };
+      const out = await settings.fire(event, call.name, { tool_name: call.name, tool_input: input, tool_use_id: call.id, ...fields });
+      for (const line of out.notices) this.opts.notice(line);
+      if (out.stop !== undefined) this.stop(out.stop);
+      if (out.block) context.push(out.block);
+      context.push(...out.context);
+    }
+    return { ...(context.length ? { context } : {}), ...(output !== given ? { output } : {}) };
+  };
+
+  /** For the loop's `halted`. */
+  readonly halted = (): boolean => this.stopped !== undefined;
+
+  private stop(reason: string): PermissionDecision {
+    this.stopped ??= reason;
+    return { behavior: "deny", message: `Operation stopped by hook: ${reason}` };
+  }
+}
+
+function withInput(decision: PermissionDecision, updated: { updatedInput?: Record<string, unknown> }): PermissionDecision {
+  if (!updated.updatedInput) return decision;
+  if (decision === true) return { behavior: "allow", ...updated };
+  if (typeof decision === "object" && decision.behavior === "allow") return { behavior: "allow", updatedInput: decision.updatedInput ?? updated.updatedInput };
+  return decision;
+}
+
+/**
+ * A Grep or Glob result without the lines whose path a Read deny rule covers (`path`, `path:N:text`,
+ * `path-N-text`, `path:N`), and one line saying how many were left out; the same output when none was.
+ */
+function withoutDenied(output: ToolOutput, settings: RunSettings): ToolOutput {
+  if (output.isError || typeof output.content !== "string") return output;
+  const cwd = settings.cwd;
+  const denied = new Map<string, boolean>();
+  const isDenied = (path: string) => {
+    let d = denied.get(path);
+    if (d === undefined) denied.set(path, (d = settings.rules.readDenied(resolve(cwd, path)) !== undefined));
+    return d;
+  };
+  let dropped = 0;
+  const kept = output.content.split("\n").filter((line) => {
+    const path = pathOf(line, cwd);
+    if (path === undefined || !isDenied(path)) return true;
+    dropped++;
+    return false;
+  });
+  if (!dropped) return output;
+  return { ...output, content: `${kept.join("\n")}\n(${dropped} result line${dropped === 1 ? "" : "s"} in paths denied by your permission settings left out)` };
+}
+
+/** The file a search result line names: the whole line, or its part before a `:` or `-` that names an existing file. */
+function pathOf(line: string, cwd: string): string | undefined {
+  if (!line || line === "--") return undefined;
+  if (existsSync(resolve(cwd, line))) return line;
+  for (let i = 1; i < line.length; i++) {
+    if ((line[i] === ":" || line[i] === "-") && existsSync(resolve(cwd, line.slice(0, i)))) return line.slice(0, i);
+  }
+  return undefined;
+}
+
+function textOf(output: ToolOutput): string {
+  if (typeof output.content === "string") return output.content;
+  return output.content.map((b) => (b.type === "text" ? b.text : "")).join("");
+}

@@ -1,0 +1,24 @@
+/**
+ * Whether a run has any settings to read, by existence alone: a run without settings files then
+ * loads none of the settings engine (print.ts imports it lazily). The paths are files.ts's.
+ */
+import { existsSync } from "node:fs";
+import { homedir } from "node:os";
+import { join } from "node:path";
+
+/** True when `--settings` was given or one of the settings files (or the managed folder) exists. */
+export function hasSettings(cwd: string, flag: string | undefined, env: Record<string, string | undefined> = process.env): boolean {
+  if (flag !== undefined) return true;
+  const managed = managedSettingsDir();
+  const user = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude");
+  const paths = [join(cwd, ".claude", "settings.local.json"), join(cwd, ".claude", "settings.json"), join(user, "settings.json")];
+  if (managed) paths.push(managed);
+  return paths.some((p) => existsSync(p));
+}
+
+/** The managed settings folder of this platform (no variable may redirect it), or null where there is none. */
+export function managedSettingsDir(platform = process.platform): string | null {
+  if (platform === "linux") return "/etc/claude-code";
+  if (platform === "darwin") return "/Library/Application Support/ClaudeCode";
+  return null;
+}

@@ -1,0 +1,66 @@
+/**
+ * The run's settings files for every mode (lib/agent/settings): loaded only when one exists or
+ * `--settings` is given, so a run without settings never loads the engine.
+ */
+import { hasSettings } from "../../agent/settings/locate.ts";
+import type { SettingsHooks } from "../../agent/settings/turn-hooks.ts";
+import type { Loosening } from "../../agent/settings/consent.ts";
+import { approvalRequired } from "../../agent/project-approval.ts";
+import type { CliArgs } from "./args.ts";
+
+/**
+ * The settings of a run in `cwd`, or `{usage}` for a bad `--settings`/`--setting-sources` (exit 2).
+ * `consent` (the interactive session): what an untrusted repository's files loosen applies only
+ * once the user said yes to it (consent.ts remembers); without a yes they count for deny and ask
+ * rules only, as with `MCP_REQUIRE_APPROVAL=1` in -p.
+ */
+export async function loadSettings(
+  args: CliArgs,
+  cwd: string,
+  warn: (line: string) => void,
+  consent?: (pending: Loosening[]) => Promise<boolean>,
+): Promise<{ hooks?: SettingsHooks; usage?: string }> {
+  if (!hasSettings(cwd, args.settings)) return {};
+  const { prepareSettings, SettingsFlagError } = await import("../../agent/settings/turn-hooks.ts");
+  const approved = consent ? await askConsent(cwd, consent, warn) : false;
+  try {
+    const hooks = prepareSettings({
+      cwd,
+      flag: args.settings,
+      sources: args.settingSources,
+      requireApproval: consent !== undefined || approvalRequired(),
+      approved,
+      gateReason: consent ? "not approved" : undefined,
+      warn,
+    });
+    if (hooks?.settings.effective.bypassDisabled && (args.permissionMode === "bypassPermissions" || args.skipPermissions)) {
+      // Managed policy: the flag would slip it. The run goes on in default mode, which asks (or, with nobody to ask, refuses).
+      warn("bypassPermissions is disabled by managed settings (disableBypassPermissionsMode); using the default permission mode");
+      args.permissionMode = "default";
+      args.skipPermissions = false;
+    }
+    return { hooks };
+  } catch (err) {
+    if (err instanceof SettingsFlagError) return { usage: err.message };
+    throw err;
+  }
+}
+
+/** Asks about the repository files not approved as they are now; true when they may apply. */
+async function askConsent(cwd: string, consent: (pending: Loosening[]) => Promise<boolean>, warn: (line: string) => void): Promise<boolean> {
+  const [{ pendingLoosening, recordApproval }, { trustFile, workspaceTrusted }] = await Promise.all([
+    import("../../agent/settings/consent.ts"),
+    import("../../agent/settings/trust.ts"),
+  ]);
+  // A folder trusted in Claude Code's key needs no question, as it needs none there.
+  if (workspaceTrusted(cwd, trustFile())) return true;
+  const pending = pendingLoosening(cwd);
+  if (!pending.length) return true;
+  if (!(await consent(pending))) return false;
+  try {
+    recordApproval(cwd, pending);
+  } catch (err) {
+    warn(`cannot remember the settings approval: ${(err as Error).message}`);
+  }
+  return true;
+}

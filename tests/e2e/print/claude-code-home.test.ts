@@ -1,0 +1,87 @@
+/**
+ * A Claude Code user's home (fixtures/claude-code-home: a model alias, env with ANTHROPIC_BASE_URL,
+ * ENABLE_TOOL_SEARCH and MCP_PROTOCOL_NEGOTIATION, hooks that print to stdout, deny rules for tools
+ * we lack, defaultMode "plan", a skill) breaks nothing the course checks: mcp-init's line and a
+ * 2025 server's first frame are byte-identical to an empty home's, -p declares exactly
+ * {roots:{},sampling:{}}, stdout holds only the answer, and the exit code is the same.
+ */
+import { describe, expect, test } from "bun:test";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
+import { fixtureServer, ROOT, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
+
+const HOME_FIXTURE = join(ROOT, "fixtures", "claude-code-home");
+
+function homes() {
+  const claudeUser = tempDir("agent-cc-home-");
+  cpSync(HOME_FIXTURE, claudeUser, { recursive: true });
+  return { claudeUser, empty: tempDir("agent-empty-home-") };
+}
+
+/** One -p run in a fresh project with one 2025-era fixture server logging what it receives. */
+async function run(home: string) {
+  const dir = tempDir();
+  const log = join(dir, "server.log");
+  writeMcpConfig(dir, { fx: fixtureServer("--log-file", log) });
+  const server = startModelServer([reply(toolUse("Bash", { command: "echo tool ran" })), reply(text("the answer"))]);
+  try {
+    const r = await runAgent(["-p", "go"], { cwd: dir, model: server.url, env: { HOME: home } });
+    return { ...r, home, first: readFileSync(log, "utf8").split("\n")[0]!, requests: server.requests };
+  } finally {
+    server.stop();
+  }
+}
+
+describe("a Claude Code user's home", () => {
+  test("mcp-init prints the same line", async () => {
+    const { claudeUser, empty } = homes();
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "case.json"),
+      JSON.stringify({ id: 1, serverResponse: { jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-11-25", capabilities: {} } } }),
+    );
+    const [a, b] = await Promise.all([
+      runAgent(["mcp-init", "case.json"], { cwd: dir, env: { HOME: claudeUser } }),
+      runAgent(["mcp-init", "case.json"], { cwd: dir, env: { HOME: empty } }),
+    ]);
+    expect(a).toEqual(b);
+    expect(a.stderr).toBe("");
+  });
+
+  const claudeUserSettings = (r: { home: string }) => join(r.home, ".claude");
+
+  test("-p: same first frame, exactly {roots, sampling}, only the answer on stdout, same exit code", async () => {
+    const { claudeUser, empty } = homes();
+    const [cc, plain] = [await run(claudeUser), await run(empty)];
+    expect(cc.first).toBe(plain.first);
+    expect(JSON.parse(cc.first).params.capabilities).toEqual({ roots: {}, sampling: {} });
+    expect(cc.stdout).toBe("the answer\n");
+    expect(cc.code).toBe(plain.code);
+    expect(cc.code).toBe(0);
+    // What such a user sees on stderr: only the mode this agent does not have.
+    expect(cc.stderr).toBe(`${join(claudeUserSettings(cc), "settings.json")}: permissions.defaultMode "plan" is not supported here; ignored\n`);
+    // The process's ANTHROPIC_BASE_URL won over the home's: the scripted model got every call.
+    expect(cc.requests).toHaveLength(2);
+    expect(cc.requests[1]!.body.messages.at(-1).content[0]).toMatchObject({ type: "tool_result", content: "tool ran" });
+  });
+
+  test("mcp-init, --version and --help read no settings: a broken file and a hook that would leave a mark change nothing", async () => {
+    const { claudeUser } = homes();
+    const dir = tempDir();
+    const mark = join(dir, "hook-ran");
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(
+      join(dir, ".claude", "settings.json"),
+      JSON.stringify({ hooks: { SessionStart: [{ hooks: [{ type: "command", command: `touch ${mark}` }] }] } }),
+    );
+    writeFileSync(join(claudeUser, ".claude", "settings.json"), "{ not json");
+    writeFileSync(join(dir, "case.json"), JSON.stringify({ id: 1, serverResponse: null }));
+    for (const args of [["mcp-init", "case.json"], ["--version"], ["--help"]]) {
+      const r = await runAgent(args, { cwd: dir, env: { HOME: claudeUser } });
+      expect(r.code).toBe(0);
+      expect(r.stderr).toBe("");
+    }
+    expect(existsSync(mark)).toBe(false);
+  });
+});
