@@ -12,6 +12,8 @@ import {
   type ApiToolDefinition,
   type AssistantReply,
   type MessageParam,
+  type SystemMessageParam,
+  type TextBlock,
   type ToolResultContentBlock,
   type ToolUseBlock,
 } from "./messages.ts";
@@ -66,6 +68,11 @@ export interface LoopOptions {
    * has grown past the threshold (compact.ts), returning what it did.
    */
   compact?(conversation: Conversation, request: { system: string; tools: ApiToolDefinition[]; signal: AbortSignal }): Promise<CompactInfo | undefined>;
+  /**
+   * A system-role message every request carries right after the conversation's first message
+   * (the skills listing, where Claude Code puts it); undefined: none.
+   */
+  context?(): SystemMessageParam | undefined;
   /** Runs before every model call (MCP list_changed refresh). */
   beforeModelCall?(): Promise<void>;
   /**
@@ -128,7 +135,7 @@ export async function runLoop(conversation: Conversation, opts: LoopOptions): Pr
     const reply = await opts.model.create(
       {
         system: opts.system,
-        messages: conversation.messages,
+        messages: withContext(conversation.messages, opts.context?.()),
         tools: definitions,
       },
       { onText: opts.hooks?.onText, onEvent: opts.hooks?.onStreamEvent, signal },
@@ -145,13 +152,17 @@ export async function runLoop(conversation: Conversation, opts: LoopOptions): Pr
     conversation.append({ role: "assistant", content }, { usage: reply.usage, model: reply.model });
     // A reply cut off by max_tokens may end in a tool_use whose input is partial: never run that one.
     const truncated = reply.stop_reason === "max_tokens" && isToolUse(content.at(-1)!) ? (content.at(-1) as ToolUseBlock) : undefined;
-    const notes: string[] = [];
-    const results = await runToolCalls(calls, tools, run, signal, truncated, notes);
-    const message: MessageParam = { role: "user", content: [...results, ...notes.map((text) => ({ type: "text" as const, text }))] };
+    const { results, followUp } = await runToolCalls(calls, tools, run, signal, truncated);
+    const message: MessageParam = { role: "user", content: [...results, ...followUp] };
     conversation.append(message);
     opts.hooks?.onToolResults?.(message);
     if (opts.halted?.()) return { text: "", toolBugs: bugs.count };
   }
+}
+
+/** `messages` with `context` after the first one. */
+function withContext(messages: MessageParam[], context: SystemMessageParam | undefined): (MessageParam | SystemMessageParam)[] {
+  return context && messages.length ? [messages[0]!, context, ...messages.slice(1)] : messages;
 }
 
 /**
@@ -164,22 +175,22 @@ async function runToolCalls(
   opts: LoopOptions,
   signal: AbortSignal,
   truncated: ToolUseBlock | undefined,
-  notes: string[],
-): Promise<ToolResultContentBlock[]> {
+): Promise<{ results: ToolResultContentBlock[]; followUp: TextBlock[] }> {
   const byName = new Map(tools.map((t) => [t.name, t]));
   const results: ToolResultContentBlock[] = new Array(calls.length);
+  const followUps: TextBlock[][] = new Array(calls.length);
   let i = 0;
   while (i < calls.length) {
     let j = i + 1;
     if (byName.get(calls[i]!.name)?.readOnly) while (j < calls.length && byName.get(calls[j]!.name)?.readOnly) j++;
     await Promise.all(
       calls.slice(i, j).map(async (call, k) => {
-        results[i + k] = await runOne(call, byName.get(call.name), opts, signal, call === truncated, notes);
+        [results[i + k], followUps[i + k]] = await runOne(call, byName.get(call.name), opts, signal, call === truncated);
       }),
     );
     i = j;
   }
-  return results;
+  return { results, followUp: followUps.flat() };
 }
 
 async function runOne(
@@ -188,21 +199,23 @@ async function runOne(
   opts: LoopOptions,
   signal: AbortSignal,
   truncated: boolean,
-  notes: string[],
-): Promise<ToolResultContentBlock> {
+): Promise<[ToolResultContentBlock, TextBlock[]]> {
   opts.hooks?.onToolStart?.(call);
   const ran: { input?: Record<string, unknown> } = {};
   let output = await execute(call, tool, opts, signal, truncated, ran);
+  // Text that follows the tool_result blocks, in call order: the tool's own (a skill's content),
+  // then what its PostToolUse hooks added.
+  const followUp: TextBlock[] = [...(output.followUp ?? [])];
   if (ran.input && opts.afterTool) {
     const after = await opts.afterTool(call, ran.input, output);
-    notes.push(...(after.context ?? []));
+    followUp.push(...(after.context ?? []).map((text) => ({ type: "text" as const, text })));
     output = after.output ?? output;
   }
   const content = wellFormed(typeof output.content === "string" || output.content.length ? output.content : "(no output)");
   const result: ToolResultContentBlock = { type: "tool_result", tool_use_id: call.id, content };
   if (output.isError) result.is_error = true;
   opts.hooks?.onToolEnd?.(call, result);
-  return result;
+  return [result, followUp];
 }
 
 /**
@@ -240,6 +253,7 @@ async function execute(
       cwd: opts.cwd,
       signal,
       toolState: opts.toolState,
+      callId: call.id,
       onProgress: progress && ((message, kind) => progress(call, message, kind)),
     });
   } catch (err) {

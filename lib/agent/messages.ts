@@ -21,6 +21,15 @@ export interface MessageParam {
   content: ContentBlock[];
 }
 
+/**
+ * A system-role entry among the messages (Messages API `SystemMessageParam`): context the
+ * harness adds, as Claude Code sends its skills listing. Never kept in the conversation.
+ */
+export interface SystemMessageParam {
+  role: "system";
+  content: TextBlock[];
+}
+
 export interface Usage {
   input_tokens: number;
   output_tokens: number;
@@ -51,7 +60,7 @@ export type ApiToolDefinition = (ApiTool & { defer_loading?: boolean }) | { type
 
 export interface ModelRequest {
   system: string;
-  messages: MessageParam[];
+  messages: (MessageParam | SystemMessageParam)[];
   tools: ApiToolDefinition[];
   maxTokens?: number;
 }

@@ -5,6 +5,9 @@ import type { RegistryOptions } from "../mcp/registry/registry.ts";
 import type { SdkHost } from "../mcp/transports/sdk.ts";
 import type { SamplingConsent } from "./mcp/sampling.ts";
 import { InputError } from "./input/types.ts";
+import type { FolderSources } from "./skills/folders.ts";
+import type { Skill } from "./skills/types.ts";
+import type { ToolContext } from "../tools/tool.ts";
 import type { SettingsHooks } from "./settings/turn-hooks.ts";
 
 /** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
@@ -70,6 +73,15 @@ export interface RuntimeOptions {
    * Absent: not declared, as `-p` and `mcp-init` require by default.
    */
   elicitation?: ClientFeatures["elicitation"];
+  /** Which folders give skills (the Agent SDK's `settingSources`); default user and project. */
+  skillSources?: FolderSources;
+  /** Only these skills are offered (the Agent SDK's `skills` option); default all. */
+  skills?: readonly string[];
+  /**
+   * Asked before a skill with `allowed-tools` loads through the Skill tool: undefined lets it,
+   * a line is the error result (-p: no `Skill(<name>)` allow rule). Absent: it loads.
+   */
+  skillGate?(skill: Skill, ctx: ToolContext): Promise<string | undefined> | string | undefined;
 }
 
 export interface ServerSummary {

@@ -12,7 +12,7 @@ import { ruleNamesTool, serverRuleName } from "./mcp/names.ts";
 import { createModelClient, ModelError, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
-import { InputError, type McpInput, type McpPromptInfo } from "./input/types.ts";
+import { InputError, type McpInput, type McpPromptInfo, type SkillInput } from "./input/types.ts";
 import { samplingHandler } from "./mcp/sampling.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
@@ -24,6 +24,12 @@ import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search/tool-s
 import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
 import type { Conversation } from "./conversation.ts";
 import { McpConfigFlagError, type RuntimeOptions, type ServerSummary } from "./runtime-options.ts";
+import type { SkillCatalog } from "./skills/catalog.ts";
+import { openSkills } from "./skills/open.ts";
+import { readMentioned } from "./skills/mentions.ts";
+
+import type { SystemMessageParam } from "./messages.ts";
+import { contextWindow } from "./model-table.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
@@ -44,6 +50,8 @@ export class AgentRuntime {
 
   /** MCP config entries or files that could not be used at start-up (each was logged then). */
   configProblems = 0;
+  /** The run's skills; undefined when nothing could hold one (no skills folder, no MCP server). */
+  skills: SkillCatalog | undefined;
 
   private constructor(
     readonly opts: RuntimeOptions,
@@ -131,6 +139,7 @@ export class AgentRuntime {
     }
     session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter);
     session.configProblems = loaded.warnings.length;
+    session.skills = await openSkills({ cwd: opts.cwd, sources: opts.skillSources, only: opts.skills, log: opts.log, debug: opts.debug, registry });
     const made = session;
     for (const name of pending) made.connecting.add(name);
     pending = made.connecting;
@@ -159,7 +168,9 @@ export class AgentRuntime {
 
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
-    const pinned = pinToolNames([...builtinTools(), ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
+    const skill = this.skills?.tool(this.opts.skillGate);
+    const own = skill ? [...builtinTools(), skill] : builtinTools();
+    const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
     let all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
     const settingsDeny = this.opts.settings?.removes;
@@ -275,6 +286,29 @@ export class AgentRuntime {
     await this.registry?.refresh();
   }
 
+  /**
+   * The skills listing every request carries after its first message (loop.ts `context`), as
+   * Claude Code places it; undefined with no skill to list.
+   */
+  skillContext(): SystemMessageParam | undefined {
+    return this.skills?.listing(contextWindow(this.current.model));
+  }
+
+  /** The skills as the input layer sees them (`/name args`); undefined without any. */
+  skillInput(): SkillInput | undefined {
+    return this.skills?.input();
+  }
+
+  /** Tools the skills loaded in this turn let run without asking. */
+  skillGrants(): string[] {
+    return this.skills?.grantedTools() ?? [];
+  }
+
+  /** Whether a scoped allowed-tools rule (`Bash(git:*)`) of this turn's skills lets this call run without asking. */
+  skillGrantsCall(toolName: string, input: Record<string, unknown>): boolean {
+    return this.skills?.grantsCall(toolName, input, this.route(toolName), this.opts.cwd) ?? false;
+  }
+
   /** The registry as the input layer sees it (prompts and resources). */
   mcpInput(): McpInput | undefined {
     const registry = this.registry;
@@ -287,7 +321,7 @@ export class AgentRuntime {
           throw new InputError(`MCP server "${name}": prompts/list failed: ${errorMessage(err)}`);
         }) as Promise<readonly McpPromptInfo[]>,
       getPrompt: (server, name, args) => registry.getPrompt(server, name, args) as Promise<{ messages?: unknown[] }>,
-      readResource: (server, uri) => registry.readResource(server, uri) as Promise<{ contents?: unknown[] }>,
+      readResource: (server, uri) => readMentioned(registry, server, uri),
     };
   }
 }

@@ -116,6 +116,8 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
   // Text the current model call has streamed: kept in the conversation if the turn is interrupted.
   let partial = "";
   const bugs = toolBugReport(turn.events.line, mode.debug ?? false);
+  // What a skill's allowed-tools let run lasts until the turn ends (Claude Code skills.md).
+  runtime.skills?.newTurn();
   const settings = runtime.opts.settings;
   try {
     let content = await userContent(mode, turn, signal);
@@ -148,6 +150,8 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       system: runtime.systemPrompt(),
       tools: () => runtime.tools(),
       offer: (tools) => runtime.offer(tools),
+      // The skills listing, after the first message of every request, where Claude Code puts it.
+      context: () => runtime.skillContext(),
       compact: (c, request) => runtime.autoCompact(c, request, settings && (() => settings.preCompact("auto", "", turn.events.line))),
       beforeModelCall: async () => {
         await runtime.refresh();
@@ -216,6 +220,7 @@ async function userContent(mode: TurnMode, turn: TurnInput, signal: AbortSignal)
       cwd: runtime.opts.cwd,
       builtins: mode.builtins,
       mcp: runtime.mcpInput(),
+      skills: runtime.skillInput(),
       warn: turn.events.line,
       readDenied: runtime.opts.settings?.readDenied,
     }),

@@ -19,6 +19,11 @@ export type ToolResultBlock = TextBlock | ImageBlock;
 export interface ToolOutput {
   content: string | ToolResultBlock[];
   isError?: boolean;
+  /**
+   * Text blocks for the same user message, after every tool_result (the Messages API wants the
+   * results first): what the Skill tool loads, as Claude Code sends it.
+   */
+  followUp?: TextBlock[];
 }
 
 /** Per-call context: the working directory every relative path resolves against, and cancellation. */
@@ -33,6 +38,8 @@ export interface ToolContext {
   onProgress?: (message: string, kind?: "task") => void;
   /** The conversation's tool state (Bash's directory, files seen); without it each call stands alone. */
   toolState?: ToolState;
+  /** The call's `tool_use` id, for a question about it that must name it (the host's `can_use_tool`). */
+  callId?: string;
 }
 
 export interface Tool {

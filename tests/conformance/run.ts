@@ -16,8 +16,9 @@ import { join, resolve } from "node:path";
 const ROOT = resolve(import.meta.dir, "../..");
 const BUN = process.execPath;
 const SUITE = join(ROOT, "node_modules/@modelcontextprotocol/conformance/dist/index.js");
-export const BASELINE = join(import.meta.dir, "baseline.yml");
+/** The newer suite (0.2.0-alpha.12, installed as conformance-next): its skills-over-MCP scenarios. */
 const SUITE_NEXT = join(ROOT, "node_modules/@modelcontextprotocol/conformance-next/dist/index.js");
+export const BASELINE = join(import.meta.dir, "baseline.yml");
 export const BASELINE_NEXT = join(import.meta.dir, "baseline-next.yml");
 
 export type Suite = "current" | "next";
@@ -85,6 +86,13 @@ export const AUTH_SCENARIOS = [
  * (client/elicitation): driven through the real program's inspector.
  */
 export const HTTP_SCENARIOS = ["initialize", "tools_call", "sse-retry", "elicitation-sep1034-client-defaults"];
+/** The four SEP-2640 client scenarios of conformance 0.2.0-alpha.12 (skills over MCP), driven through `mcp skills` / `mcp skill`. */
+export const SKILLS_SCENARIOS = [
+  "sep-2640-client-no-prefetch",
+  "sep-2640-client-verify-digest",
+  "sep-2640-client-verify-size",
+  "sep-2640-client-verify-frontmatter",
+];
 /** The next suite's transport and lifecycle scenarios (MCP 2026-07-28): http-client.ts has their steps. */
 export const HTTP_SCENARIOS_NEXT = [
   "request-metadata",
@@ -102,8 +110,8 @@ export const NOT_RUN: Record<string, string> = {};
 export function clientCommand(scenario: string): string {
   if (scenario.startsWith("auth/"))
     return `${BUN} ${join(import.meta.dir, process.env.CONFORMANCE_CLIENT === "provider" ? "auth-client.ts" : "agent-client.ts")}`;
-  if (HTTP_SCENARIOS.includes(scenario) || HTTP_SCENARIOS_NEXT.includes(scenario) || scenario.startsWith("sep-2640-"))
-    return `${BUN} ${join(import.meta.dir, "http-client.ts")}`;
+  if (SKILLS_SCENARIOS.includes(scenario)) return `${BUN} ${join(import.meta.dir, "skills-client.ts")}`;
+  if (HTTP_SCENARIOS.includes(scenario) || HTTP_SCENARIOS_NEXT.includes(scenario)) return `${BUN} ${join(import.meta.dir, "http-client.ts")}`;
   throw new Error(`no client command for scenario ${scenario}`);
 }
 
@@ -116,7 +124,8 @@ export interface ScenarioResult {
 }
 
 export async function runScenario(scenario: string | ScenarioRun, timeoutMs = 60_000): Promise<ScenarioResult> {
-  const run: ScenarioRun = typeof scenario === "string" ? { suite: "current", scenario } : scenario;
+  // The skills scenarios are the next suite's extension scenarios (no spec version).
+  const run: ScenarioRun = typeof scenario === "string" ? { suite: SKILLS_SCENARIOS.includes(scenario) ? "next" : "current", scenario } : scenario;
   const home = mkdtempSync(join(tmpdir(), "conformance-"));
   const suite = run.suite === "next" ? [SUITE_NEXT, "--expected-failures", BASELINE_NEXT] : [SUITE, "--expected-failures", BASELINE];
   const version = run.specVersion ? ["--spec-version", run.specVersion] : [];

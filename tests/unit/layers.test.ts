@@ -44,6 +44,7 @@ const MCP_PUBLIC = [
   "protocol/elicitation.ts",
   "protocol/errors.ts",
   "protocol/protocol.ts",
+  "protocol/skills.ts",
   "protocol/uri-template.ts",
   "registry/registry.ts",
   "session/features.ts",

@@ -1,7 +1,8 @@
 /**
  * The one input path for `-p` and the interactive session. User text becomes either a built-in
  * command or a user message with attachments:
- * - `/name args`: built-in, custom (`.claude/commands`), or an MCP prompt `/mcp__<server>__<prompt>`;
+ * - `/name args`: built-in, a skill (before a custom command of the same name, as in Claude Code),
+ *   custom (`.claude/commands`), or an MCP prompt `/mcp__<server>__<prompt>`;
  * - `@path` / `@"path with spaces"`: a file's content or a folder's listing;
  * - `@<server>:<uri>`: an MCP resource.
  * Every attachment is a separate text block in the same format, naming its source.
@@ -10,7 +11,7 @@ import type { ContentBlock, TextBlock } from "../messages.ts";
 import { expandCommand, findCustomCommand } from "./custom-commands.ts";
 import { shellWords } from "./shell-words.ts";
 import { mentionAttachments } from "./mentions.ts";
-import { InputError, type McpInput } from "./types.ts";
+import { InputError, type McpInput, type SkillInput } from "./types.ts";
 import { expandMcpPrompt } from "./mcp-prompts.ts";
 
 export { InputError, type McpInput } from "./types.ts";
@@ -22,6 +23,8 @@ export interface InputContext {
   /** Built-in commands this mode handles itself (/help, /exit …). */
   builtins: ReadonlySet<string>;
   mcp?: McpInput;
+  /** The run's skills, when it has any. */
+  skills?: SkillInput;
   /** Receives one-line hints about input that goes to the model as written (a mention naming no server). */
   warn?: (line: string) => void;
   /** True for an absolute path a Read deny rule covers: its `@file` mention is not attached (settings' permissions). */
@@ -39,6 +42,8 @@ export async function parseInput(text: string, ctx: InputContext): Promise<Parse
     const [, name, rawArgs = ""] = command as unknown as [string, string, string | undefined];
     const args = rawArgs.trim();
     if (ctx.builtins.has(name)) return { kind: "builtin", name, args };
+    const skill = ctx.skills?.run(name, args);
+    if (skill) return { kind: "message", content: await skill };
     if (name.startsWith("mcp__") && ctx.mcp) {
       const blocks = await expandMcpPrompt(name, args, ctx.mcp);
       if (blocks) return { kind: "message", content: blocks };

@@ -1,9 +1,19 @@
 /**
  * Shapes shared by the input layer's files (input.ts, mentions.ts, mcp-prompts.ts).
  */
+import type { TextBlock } from "../messages.ts";
 
 /** Input that cannot become a message: an unknown command, a missing argument, a failed read. One line, fit for stderr. */
 export class InputError extends Error {}
+
+/**
+ * What the input layer needs of the run's skills (lib/agent/skills): `/name args` as the blocks
+ * of the user message, or undefined when no skill has that name.
+ * @throws InputError for a skill the user may not run, or one that failed to load.
+ */
+export interface SkillInput {
+  run(name: string, args: string): Promise<TextBlock[]> | undefined;
+}
 
 /** What the input layer needs from the MCP registry. */
 export interface McpInput {

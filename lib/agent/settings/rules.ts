@@ -4,7 +4,8 @@
  * list that matches decides, whatever its file. `Bash(…)` specifiers match commands part by part
  * (bash-rules.ts); `Read(…)` covers Read, Grep, Glob and `@file` mentions, `Edit(…)` covers Edit
  * and Write (path-rules.ts); MCP rules name `mcp__server`, `mcp__server__*` or `mcp__server__tool`
- * with the names as the config and the server wrote them. A rule for a tool we do not have is kept.
+ * with the names as the config and the server wrote them; `Skill(name)` covers the Skill tool's call
+ * for that skill (skills.md). A rule for a tool we do not have is kept.
  */
 import { ruleNamesTool } from "../mcp/names.ts";
 import { parseBash } from "./bash-parse.ts";
@@ -88,10 +89,11 @@ function namesTool(rule: Rule, name: string, route: ToolRoute | undefined): bool
 }
 
 /** Whether `rule` covers a call of `name`; `paths()` is the call's path argument resolved, computed once per call. */
-function covers(rule: Rule, name: string, paths: () => string[], route: ToolRoute | undefined): boolean {
+function covers(rule: Rule, name: string, paths: () => string[], route: ToolRoute | undefined, input: Record<string, unknown> = {}): boolean {
   if (!namesTool(rule, name, route)) return false;
   if (rule.spec === undefined) return true;
   if (rule.path) return paths().some((p) => rule.path!.matches(p));
+  if (rule.tool === "Skill") return typeof input.skill === "string" && input.skill.trim().replace(/^\//, "") === rule.spec;
   // Write(path) and specifiers of other tools are never consulted (Claude Code: Edit(…) covers writes).
   return false;
 }
@@ -137,7 +139,7 @@ export class PermissionRules {
       ["ask", this.ask],
       ["allow", this.allow],
     ] as const) {
-      const rule = list.find((r) => covers(r, name, paths, route));
+      const rule = list.find((r) => covers(r, name, paths, route, input));
       if (rule) return { behavior, rule };
     }
     return undefined;

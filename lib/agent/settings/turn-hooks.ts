@@ -55,6 +55,9 @@ export class SettingsHooks {
   /** A bare deny takes the tool off every request. */
   readonly removes = (name: string, route?: ToolRoute): boolean => this.settings.rules.removes(name, route);
 
+  /** A settings allow rule (`Skill(name)`, `Skill`) lets the skill load without a question; deny and ask rules come first. */
+  readonly allowsSkill = (name: string): boolean => this.settings.rules.decide("Skill", { skill: name })?.behavior === "allow";
+
   /** An `@file` mention a Read deny covers is not attached. */
   readonly readDenied = (path: string): boolean => this.settings.rules.readDenied(path) !== undefined;
 

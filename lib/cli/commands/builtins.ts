@@ -5,15 +5,18 @@ import { noServersLine } from "../ui/server-lines.ts";
 import type { AgentRuntime } from "../../agent/runtime.ts";
 import { listCustomCommands } from "../../agent/input/custom-commands.ts";
 import { promptCommands } from "../../agent/mcp/names.ts";
+import { skillsList } from "./skills-list.ts";
 
 /** Built-in command names print mode answers itself, without the slash. */
-export const PRINT_BUILTINS: ReadonlySet<string> = new Set(["help", "mcp", "tools"]);
+export const PRINT_BUILTINS: ReadonlySet<string> = new Set(["help", "mcp", "tools", "skills"]);
 
 /** The text a built-in command prints, ending with a newline. */
 export function printBuiltin(name: string, runtime: AgentRuntime, interactive = false): string {
   switch (name) {
     case "mcp":
       return serverTable(runtime) + "\n";
+    case "skills":
+      return skillsList(runtime);
     case "tools":
       return (
         runtime
@@ -66,7 +69,13 @@ function argumentHint(args: { name: string; required?: boolean }[] | undefined):
  * (interactive) the key bindings.
  */
 export function helpText(runtime: AgentRuntime, interactive: boolean): string {
-  const lines = ["Commands:", "  /help   this list", "  /mcp    MCP servers and their status", "  /tools  the tools the model can use"];
+  const lines = [
+    "Commands:",
+    "  /help   this list",
+    "  /mcp    MCP servers and their status",
+    "  /tools  the tools the model can use",
+    "  /skills the skills and where each came from",
+  ];
   if (interactive)
     lines.push(
       "  /mcp reconnect <server>  start that server afresh",
@@ -82,6 +91,14 @@ export function helpText(runtime: AgentRuntime, interactive: boolean): string {
   if (custom.length) {
     lines.push("Custom commands:");
     for (const c of custom) lines.push(`  /${c.name}  ${c.description} (${c.scope})`);
+  }
+  const skills = (runtime.skills?.all() ?? []).filter((s) => s.userInvocable);
+  if (skills.length) {
+    lines.push("Skills:");
+    for (const s of skills)
+      lines.push(
+        `  /${s.name}${s.argumentHint ? ` ${s.argumentHint}` : ""}  ${s.description} (${s.origin.kind === "mcp" ? `MCP server ${s.origin.server}` : s.origin.kind})`,
+      );
   }
   const prompts = runtime
     .mcpServers()

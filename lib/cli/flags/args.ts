@@ -60,7 +60,10 @@ export interface CliArgs {
   strictMcpConfig: boolean;
   /** `--settings`: a settings file or a JSON object's text. */
   settings?: string;
-  /** `--setting-sources`: user, project, local, comma separated. */
+  /**
+   * `--setting-sources`: user, project, local, comma separated (the Agent SDK's `settingSources`).
+   * Skills follow it too (no `project`: no project skills); undefined: all.
+   */
   settingSources?: string;
   allowedTools: string[];
   disallowedTools: string[];

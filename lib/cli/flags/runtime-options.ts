@@ -10,7 +10,10 @@ import { mcpReporter } from "../ui/server-lines.ts";
 import { lazyAuthFor } from "../oauth/lazy.ts";
 import { colorEnabled, plainUnlessColor } from "../ui/style.ts";
 
-type Callbacks = Pick<RuntimeOptions, "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers" | "background" | "samplingConsent" | "elicitation">;
+type Callbacks = Pick<
+  RuntimeOptions,
+  "log" | "onMcpStart" | "onMcpServerSettled" | "approveProjectServers" | "background" | "samplingConsent" | "elicitation" | "skillGate"
+>;
 
 /**
  * The session's options from the parsed flags: --model, else $ANTHROPIC_MODEL, else the default
@@ -41,6 +44,7 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     authFor: lazyAuthFor({ allowLogin: false, debug: args.debug ? callbacks.log : undefined, stderr: callbacks.log }),
     // Without the flag nothing is declared: servers see exactly {roots, sampling}.
     elicitation: args.elicitation && elicitationPolicy(args.elicitation, log),
+    skillSources: args.settingSources === undefined ? undefined : skillSources(args.settingSources),
     ...callbacks,
     log,
     mcpEvents: mcpReporter(log, args),
@@ -50,4 +54,10 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
 /** An environment switch is on when set to anything but "", "0", "false" or "no". */
 function truthy(value: string | undefined): boolean {
   return value !== undefined && !["", "0", "false", "no"].includes(value.trim().toLowerCase());
+}
+
+/** Which skills folders `--setting-sources` lets in ("" none; settings files.ts has already refused unknown names). */
+function skillSources(list: string): { user: boolean; project: boolean } {
+  const names = list.split(",").map((v) => v.trim());
+  return { user: names.includes("user"), project: names.includes("project") };
 }

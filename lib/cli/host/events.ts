@@ -16,12 +16,14 @@ export interface InitFields {
   permissionMode: string;
   slash_commands: string[];
   apiKeySource: string;
+  /** The skills the model may load (their command names). */
+  skills?: string[];
 }
 
 const base = (sessionId: string) => ({ uuid: crypto.randomUUID(), session_id: sessionId });
 
 /** `{type:"system", subtype:"init", …}`: what this turn runs with. */
-export function initEvent(sessionId: string, f: InitFields): object {
+export function initEvent(sessionId: string, { skills = [], ...f }: InitFields): object {
   return {
     type: "system",
     subtype: "init",
@@ -29,7 +31,7 @@ export function initEvent(sessionId: string, f: InitFields): object {
     claude_code_version: VERSION,
     output_style: "default",
     agents: [],
-    skills: [],
+    skills,
     plugins: [],
     ...base(sessionId),
   };

@@ -14,7 +14,10 @@ import { loadSettings } from "../flags/settings.ts";
 import { writeStdout } from "../io/stdout.ts";
 import { HostChannel } from "./channel.ts";
 import { handleControl, initializeResponse, type HostState } from "./control.ts";
-import { runHostTurn, type UserLine } from "./turn.ts";
+import { hostPermission, runHostTurn, type UserLine } from "./turn.ts";
+import type { Skill } from "../../agent/skills/types.ts";
+import { skillAllowed } from "../../agent/skills/permission.ts";
+import type { ToolContext } from "../../tools/tool.ts";
 import type { ServerConfig } from "../../mcp/config/load.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { ToolState } from "../../tools/tool-state.ts";
@@ -146,7 +149,13 @@ export async function runHost(args: CliArgs): Promise<number> {
   let code = 0;
   try {
     await firstLine;
-    const init = (initialize?.request ?? {}) as { sdkMcpServers?: unknown; systemPrompt?: unknown; appendSystemPrompt?: unknown; mcpServers?: unknown };
+    const init = (initialize?.request ?? {}) as {
+      sdkMcpServers?: unknown;
+      systemPrompt?: unknown;
+      appendSystemPrompt?: unknown;
+      mcpServers?: unknown;
+      skills?: unknown;
+    };
     // mcpServersDelivery "initialize": the program's servers come here instead of --mcp-config.
     const delivered = init.mcpServers && typeof init.mcpServers === "object" ? [JSON.stringify({ mcpServers: init.mcpServers })] : [];
     const sdkServers: ServerConfig[] = Array.isArray(init.sdkMcpServers)
@@ -169,6 +178,9 @@ export async function runHost(args: CliArgs): Promise<number> {
       ...(typeof init.appendSystemPrompt === "string" && init.appendSystemPrompt ? { appendSystemPrompt: init.appendSystemPrompt } : {}),
       extraServers: sdkServers,
       sdkHost: channel.sdkHost,
+      // The SDK's `skills` option: only the named skills are offered.
+      ...(Array.isArray(init.skills) ? { skills: init.skills.filter((n): n is string => typeof n === "string") } : {}),
+      skillGate: (skill, ctx) => (state ? hostSkillGate(state, channel, skill, ctx) : undefined),
     });
     session.start(runtime.model.model);
     runtime.pinRoutes(session.conversation.routes);
@@ -197,4 +209,18 @@ export async function runHost(args: CliArgs): Promise<number> {
   }
   void reading;
   return code;
+}
+
+/**
+ * Before the model loads a skill with `allowed-tools`: the same decision as for a tool that needs
+ * permission (the mode, --allowedTools, the host's `can_use_tool` for "Skill"); a `Skill(<name>)`
+ * rule answers it beforehand. Undefined lets it load; otherwise the refusal the model reads.
+ */
+async function hostSkillGate(state: HostState, channel: HostChannel, skill: Skill, ctx: ToolContext): Promise<string | undefined> {
+  if (skillAllowed(skill, state.args.allowedTools, state.runtime.opts.settings)) return undefined;
+  const tool = state.runtime.tools().find((t) => t.name === "Skill");
+  if (!tool) return undefined;
+  const decision = await hostPermission(state, channel, ctx.signal, { ...tool, asksPermission: true }, { skill: skill.name }, { id: ctx.callId ?? "" });
+  if (decision === true || (typeof decision === "object" && decision.behavior === "allow")) return undefined;
+  return typeof decision === "object" && decision.behavior === "deny" ? decision.message : `The host denied skill ${skill.name}.`;
 }

@@ -63,6 +63,7 @@ export async function runHostTurn(
         permissionMode: state.mode ?? "bypassPermissions",
         slash_commands: slashCommands(state),
         apiKeySource: process.env.ANTHROPIC_API_KEY ? "ANTHROPIC_API_KEY" : "none",
+        skills: runtime.skills?.all().map((s) => s.name),
       }),
     );
     const started = new Map<string, number>();
@@ -119,7 +120,7 @@ function userInput(content: unknown): string | ContentBlock[] {
 }
 
 /** The mode's question: allowed tools run, others ask the host (`can_use_tool`) or are refused. */
-async function hostPermission(
+export async function hostPermission(
   state: HostState,
   channel: HostChannel,
   signal: AbortSignal,
@@ -131,7 +132,14 @@ async function hostPermission(
   const { runtime, args } = state;
   const mode = state.mode;
   // A settings ask rule or hook asks the host even where the mode would not.
-  if (!forced && (!mode || !needsPermission(tool, mode) || isAllowed(tool.name, args.allowedTools, (n, r) => runtime.matchesRule(n, r)))) return true;
+  if (
+    !forced &&
+    (!mode ||
+      !needsPermission(tool, mode) ||
+      isAllowed(tool.name, [...args.allowedTools, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)) ||
+      runtime.skillGrantsCall(tool.name, toolInput))
+  )
+    return true;
   if (!args.permissionPromptStdio) return { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
   const answer = await channel.request(
     { subtype: "can_use_tool", tool_name: tool.name, input: toolInput, tool_use_id: call.id, permission_suggestions: [] },

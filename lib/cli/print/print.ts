@@ -25,6 +25,7 @@ import { StartupStatus } from "../ui/startup-status.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../turn.ts";
+import { skillGate } from "../../agent/skills/permission.ts";
 import { loadSettings } from "../flags/settings.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
@@ -104,6 +105,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
       ),
       // `-p /help`, `/mcp`, `/tools` answer without the model, so they need no key.
       modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
+      skillGate: (skill) => skillGate(skill, args.allowedTools, settings),
     });
     status?.finish(runtime.servers());
     piped ??= await stdinText;
@@ -200,8 +202,10 @@ function report(outcome: TurnOutcome, finish: (r: Result) => void, builtin: (nam
 
 /** The loop's permission hook for -p with --permission-mode: allowed tools run, others that need permission are refused. */
 function permissionDenier(mode: PermissionMode, allowed: string[], runtime: AgentRuntime) {
-  return async (tool: Tool): Promise<PermissionDecision> =>
-    !needsPermission(tool, mode) || isAllowed(tool.name, allowed, (n, r) => runtime.matchesRule(n, r))
+  return async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> =>
+    !needsPermission(tool, mode) ||
+    isAllowed(tool.name, [...allowed, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)) ||
+    runtime.skillGrantsCall(tool.name, input)
       ? true
       : { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
 }

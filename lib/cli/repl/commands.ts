@@ -1,5 +1,5 @@
 /**
- * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools,
+ * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools, /skills,
  * /model [id], /cost, /compact [instructions], /permissions and /hooks (the settings' rules and hooks with their files). Text commands reuse print mode's output (builtins.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../../agent/runtime.ts";
@@ -17,7 +17,19 @@ import { reconnect } from "./reconnect.ts";
 import { describeHooks, describeRules } from "../../agent/settings/listing.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
-export const REPL_BUILTINS: ReadonlySet<string> = new Set(["help", "clear", "exit", "mcp", "tools", "model", "cost", "compact", "permissions", "hooks"]);
+export const REPL_BUILTINS: ReadonlySet<string> = new Set([
+  "help",
+  "clear",
+  "exit",
+  "mcp",
+  "tools",
+  "skills",
+  "model",
+  "cost",
+  "compact",
+  "permissions",
+  "hooks",
+]);
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
 export interface ReplState {
@@ -84,7 +96,8 @@ async function compactCommand(instructions: string, runtime: AgentRuntime, state
 /** Every slash command name without the slash: built-in, custom, and connected servers' MCP prompts. */
 export function commandNames(runtime: AgentRuntime): string[] {
   const prompts = runtime.mcpServers().flatMap((s) => (s.status === "connected" ? [...promptCommands(s.name, s.prompts).keys()] : []));
-  return [...REPL_BUILTINS, ...listCustomCommands(runtime.opts.cwd).map((c) => c.name), ...prompts];
+  const skills = (runtime.skills?.all() ?? []).filter((s) => s.userInvocable).map((s) => s.name);
+  return [...REPL_BUILTINS, ...skills, ...listCustomCommands(runtime.opts.cwd).map((c) => c.name), ...prompts];
 }
 
 /** Connected servers' resources as `server:uri`, for `@` completion. */

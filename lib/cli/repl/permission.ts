@@ -44,6 +44,10 @@ export interface PermissionOptions {
   onInterrupt(): void;
   /** How a rule names a tool (AgentRuntime.matchesRule). */
   matches: RuleMatcher;
+  /** Tools a skill loaded in this turn lets run without asking (its allowed-tools). */
+  granted?(): string[];
+  /** Whether a scoped allowed-tools rule of such a skill (`Bash(git:*)`) lets this call run. */
+  grantsCall?(tool: Tool, input: Record<string, unknown>): boolean;
   /** What `[a]lways` keeps (always.ts); absent: it allows the tool for the session. */
   always?: AlwaysStore;
 }
@@ -58,8 +62,16 @@ export function permissionHook(
 ): (tool: Tool, input: Record<string, unknown>, call?: unknown, forced?: boolean) => Promise<PermissionDecision> {
   let queue: Promise<unknown> = Promise.resolve();
   const decide = async (tool: Tool, input: Record<string, unknown>, forced: boolean): Promise<PermissionDecision> => {
-    // `forced`: a settings ask rule or hook, which asks even past --allowedTools, "always" and skipped permissions.
-    if (!forced && (opts.skipAll || tool.asksPermission === false || isAllowed(tool.name, opts.allowed, opts.matches) || opts.always?.allows(tool, input)))
+    // `forced`: a settings ask rule or hook, which asks even past --allowedTools, a skill's grants, "always" and skipped permissions.
+    const allowed = [...opts.allowed, ...(opts.granted?.() ?? [])];
+    if (
+      !forced &&
+      (opts.skipAll ||
+        tool.asksPermission === false ||
+        isAllowed(tool.name, allowed, opts.matches) ||
+        opts.grantsCall?.(tool, input) ||
+        opts.always?.allows(tool, input))
+    )
       return true;
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };

@@ -70,7 +70,10 @@ export function mcpStatus(runtime: AgentRuntime): string {
     if (s.status === "disabled") return `${s.name}: disabled (${s.error ?? "by its entry"})`;
     if (s.status === "failed") return `${s.name}: failed · ${transport} · ${s.error ?? "unknown error"}`;
     const templates = s.resourceTemplates?.length ? [count(s.resourceTemplates.length, "resource template")] : [];
-    const counts = [count(s.tools.length, "tool"), count(s.prompts.length, "prompt"), count(s.resources.length, "resource"), ...templates].join(", ");
+    const skills = s.skills?.length ? [count(s.skills.length, "skill")] : [];
+    const counts = [count(s.tools.length, "tool"), count(s.prompts.length, "prompt"), count(s.resources.length, "resource"), ...templates, ...skills].join(
+      ", ",
+    );
     // A 2025 session reads as it always has; a 2026-07-28 one says so.
     const revision = s.era === "modern" ? ` · modern ${s.protocolVersion}` : "";
     return `${s.name}: connected · ${transport}${revision} · ${counts}${s.error ? ` · last error: ${s.error}` : ""}`;

@@ -21,6 +21,8 @@ import { createCompleter } from "./complete.ts";
 import { completionSources } from "./complete-sources.ts";
 import { ServerProgress } from "./servers.ts";
 import { samplingConsent } from "./sampling.ts";
+import { skillConsent } from "./skill-consent.ts";
+import type { Skill } from "../../agent/skills/types.ts";
 import { deferredElicitation } from "./elicitation.ts";
 import type { SamplingConsent } from "../../agent/mcp/sampling.ts";
 import { openRunSession, SessionError } from "../flags/session-flags.ts";
@@ -69,6 +71,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   let started: AgentRuntime | undefined;
   const progress = new ServerProgress(style, () => started);
   let consent: SamplingConsent | undefined;
+  let skillQuestion: ((skill: Skill) => Promise<string | undefined>) | undefined;
   const elicitation = deferredElicitation();
   try {
     runtime = await AgentRuntime.start(
@@ -82,6 +85,8 @@ export async function runRepl(args: CliArgs): Promise<number> {
           background: true,
           samplingConsent: (server, params, signal) => consent?.(server, params, signal) ?? Promise.resolve(false),
           elicitation: elicitation.feature,
+          // Asked once the terminal exists; a skill the model loads before then is refused.
+          skillGate: (skill) => skillQuestion?.(skill) ?? `The skill ${skill.name} needs permission and the session is not ready to ask.`,
         },
         session.savedModel,
         settings,
@@ -123,6 +128,22 @@ export async function runRepl(args: CliArgs): Promise<number> {
       resume();
     }
   }, style);
+  skillQuestion = skillConsent(
+    async (question) => {
+      const resume = turn.waitingForUser("Waiting for your answer…");
+      try {
+        const line = await term.ask(question, []);
+        if (line === null) turn.interrupt();
+        return line;
+      } finally {
+        resume();
+      }
+    },
+    style,
+    args.allowedTools,
+    args.skipPermissions,
+    settings,
+  );
   elicitation.attach({ term, style, waiting: (server) => turn.waitingForUser(`Waiting for your answer to ${server}…`) });
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.

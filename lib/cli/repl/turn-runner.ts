@@ -114,6 +114,8 @@ export class TurnRunner {
             preview: (tool, input) => permissionPreview(tool.name, input, { cwd, style, mcpRoute: (name) => runtime.route(name) }),
             onInterrupt: interrupt,
             matches: (toolName, rule) => runtime.matchesRule(toolName, rule),
+            granted: () => runtime.skillGrants(),
+            grantsCall: (tool, input) => runtime.skillGrantsCall(tool.name, input),
             always: this.always,
           }),
           asks: true,

@@ -236,6 +236,11 @@ export class McpRegistry {
     return this.client(server).readResource(uri, { timeoutMs: this.toolTimeoutFor(server) });
   }
 
+  /** `skills/get` of a server that declared the skills extension. Rejects like `getPrompt`. */
+  async getSkill(server: string, uri: string): Promise<unknown> {
+    return this.client(server).getSkill(uri, { timeoutMs: this.toolTimeoutFor(server) });
+  }
+
   /** `completion/complete` (see `McpClient.complete`), bounded by the entry's `toolTimeout` unless `opts` says otherwise. Rejects like `getPrompt`. */
   async complete(server: string, request: CompleteRequest, opts: RequestOptions = {}): Promise<CompleteResult> {
     return this.client(server).complete(request, { timeoutMs: this.toolTimeoutFor(server), ...opts });
@@ -296,7 +301,9 @@ export class McpRegistry {
     await this.endings.get(name);
     for (const key of ["error", "needsAuth", "protocolVersion", "era", "capabilities", "serverInfo", "instructions", "pid"] as const) delete state[key];
     Object.assign(state, { status: "failed", stderr: [] });
-    const lists = { tools: state.tools, prompts: state.prompts, resources: state.resources, resourceTemplates: state.resourceTemplates };
+    const lists = { tools: state.tools, prompts: state.prompts, resources: state.resources, resourceTemplates: state.resourceTemplates, skills: state.skills };
+    // Skills are listed again only when the new session declares the extension.
+    state.skills = undefined;
     await this.startOne(state, true);
     if (state.status !== "connected") Object.assign(state, lists);
     else for (const kind of ["tools", "prompts", "resources"] as const) if (!state.capabilities?.[kind]) state[kind] = [];

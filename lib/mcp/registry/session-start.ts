@@ -13,6 +13,7 @@ import { openTransport } from "./transport-factory.ts";
 import { McpError } from "../protocol/errors.ts";
 import { ErrorCode, type ListKind, type McpTool } from "../protocol/protocol.ts";
 import type { ServerState } from "./types.ts";
+import { declaresSkills, skillEntry, type McpSkillEntry } from "../protocol/skills.ts";
 import { negotiationPlan } from "./negotiation-plan.ts";
 
 /** A list request after a good `initialize` failed: reported as a failed handshake, not a failed start. */
@@ -76,6 +77,19 @@ export async function handshake(client: McpClient, state: ServerState, opts: Lis
             .replace(`MCP server "${state.name}": `, "")
             .replace(/^cannot send tools\/list: /, "could not be sent: ");
     throw new HandshakeError(`failed the handshake: tools/list ${detail}`);
+  }
+  if (declaresSkills(init.capabilities)) await listSkillsInto(client, state, opts);
+}
+
+/** `skills/list` into `state.skills`; a failure is one line and leaves the server connected without skills. */
+async function listSkillsInto(client: McpClient, state: ServerState, opts: ListOptions): Promise<void> {
+  try {
+    const listed = await orNone(client.listSkills({ timeoutMs: opts.timeoutMs }));
+    state.skills = Object.freeze(listed.map(skillEntry).filter((e): e is McpSkillEntry => e !== undefined));
+    const dropped = listed.length - state.skills.length;
+    if (dropped) opts.log(`MCP server "${state.name}": ${dropped} skills/list entries skipped (no uri or frontmatter)`);
+  } catch (error) {
+    opts.log(`MCP server "${state.name}": skills/list failed: ${errorMessage(error)}`);
   }
 }
 import { toolAllowed, unmatchedFilters } from "../config/server-options.ts";

@@ -7,6 +7,7 @@ import type { ServerConfig } from "../config/load.ts";
 import type { TransportContext } from "./transport-factory.ts";
 import type { SdkHost } from "../transports/sdk.ts";
 import type { Implementation, ListKind, McpPrompt, McpResource, McpResourceTemplate, McpTool, ServerCapabilities } from "../protocol/protocol.ts";
+import type { McpSkillEntry } from "../protocol/skills.ts";
 
 export interface RegistryOptions {
   /** Working directory for the servers. */
@@ -74,6 +75,8 @@ export interface ServerState {
   resources: readonly McpResource[];
   /** `resources/templates/list`, listed with the resources (and again when they change); none until then. */
   resourceTemplates?: readonly McpResourceTemplate[];
+  /** `skills/list` of a server that declared the skills extension (SEP-2640); none otherwise. */
+  skills?: readonly McpSkillEntry[];
   /** Last stderr lines, kept when the server failed. */
   stderr: readonly string[];
   /** Process id of the server (leader of its process group), once spawned. */

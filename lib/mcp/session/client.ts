@@ -209,6 +209,11 @@ export class McpClient {
     return this.paginate("resources/list", "resources", (r) => typeof r.uri === "string", opts) as Promise<McpResource[]>;
   }
 
+  /** `skills/list`, every page (SEP-2640, Enumeration via skills/list); only for servers that declared the extension. */
+  listSkills(opts?: RequestOptions): Promise<unknown[]> {
+    return this.paginate("skills/list", "skills", (s) => typeof s.uri === "string", opts);
+  }
+
   /** `resources/templates/list`, every page (server/resources#resource-templates). */
   listResourceTemplates(opts?: RequestOptions): Promise<McpResourceTemplate[]> {
     return this.paginate("resources/templates/list", "resourceTemplates", (t) => typeof t.uriTemplate === "string", opts) as Promise<McpResourceTemplate[]>;
@@ -238,6 +243,11 @@ export class McpClient {
   /** `resources/read` (server/resources#reading-resources). Throws like `callTool`. */
   readResource(uri: string, opts?: RequestOptions): Promise<ReadResourceResult> {
     return this.request("resources/read", { uri }, opts);
+  }
+
+  /** `skills/get` (SEP-2640, Retrieval via skills/get): one skill's entry by its SKILL.md URI, listed or not. Throws like `callTool` (-32602: not a skill). */
+  getSkill(uri: string, opts?: RequestOptions): Promise<unknown> {
+    return this.request("skills/get", { uri }, opts);
   }
 
   /** Any request after the handshake, for features kept in their own modules (tasks/…). Throws like `callTool`. */

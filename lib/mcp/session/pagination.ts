@@ -12,7 +12,7 @@ export interface PageSpec {
   /** `MCP server "x"`, for messages. */
   peer: string;
   method: string;
-  /** The result's array: `tools`, `prompts`, `resources` or `resourceTemplates`. */
+  /** The result's array: `tools`, `prompts`, `resources`, `resourceTemplates` or `skills`. */
   key: string;
   /** Whether an entry is well-formed; a malformed one is skipped with a warning. */
   valid: (item: Record<string, unknown>) => boolean;
@@ -20,7 +20,7 @@ export interface PageSpec {
 }
 
 /**
- * Every entry of the list, in order, each once (keyed by `name`, `uri` or `uriTemplate`).
+ * Every entry of the list, in order, each once (keyed by `name`, `uri` (resources, skills) or `uriTemplate`).
  * @param request sends the list request with `params` (`{cursor}` after the first page).
  * @throws Error when a page has no `key` array; whatever `request` throws.
  */
@@ -36,7 +36,7 @@ export async function paginate(request: (params: { cursor: string } | undefined)
     if (!Array.isArray(list)) throw new Error(`${peer}: ${method} result has no "${key}" array`);
     for (const item of list) {
       if (isObject(item) && valid(item)) {
-        const id = String(key === "resources" ? item.uri : key === "resourceTemplates" ? item.uriTemplate : item.name);
+        const id = String(key === "resources" || key === "skills" ? item.uri : key === "resourceTemplates" ? item.uriTemplate : item.name);
         if (!ids.has(id)) items.push(item);
         ids.add(id);
       } else warn?.(`${peer}: ${method} entry skipped (malformed): ${JSON.stringify(item)?.slice(0, 120)}`);

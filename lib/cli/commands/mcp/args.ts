@@ -25,6 +25,8 @@ Commands:
   task <server> <id> [--cancel]      one task of a remote server (tasks/get); --cancel cancels it (tasks/cancel)
   prompt <server> <prompt> [args…]   get a prompt; positional arguments as in /mcp__<server>__<prompt>
   read <server> <uri>                read a resource
+  skills <server>                    the skills the server serves (SEP-2640), by name and description
+  skill <server> <name> [args…]      load one skill (or <name>/<path>, one of its files), verified, as the model would read it
   login <server>                     log in to a remote server (OAuth): opens $BROWSER or the system browser
   logout <server>                    forget a remote server's tokens and client registration
 
@@ -40,7 +42,21 @@ Options:
 
 Exit codes: 0 success; 1 a server failed or is unknown, a request failed, or the tool result has isError; 2 usage error, or tasks/task for a stdio server.`;
 
-export type InspectorCommand = "list" | "get" | "tools" | "prompts" | "resources" | "call" | "prompt" | "read" | "tasks" | "task" | "login" | "logout";
+export type InspectorCommand =
+  | "list"
+  | "get"
+  | "tools"
+  | "prompts"
+  | "resources"
+  | "call"
+  | "prompt"
+  | "read"
+  | "tasks"
+  | "task"
+  | "skills"
+  | "skill"
+  | "login"
+  | "logout";
 
 /** Positional arguments after the command: [min, max, usage]. */
 const ARITY: Record<InspectorCommand, [number, number, string]> = {
@@ -54,6 +70,8 @@ const ARITY: Record<InspectorCommand, [number, number, string]> = {
   read: [2, 2, "read <server> <uri>"],
   tasks: [1, 1, "tasks <server>"],
   task: [2, 2, "task <server> <id> [--cancel]"],
+  skills: [1, 1, "skills <server>"],
+  skill: [2, Infinity, "skill <server> <name> [args…]"],
   login: [1, 1, "login <server>"],
   logout: [1, 1, "logout <server>"],
 };
@@ -128,10 +146,12 @@ export function parseInspectorArgs(argv: string[]): InspectorArgs {
   };
   if (values.help) return { help: true, command: "list", operands: [], ...common };
   if (name === undefined)
-    throw new UsageError("missing command (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, tasks, task, login or logout)");
+    throw new UsageError(
+      "missing command (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, tasks, task, skills, skill, login or logout)",
+    );
   if (!Object.hasOwn(ARITY, name))
     throw new UsageError(
-      `unknown command "${name}" (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, tasks, task, login or logout)`,
+      `unknown command "${name}" (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, tasks, task, skills, skill, login or logout)`,
     );
   const command = name as InspectorCommand;
   const [min, max] = ARITY[command];

@@ -102,7 +102,8 @@ export function listTable(states: ServerSnapshot[]): string {
 /** `3 tools, 1 prompt, 2 resources`, then `, 1 resource template` when the server has any. */
 function provides(s: ServerSnapshot): string {
   const templates = s.resourceTemplates?.length ? [plural(s.resourceTemplates.length, "resource template")] : [];
-  return [plural(s.tools.length, "tool"), plural(s.prompts.length, "prompt"), plural(s.resources.length, "resource"), ...templates].join(", ");
+  const skills = s.skills?.length ? [plural(s.skills.length, "skill")] : [];
+  return [plural(s.tools.length, "tool"), plural(s.prompts.length, "prompt"), plural(s.resources.length, "resource"), ...templates, ...skills].join(", ");
 }
 
 /** Scope, source file and shadowed entries, for the JSON outputs. */
@@ -126,6 +127,7 @@ export function listJson(states: ServerSnapshot[]): object[] {
     prompts: s.prompts.length,
     resources: s.resources.length,
     ...(s.resourceTemplates?.length ? { resourceTemplates: s.resourceTemplates.length } : {}),
+    ...(s.skills ? { skills: s.skills.length } : {}),
     ...originJson(s),
   }));
 }

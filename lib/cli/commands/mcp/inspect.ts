@@ -197,6 +197,15 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
       await out(fmt.promptResultText(result), result);
       return 0;
     }
+    case "skills":
+    case "skill": {
+      const { skillsCommand } = await import("./skills.ts");
+      const shown = await skillsCommand(registry, state, args.command === "skill" ? { name, args: rest.join(" ") } : undefined);
+      if (typeof shown !== "string") throw new CommandError(shown.error);
+      // --json: the skills/list entries as the server gave them, or the loaded text.
+      await out(shown, args.command === "skills" ? (state.skills ?? []) : { text: shown });
+      return 0;
+    }
     case "tasks":
     case "task": {
       const { runTaskCommand } = await import("./tasks.ts");

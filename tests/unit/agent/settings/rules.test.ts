@@ -176,3 +176,16 @@ describe("MCP and bare names", () => {
     expect(r.decide("Read", { file_path: "/p/x" })).toBeUndefined();
   });
 });
+
+describe("Skill rules", () => {
+  test("Skill(name) covers the Skill call for that skill only; bare Skill covers every one; deny beats allow", () => {
+    const skill = (r: PermissionRules, name: string) => r.decide("Skill", { skill: name })?.behavior;
+    const r = rules({ allow: ["Skill(deploy)"] });
+    expect(skill(r, "deploy")).toBe("allow");
+    expect(skill(r, "/deploy")).toBe("allow");
+    expect(skill(r, "review")).toBeUndefined();
+    expect(skill(rules({ allow: ["Skill"] }), "review")).toBe("allow");
+    expect(skill(rules({ deny: ["Skill(deploy)"], allow: ["Skill"] }), "deploy")).toBe("deny");
+    expect(rules({ allow: ["Skill(deploy)"] }).decide("Bash", { command: "deploy" })).toBeUndefined();
+  });
+});
