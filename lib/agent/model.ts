@@ -150,3 +150,14 @@ async function describeError(err: unknown, baseURL: string | undefined): Promise
   if (err instanceof SyntaxError) return new Error(`the API's reply is not valid JSON (${err.message.replace(/^JSON Parse error: /, "")})`, { cause: err });
   return err instanceof Error ? err : new Error(String(err));
 }
+
+/** The model client, or one whose calls fail with the reason it could not be made (no key). */
+export function optionalModel(model: string, settings: { cache: boolean; meter: UsageMeter }): ModelClient {
+  try {
+    return createModelClient({ model, ...settings });
+  } catch (err) {
+    if (!(err instanceof ModelError)) throw err;
+    const fail = () => Promise.reject(err);
+    return { model, apiMs: 0, preload: () => {}, create: fail };
+  }
+}

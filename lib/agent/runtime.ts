@@ -9,10 +9,11 @@ import { loadMcpConfig, type ServerConfig } from "../mcp/config/load.ts";
 import type { McpRegistry, ServerSnapshot } from "../mcp/registry/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
 import { ruleNamesTool, serverRuleName } from "./mcp/names.ts";
-import { createModelClient, ModelError, type ModelClient } from "./model.ts";
+import { createModelClient, optionalModel, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
-import { InputError, type McpInput, type McpPromptInfo, type SkillInput } from "./input/types.ts";
+import type { McpInput, SkillInput } from "./input/types.ts";
+import { mcpInputOf } from "./mcp-input.ts";
 import { samplingHandler } from "./mcp/sampling.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
@@ -26,7 +27,6 @@ import type { Conversation } from "./conversation.ts";
 import { McpConfigFlagError, type RuntimeOptions, type ServerSummary } from "./runtime-options.ts";
 import type { SkillCatalog } from "./skills/catalog.ts";
 import { openSkills } from "./skills/open.ts";
-import { readMentioned } from "./skills/mentions.ts";
 
 import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
@@ -309,30 +309,8 @@ export class AgentRuntime {
     return this.skills?.grantsCall(toolName, input, this.route(toolName), this.opts.cwd) ?? false;
   }
 
-  /** The registry as the input layer sees it (prompts and resources). */
+  /** The registry as the input layer sees it (prompts and resources; mcp-input.ts). */
   mcpInput(): McpInput | undefined {
-    const registry = this.registry;
-    if (!registry) return undefined;
-    return {
-      serverNames: () => registry.snapshot().map((s) => s.name),
-      isConnected: (name) => registry.isConnected(name),
-      listPrompts: (name) =>
-        registry.prompts(name).catch((err: unknown) => {
-          throw new InputError(`MCP server "${name}": prompts/list failed: ${errorMessage(err)}`);
-        }) as Promise<readonly McpPromptInfo[]>,
-      getPrompt: (server, name, args) => registry.getPrompt(server, name, args) as Promise<{ messages?: unknown[] }>,
-      readResource: (server, uri) => readMentioned(registry, server, uri),
-    };
-  }
-}
-
-/** The model client, or one whose calls fail with the reason it could not be made (no key). */
-function optionalModel(model: string, settings: { cache: boolean; meter: UsageMeter }): ModelClient {
-  try {
-    return createModelClient({ model, ...settings });
-  } catch (err) {
-    if (!(err instanceof ModelError)) throw err;
-    const fail = () => Promise.reject(err);
-    return { model, apiMs: 0, preload: () => {}, create: fail };
+    return this.registry && mcpInputOf(this.registry);
   }
 }
