@@ -210,7 +210,12 @@ class TaskRun {
         clearTimeout(timer);
         reject(signal.reason);
       };
-      const timer = setTimeout(() => done("poll"), Math.max(0, at - performance.now()));
+      // A timer may fire a little early (its delay is rounded): armed again until `at` has passed, so a poll is never sooner.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arm = () => {
+        timer = setTimeout(() => (performance.now() >= at ? done("poll") : arm()), Math.max(0, Math.ceil(at - performance.now())));
+      };
+      arm();
       this.wake = wake;
       signal.addEventListener("abort", onAbort, { once: true });
       void this.result?.then(() => done("result"));
