@@ -71,6 +71,8 @@ export class ModernSession {
     for (let round = 0; ; round++) {
       const result = await this.once(method, { ...params, ...extra }, opts);
       const type = isObject(result) && result.resultType !== undefined ? result.resultType : "complete";
+      // SEP-2663: a CreateTaskResult to a tools/call, followed by the caller (tasks/modern-follow.ts); the SEP's own examples also tag tasks/get so.
+      if (type === "task" && (method === "tools/call" || method === "tasks/get")) return result as T;
       if (type === "complete") {
         if (key) this.keep(key, result);
         return result as T;
@@ -117,8 +119,8 @@ export class ModernSession {
     }
   }
 
-  /** Answers every `inputRequests` entry with our handlers, one after another (one prompt at a time). */
-  private async fulfil(method: string, requests: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown> | undefined> {
+  /** Answers every `inputRequests` entry with our handlers, one after another (one prompt at a time); also a task's (SEP-2663). */
+  async fulfil(method: string, requests: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown> | undefined> {
     if (!isObject(requests)) return undefined;
     const responses: Record<string, unknown> = {};
     for (const [key, request] of Object.entries(requests)) {
