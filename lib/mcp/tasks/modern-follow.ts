@@ -68,7 +68,7 @@ class ModernRun {
       if (task.status === "completed") return this.completed(task);
       if (task.status === "failed") {
         const e = task.error;
-        const detail = e ? `${e.message ?? "error"}${typeof e.code === "number" ? ` (${e.code})` : ""}` : "no error given";
+        const detail = e ? `JSON-RPC error${typeof e.code === "number" ? ` ${e.code}` : ""}: ${e.message ?? "no message"}` : "no error given";
         return this.errorResult(`failed${task.statusMessage ? `: ${task.statusMessage}` : ""} (${detail})`);
       }
       if (task.status === "cancelled") return this.errorResult(`was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ""}`);
