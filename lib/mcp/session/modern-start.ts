@@ -10,7 +10,7 @@ import type { JsonRpcConnection } from "./jsonrpc.ts";
 import { type Listener, listen, listenFilter } from "./listen.ts";
 import { ModernSession } from "./modern-session.ts";
 import { isObject } from "../../shared/values.ts";
-import { withTasksExtension } from "../tasks/extension.ts";
+import { withTasksExtension } from "../protocol/tasks-extension.ts";
 
 export interface ModernStart {
   modern: ModernSession;

@@ -4,11 +4,10 @@
  * `DetailedTask` of `tasks/get` (§Task Status) with its inlined `result`, `error` or
  * `inputRequests`. Not wire-compatible with the 2025-11-25 form (task.ts): picked by era. Pure.
  */
-import type { ClientCapabilities, ServerCapabilities } from "../protocol/protocol.ts";
 import { isObject } from "../../shared/values.ts";
 import type { TaskStatus } from "./task.ts";
 
-export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+export { serverDeclaresTasks, TASKS_EXTENSION, withTasksExtension } from "../protocol/tasks-extension.ts";
 
 /** A SEP-2663 task: `ttlMs` null is unlimited; `result`, `error`, `inputRequests` as its status inlines them. */
 export interface ModernTask {
@@ -26,22 +25,6 @@ export interface ModernTask {
 }
 
 const STATUSES: readonly string[] = ["working", "input_required", "completed", "failed", "cancelled"];
-
-/** The server declared the extension in its `server/discover` capabilities (TK-07). */
-export function serverDeclaresTasks(capabilities: ServerCapabilities | undefined): boolean {
-  const extensions = capabilities?.extensions;
-  return isObject(extensions) && isObject(extensions[TASKS_EXTENSION]);
-}
-
-/**
- * The per-request client capabilities with the extension declared, only for a server that
- * declared it: every other server sees exactly the frames it saw before.
- */
-export function withTasksExtension(client: ClientCapabilities, server: ServerCapabilities | undefined): ClientCapabilities {
-  if (!serverDeclaresTasks(server)) return client;
-  const own = isObject(client.extensions) ? client.extensions : {};
-  return { ...client, extensions: { ...own, [TASKS_EXTENSION]: {} } };
-}
 
 /** `value` as a ModernTask when it has a non-empty string `taskId` and a known `status`; else undefined. */
 export function readModernTask(value: unknown): ModernTask | undefined {
