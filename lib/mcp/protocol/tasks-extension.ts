@@ -24,3 +24,8 @@ export function withTasksExtension(client: ClientCapabilities, server: ServerCap
   const own = isObject(client.extensions) ? client.extensions : {};
   return { ...client, extensions: { ...own, [TASKS_EXTENSION]: {} } };
 }
+
+/** The client's capabilities declare the extension (it may then take a CreateTaskResult, TK-07). */
+export function clientDeclaresTasks(capabilities: ClientCapabilities): boolean {
+  return isObject(capabilities.extensions) && isObject(capabilities.extensions[TASKS_EXTENSION]);
+}
