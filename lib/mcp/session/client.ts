@@ -255,6 +255,15 @@ export class McpClient {
     return this.request<T>(method, params, opts);
   }
 
+  /**
+   * Answers a 2026-07-28 task's `inputRequests` (SEP-2663 §Task Update Requests) with the same handlers
+   * and consent rules as any server request; undefined when none. @throws Error outside a 2026-07-28 session.
+   */
+  answerInputRequests(requests: unknown, signal?: AbortSignal): Promise<Record<string, unknown> | undefined> {
+    if (!this.modern) return Promise.reject(new Error(`${this.peer}: input requests outside a 2026-07-28 session`));
+    return this.modern.fulfil("tasks/get", requests, signal);
+  }
+
   /** A clock that stands still while we serve this server's requests (see `JsonRpcConnection.startClock`). */
   startClock(ms: number, expire: () => void): () => void {
     return this.conn.startClock(ms, expire);

@@ -12,6 +12,7 @@ import { type ClientFeatures, serveRequest } from "./features.ts";
 import type { JsonRpcConnection, RequestOptions } from "./jsonrpc.ts";
 import { type ClientCapabilities, ErrorCode, type ListKind, MODERN_PROTOCOL_VERSIONS } from "../protocol/protocol.ts";
 import { withEnvelope } from "./envelope.ts";
+import { clientDeclaresTasks } from "../protocol/tasks-extension.ts";
 import { isObject } from "../../shared/values.ts";
 
 /** Rounds of `input_required` one request may take before it fails (SEP-2322: cap rounds). */
@@ -71,6 +72,8 @@ export class ModernSession {
     for (let round = 0; ; round++) {
       const result = await this.once(method, { ...params, ...extra }, opts);
       const type = isObject(result) && result.resultType !== undefined ? result.resultType : "complete";
+      // SEP-2663: a CreateTaskResult to a tools/call we declared the extension on, followed by the caller (tasks/modern-follow.ts); the SEP's own examples also tag tasks/get so.
+      if (type === "task" && (method === "tools/call" || method === "tasks/get") && clientDeclaresTasks(this.opts.capabilities)) return result as T;
       if (type === "complete") {
         if (key) this.keep(key, result);
         return result as T;
@@ -117,8 +120,8 @@ export class ModernSession {
     }
   }
 
-  /** Answers every `inputRequests` entry with our handlers, one after another (one prompt at a time). */
-  private async fulfil(method: string, requests: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown> | undefined> {
+  /** Answers every `inputRequests` entry with our handlers, one after another (one prompt at a time); also a task's (SEP-2663). */
+  async fulfil(method: string, requests: unknown, signal: AbortSignal | undefined): Promise<Record<string, unknown> | undefined> {
     if (!isObject(requests)) return undefined;
     const responses: Record<string, unknown> = {};
     for (const [key, request] of Object.entries(requests)) {

@@ -10,6 +10,7 @@ import type { JsonRpcConnection } from "./jsonrpc.ts";
 import { type Listener, listen, listenFilter } from "./listen.ts";
 import { ModernSession } from "./modern-session.ts";
 import { isObject } from "../../shared/values.ts";
+import { withTasksExtension } from "../protocol/tasks-extension.ts";
 
 export interface ModernStart {
   modern: ModernSession;
@@ -35,9 +36,10 @@ export interface ModernStartOptions {
 
 /** The session's parts; the listen stream is opened at once when the server announces list changes. */
 export function startModern(o: ModernStartOptions): ModernStart {
-  const modern = new ModernSession(o);
   const found = o.discover;
   const capabilities: ServerCapabilities = isObject(found.capabilities) ? found.capabilities : {};
+  // SEP-2663: the tasks extension is declared on each request, to a server that declared it only.
+  const modern = new ModernSession({ ...o, capabilities: withTasksExtension(o.capabilities, capabilities) });
   // serverInfo is display only; servers put it in _meta (the schema) or at the top (older drafts).
   const meta = isObject(found._meta) ? found._meta : {};
   const info = meta[META.serverInfo] ?? found.serverInfo;

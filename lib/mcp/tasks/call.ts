@@ -2,11 +2,13 @@
  * One `tools/call`, plain or task-augmented as the server's declarations say (MCP 2025-11-25,
  * basic/utilities/tasks §Tool-Level Negotiation), for the registry: a tool whose `taskSupport`
  * is "required" (or "optional" with the entry's `preferTasks`) is run as a task and followed; any
- * other call is sent exactly as before, and a task it gets back anyway is refused, not followed.
+ * other call is sent exactly as before, and a 2025 task it gets back anyway is refused, not followed.
+ * In a 2026-07-28 session a `resultType: "task"` answer (SEP-2663) is followed (modern-follow.ts).
  */
 import type { RequestOptions } from "../session/jsonrpc.ts";
 import type { CallToolResult, McpTool, ServerCapabilities } from "../protocol/protocol.ts";
 import { callToolAsTask, TaskCallError, type TaskCallOptions } from "./follow.ts";
+import { isCreateTaskResult } from "./extension.ts";
 import type { TaskPeer } from "./peer.ts";
 import type { RunningTasks } from "./running.ts";
 import { augmentsCall, createdTask, taskSupport, type Task } from "./task.ts";
@@ -46,6 +48,12 @@ export async function callTool(
   }
   const { onTaskStatus: _, ...plain } = opts;
   const result = await session.callTool(tool, args, plain);
+  // SEP-2663 (2026-07-28): the server alone decides; a CreateTaskResult is followed to its result.
+  if (isCreateTaskResult(result)) {
+    const { followModernTask } = await import("./modern-follow.ts");
+    const { timeoutMs, signal, onTaskStatus } = opts;
+    return followModernTask(session, tool, result, { timeoutMs, signal, onTaskStatus, running });
+  }
   const task = createdTask(result);
   if (task) {
     throw new TaskCallError(

@@ -20,6 +20,8 @@ export interface TaskPeer {
   startClock(ms: number, expire: () => void): () => void;
   /** Hears every notification `method`; returns the function that stops listening. */
   listen(method: string, fn: (params: Params) => void): () => void;
+  /** Answers a SEP-2663 task's `inputRequests` by key with our handlers (McpClient.answerInputRequests). */
+  answerInputRequests?(requests: unknown, signal?: AbortSignal): Promise<Record<string, unknown> | undefined>;
   /** Resolves with the reason once the session ended. */
   readonly closed: Promise<Error>;
 }

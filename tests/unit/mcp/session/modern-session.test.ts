@@ -12,7 +12,7 @@ import { MAX_INPUT_ROUNDS, ModernSession } from "../../../../lib/mcp/session/mod
 type Sent = { method: string; params: Record<string, any> };
 
 /** A session whose connection answers each request with `answer(sent, n)` (n = requests so far). */
-function session(answer: (sent: Sent, n: number) => unknown, features = {}) {
+function session(answer: (sent: Sent, n: number) => unknown, features = {}, capabilities: Record<string, unknown> = { roots: {}, sampling: {} }) {
   const sent: Sent[] = [];
   const conn = {
     request: async (method: string, params: Record<string, any>) => {
@@ -23,7 +23,7 @@ function session(answer: (sent: Sent, n: number) => unknown, features = {}) {
     },
     isClosed: false,
   } as unknown as JsonRpcConnection;
-  const s = new ModernSession({ conn, features, capabilities: { roots: {}, sampling: {} }, version: "2026-07-28", server: "m", peer: 'MCP server "m"' });
+  const s = new ModernSession({ conn, features, capabilities, version: "2026-07-28", server: "m", peer: 'MCP server "m"' });
   return { s, sent };
 }
 
@@ -64,6 +64,13 @@ describe("ModernSession", () => {
     await expect(s.request("tools/call", { name: "t" })).rejects.toThrow(`after ${MAX_INPUT_ROUNDS} rounds`);
     await expect(session(() => ({ resultType: "task" })).s.request("tools/call", {})).rejects.toThrow('resultType "task"');
     await expect(session(() => asking()).s.request("tools/list", undefined)).rejects.toThrow("input_required");
+  });
+
+  test("a CreateTaskResult (SEP-2663) is handed back only to a tools/call that declared the tasks extension", async () => {
+    const task = { resultType: "task", taskId: "t1", status: "working" };
+    const declared = { roots: {}, sampling: {}, extensions: { "io.modelcontextprotocol/tasks": {} } };
+    expect(await session(() => task, {}, declared).s.request("tools/call", { name: "t" })).toEqual(task);
+    await expect(session(() => task, {}, declared).s.request("prompts/get", { name: "p" })).rejects.toThrow('resultType "task"');
   });
 
   test("-32022 is retried once in a revision it names", async () => {
