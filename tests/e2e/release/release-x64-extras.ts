@@ -5,7 +5,7 @@
  * release.test.ts's describe, which owns the one release build.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
 import { type HttpFixture, startHttpFixture } from "../../../fixtures/servers/http-server.ts";
@@ -66,6 +66,28 @@ export function linuxX64Extras(ctx: () => Release): void {
       const r = await runExe(ctx().exe, ["-p", "call echo"], { cwd, env: withModel(m) });
       expect([r.code, r.stdout, r.stderr]).toEqual([0, "http answered\n", ""]);
       expect(toolResults(m.requests[1]!).map((b) => b.content)).toEqual(["over streamable http", "over sse"]);
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    "-p with a project's settings and skills: the deny rule holds and the skill's front matter is read (the settings engine and YAML load lazily)",
+    async () => {
+      const cwd = tempDir();
+      mkdirSync(join(cwd, ".claude/skills/greet"), { recursive: true });
+      writeFileSync(join(cwd, ".claude/settings.json"), JSON.stringify({ permissions: { deny: ["Bash(rm:*)"] } }));
+      writeFileSync(
+        join(cwd, ".claude/skills/greet/SKILL.md"),
+        "---\nname: greet\ndescription: Says hello in the house style\n---\nSay hello to $ARGUMENTS.\n",
+      );
+      writeFileSync(join(cwd, "victim.txt"), "keep me\n");
+      const m = ctx().model([reply(toolUse("Bash", { command: "rm -f victim.txt" })), reply(text("refused"))]);
+      const r = await runExe(ctx().exe, ["-p", "/greet the release"], { cwd, env: withModel(m) });
+      expect([r.code, r.stdout]).toEqual([0, "refused\n"]);
+      expect(readFileSync(join(cwd, "victim.txt"), "utf8")).toBe("keep me\n");
+      expect(JSON.stringify(m.requests[0]!.body.messages)).toContain("Say hello to the release.");
+      expect(JSON.stringify(m.requests[0]!.body.messages)).toContain("- greet: Says hello in the house style");
+      expect(toolResults(m.requests[1]!)[0]).toMatchObject({ is_error: true });
     },
     TIMEOUT_MS,
   );
