@@ -64,7 +64,9 @@ describe("callToolAsTask", () => {
     });
     expect(await call(s.peer)).toEqual(done);
     const polls = s.sent.filter((r) => r.method === "tasks/get" || r.method === "tools/call");
-    for (let i = 1; i < polls.length; i++) expect(polls[i]!.at - polls[i - 1]!.at).toBeGreaterThanOrEqual(MIN_POLL_INTERVAL_MS - 2);
+    // `at` is when the scripted peer saw each request: it trails the client's send by a scheduling delay
+    // (a few ms on a loaded machine), which can shorten one gap by that much while the client's own sends keep the floor.
+    for (let i = 1; i < polls.length; i++) expect(polls[i]!.at - polls[i - 1]!.at).toBeGreaterThanOrEqual(MIN_POLL_INTERVAL_MS - 5);
   });
 
   test("cancelled by the server: an error result naming it, no tasks/result", async () => {
