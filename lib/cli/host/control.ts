@@ -8,7 +8,7 @@
 import type { AgentRuntime } from "../../agent/runtime.ts";
 import { DEFAULT_MODEL } from "../../agent/model.ts";
 import { listCustomCommands } from "../../agent/input/custom-commands.ts";
-import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions.ts";
+import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/modes.ts";
 import type { CliArgs } from "../flags/args.ts";
 import type { ToolState } from "../../tools/tool-state.ts";
 import type { HostChannel } from "./channel.ts";

@@ -16,7 +16,7 @@ import { HostChannel } from "./channel.ts";
 import { handleControl, initializeResponse, type HostState } from "./control.ts";
 import { hostPermission, runHostTurn, type UserLine } from "./turn.ts";
 import type { Skill } from "../../agent/skills/types.ts";
-import { skillAllowed } from "../../agent/skills/permission.ts";
+import { skillAllowed } from "../../agent/policy/skill-permission.ts";
 import type { ToolContext } from "../../tools/tool.ts";
 import type { ServerConfig } from "../../mcp/config/load.ts";
 import { errorMessage } from "../../shared/values.ts";

@@ -8,7 +8,7 @@ import type { ContentBlock } from "../../agent/messages.ts";
 import type { PermissionDecision } from "../../agent/loop.ts";
 import { ModelError } from "../../agent/model.ts";
 import { InputError } from "../../agent/input/input.ts";
-import { isAllowed, needsPermission } from "../../agent/permissions.ts";
+import { isAllowed, needsPermission } from "../../agent/permissions/modes.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import type { HostChannel } from "./channel.ts";
@@ -16,7 +16,7 @@ import { slashCommands, TurnInterrupted, type HostState } from "./control.ts";
 import { assistantEvent, compactBoundaryEvent, initEvent, resultEvent, streamEvent, toolProgressEvent, userEvent, type HostResult } from "./events.ts";
 import { zeroUsage } from "../../agent/usage.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { runTurn, type TurnOutcome } from "../turn.ts";
+import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
 
 /** A `user` line of stdin (the SDK's `SDKUserMessage`). */
 export interface UserLine {

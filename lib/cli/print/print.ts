@@ -17,15 +17,15 @@ import { OutputWriter } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import { openRunSession, SessionError } from "../flags/session-flags.ts";
 import type { OpenedSession } from "../../agent/sessions/session-open.ts";
-import { isAllowed, needsPermission, type PermissionMode } from "../../agent/permissions.ts";
+import { isAllowed, needsPermission, type PermissionMode } from "../../agent/permissions/modes.ts";
 import type { PermissionDecision } from "../../agent/loop.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { runtimeOptions } from "../flags/runtime-options.ts";
 import { StartupStatus } from "../ui/startup-status.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { runTurn, type TurnOutcome } from "../turn.ts";
-import { skillGate } from "../../agent/skills/permission.ts";
+import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
+import { skillGate } from "../../agent/policy/skill-permission.ts";
 import { loadSettings } from "../flags/settings.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);

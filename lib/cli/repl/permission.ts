@@ -10,7 +10,7 @@ import type { Tool } from "../../tools/tool.ts";
 import type { PermissionDecision } from "../../agent/loop.ts";
 import type { Preview } from "../ui/permission-preview.ts";
 import { shortArgs } from "../ui/tool-lines.ts";
-import { isAllowed, type RuleMatcher } from "../../agent/permissions.ts";
+import { isAllowed, type RuleMatcher } from "../../agent/permissions/modes.ts";
 import type { AlwaysStore } from "./always.ts";
 
 export type Answer = "yes" | "no" | "always";

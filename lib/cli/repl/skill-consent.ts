@@ -5,7 +5,7 @@
  * and --dangerously-skip-permissions answer it beforehand.
  */
 import type { Skill } from "../../agent/skills/types.ts";
-import { skillAllowed, type SkillSettings } from "../../agent/skills/permission.ts";
+import { skillAllowed, type SkillSettings } from "../../agent/policy/skill-permission.ts";
 import { parseAnswer } from "./permission.ts";
 import type { Style } from "../ui/style.ts";
 

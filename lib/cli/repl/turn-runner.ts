@@ -20,7 +20,7 @@ import { permissionHook } from "./permission.ts";
 import { AlwaysStore } from "./always.ts";
 import { REPL_BUILTINS, runBuiltin, type ReplState } from "./commands.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { runTurn } from "../turn.ts";
+import { runTurn } from "../../agent/turn.ts";
 
 /** The abort reason of a turn the user interrupted with Ctrl-C. */
 class TurnInterrupted extends Error {

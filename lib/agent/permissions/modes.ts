@@ -4,7 +4,7 @@
  * Grep); `acceptEdits` also lets Write and Edit run; `bypassPermissions` never asks. MCP tools
  * always ask outside `bypassPermissions`, whatever their readOnlyHint: a hint from a server is not our consent.
  */
-import type { Tool } from "../tools/tool.ts";
+import type { Tool } from "../../tools/tool.ts";
 
 export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions";
 

@@ -9,8 +9,8 @@
 import type { PermissionDecision } from "../loop.ts";
 import type { ToolUseBlock } from "../messages.ts";
 import type { Tool, ToolOutput } from "../../tools/tool.ts";
-import type { RunSettings } from "./engine.ts";
-import type { ToolRoute } from "./rules.ts";
+import type { RunSettings } from "./run-settings.ts";
+import type { ToolRoute } from "../permissions/rules.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 

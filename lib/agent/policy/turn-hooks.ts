@@ -1,17 +1,17 @@
 /**
  * The settings' points in a run (Claude Code hooks.md): loading (env applied, `model` resolved,
- * `defaultMode` checked), then, for every mode's turns (lib/cli/turn.ts), SessionStart,
+ * `defaultMode` checked), then, for every mode's turns (lib/agent/turn.ts), SessionStart,
  * UserPromptSubmit, the permission gate (gate.ts), Stop, PreCompact and SessionEnd.
  * Mode-independent: nothing here writes to stdout.
  */
 import type { ContentBlock } from "../messages.ts";
-import { RunSettings, type SettingsLoadOptions } from "./engine.ts";
-import { applySettingsEnv } from "./env.ts";
+import { RunSettings, type SettingsLoadOptions } from "./run-settings.ts";
+import { applySettingsEnv } from "../settings/env.ts";
 import { type GateOptions, ToolGate } from "./gate.ts";
-import { settingsModel } from "./model.ts";
-import type { ToolRoute } from "./rules.ts";
+import { settingsModel } from "../settings/model.ts";
+import type { ToolRoute } from "../permissions/rules.ts";
 
-export { SettingsFlagError } from "./files.ts";
+export { SettingsFlagError } from "../settings/files.ts";
 
 /** Modes a settings file may choose (permission-modes.md); `plan`, `auto` and `dontAsk` are not ours. */
 const FILE_MODES = new Set(["default", "acceptEdits", "bypassPermissions"]);

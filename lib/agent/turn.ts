@@ -13,20 +13,20 @@
  * request each mode sends is its own only in streaming, which follows from the events it shows
  * (`onText` or `onStreamEvent` make the loop stream; -p sets neither).
  */
-import type { AgentRuntime } from "../agent/runtime.ts";
-import type { Conversation } from "../agent/conversation.ts";
-import type { ContentBlock } from "../agent/messages.ts";
-import { parseInput, InputError } from "../agent/input/input.ts";
-import { runLoop, MaxTurnsError, type LoopHooks, type LoopOptions, type PermissionDecision } from "../agent/loop.ts";
-import { ModelError } from "../agent/model.ts";
-import { addUserInput, recordInterrupt } from "../agent/interrupts.ts";
-import type { UsageTotals } from "../agent/usage.ts";
+import type { AgentRuntime } from "./runtime.ts";
+import type { Conversation } from "./conversation.ts";
+import type { ContentBlock } from "./messages.ts";
+import { parseInput, InputError } from "./input/input.ts";
+import { runLoop, MaxTurnsError, type LoopHooks, type LoopOptions, type PermissionDecision } from "./loop.ts";
+import { ModelError } from "./model.ts";
+import { addUserInput, recordInterrupt } from "./interrupts.ts";
+import type { UsageTotals } from "./usage.ts";
 import type { ToolState } from "../tools/tool-state.ts";
-import { shutdownSignal } from "../agent/lifecycle.ts";
-import { toolBugReport } from "./ui/tool-bugs.ts";
-import type { SettingsHooks } from "../agent/settings/turn-hooks.ts";
+import { shutdownSignal } from "./lifecycle.ts";
+import { toolBugReport } from "./tool-bugs.ts";
+import type { SettingsHooks } from "./policy/turn-hooks.ts";
 import type { Tool } from "../tools/tool.ts";
-import type { ToolUseBlock } from "../agent/messages.ts";
+import type { ToolUseBlock } from "./messages.ts";
 
 /** A mode's permission question; `forced` when a settings ask rule or hook wants a question even where the mode would not ask. */
 export type AskTool = (tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, forced?: boolean) => Promise<PermissionDecision>;
