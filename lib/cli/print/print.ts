@@ -17,9 +17,7 @@ import { OutputWriter } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import { openRunSession, SessionError } from "../flags/session-flags.ts";
 import type { OpenedSession } from "../../agent/sessions/session-open.ts";
-import { isAllowed, needsPermission, type PermissionMode } from "../../agent/permissions/modes.ts";
-import type { PermissionDecision } from "../../agent/loop.ts";
-import type { Tool } from "../../tools/tool.ts";
+import { flagsAllow } from "../../agent/policy/gate.ts";
 import { runtimeOptions } from "../flags/runtime-options.ts";
 import { StartupStatus } from "../ui/startup-status.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
@@ -127,8 +125,9 @@ export async function runPrint(args: CliArgs): Promise<number> {
       {
         input: prompt,
         interrupt: neverInterrupted,
-        // --permission-mode with nobody to ask: what needs permission is refused (without it, everything runs).
-        canUseTool: args.permissionMode && permissionDenier(args.permissionMode, args.allowedTools, s),
+        // The mode comes from --permission-mode alone (never a settings defaultMode), and nobody is
+        // asked: what needs permission is refused. Without the flag, everything runs.
+        permissions: { mode: () => args.permissionMode, flagAllows: (tool, input) => flagsAllow(s, args.allowedTools, tool, input) },
         events: {
           line: stderr,
           onUserMessage: init,
@@ -198,14 +197,4 @@ function report(outcome: TurnOutcome, finish: (r: Result) => void, builtin: (nam
       return 1;
     }
   }
-}
-
-/** The loop's permission hook for -p with --permission-mode: allowed tools run, others that need permission are refused. */
-function permissionDenier(mode: PermissionMode, allowed: string[], runtime: AgentRuntime) {
-  return async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> =>
-    !needsPermission(tool, mode) ||
-    isAllowed(tool.name, [...allowed, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)) ||
-    runtime.skillGrantsCall(tool.name, input)
-      ? true
-      : { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
 }
