@@ -40,6 +40,8 @@ describe.skipIf(SKIP)("the Agent SDK's outputFormat", () => {
       expect(result).toMatchObject({ subtype: "success", is_error: false, structured_output: { city: "Tokyo", population: 37 } });
       expect(JSON.parse(result.result)).toEqual({ city: "Tokyo", population: 37 });
       expect(server.requests).toHaveLength(2);
+      // Host mode offers the web tools by default (only -p waits to be asked).
+      expect(server.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toContain("WebFetch");
       expect(server.requests[0]!.body.tools.find((t: { name: string }) => t.name === "StructuredOutput").input_schema).toEqual(SCHEMA);
     },
     TEST_TIMEOUT_MS,
