@@ -16,6 +16,7 @@ import { onShutdown, shutdown } from "../agent/lifecycle.ts";
 import type { OpenedSession } from "../agent/sessions/session-open.ts";
 import type { SettingsHooks } from "../agent/policy/turn-hooks.ts";
 import type { Loosening } from "../agent/settings/consent.ts";
+import type { OfferContext } from "../agent/offered-tools.ts";
 
 /** What the mode's display gives the runtime (runtimeOptions' callbacks). */
 export type RunCallbacks = Parameters<typeof runtimeOptions>[2];
@@ -32,6 +33,8 @@ export interface RunOpenOptions {
   permissionMode?(settings: SettingsHooks | undefined): string | undefined;
   /** SessionEnd's `reason` when the run ends (Claude Code: `other`, or `prompt_input_exit` in the session). */
   endReason: string;
+  /** The interactive session: a person watches, so every opt-in tool is offered (offered-tools.ts). */
+  interactive?: boolean;
 }
 
 /** A usage error of any mode's start: exit 2; anything else that stops the start: 1. */
@@ -50,6 +53,8 @@ export class Run {
     readonly session: OpenedSession,
     readonly settings: SettingsHooks | undefined,
     private readonly opts: RunOpenOptions,
+    /** The process environment as the run started, before settings `env` was applied. */
+    private readonly launchEnv: Readonly<Record<string, string | undefined>>,
   ) {
     // Whichever way the run ends (a signal, Ctrl-C twice, EOF), SessionEnd runs once.
     if (settings) onShutdown(() => this.sessionEnd());
@@ -60,6 +65,7 @@ export class Run {
    * start, its one line already written: 2 for a usage error, 1 otherwise.
    */
   static async open(args: CliArgs, opts: RunOpenOptions): Promise<Run | number> {
+    const launchEnv = { ...process.env };
     let session: OpenedSession;
     try {
       session = openRunSession(args, opts.cwd, opts.warn, opts.resume ?? args.resume);
@@ -73,7 +79,7 @@ export class Run {
       opts.warn(`error: ${loaded.usage}`);
       return 2;
     }
-    const run = new Run(args, opts.cwd, session, loaded.hooks, opts);
+    const run = new Run(args, opts.cwd, session, loaded.hooks, opts, launchEnv);
     if (args.resume !== undefined || args.continue) run.settings?.restart("resume");
     run.identify();
     return run;
@@ -85,7 +91,20 @@ export class Run {
 
   /** The runtime options from the flags, the saved model and the settings, with the mode's `callbacks`. */
   options(callbacks: RunCallbacks): RuntimeOptions {
-    return runtimeOptions(this.args, this.cwd, callbacks, this.session.savedModel, this.settings);
+    return { ...runtimeOptions(this.args, this.cwd, callbacks, this.session.savedModel, this.settings), offer: this.offer() };
+  }
+
+  /** What decides the agent's own tools on offer (offered-tools.ts): flags, the launch environment, the project's own files. */
+  offer(): OfferContext {
+    const files = this.settings?.settings.effective.files ?? [];
+    return {
+      everyOptIn: this.opts.interactive === true,
+      tools: this.args.tools,
+      allowedTools: this.args.allowedTools,
+      flagged: new Set(),
+      env: this.launchEnv,
+      projectDocs: files.filter((f) => f.scope === "project" || f.scope === "local").map((f) => f.doc),
+    };
   }
 
   /**
