@@ -3,7 +3,7 @@
  * (rules.ts) and command hooks (hooks.ts): the one object every mode asks. Loading reads at most
  * the five fixed settings files and `~/.claude.json`; nothing starts until a hook fires.
  */
-import { homedir } from "node:os";
+import { homeDir } from "../../shared/claude-home.ts";
 import { resolve } from "node:path";
 import { hookOutcome, type HookOutcome } from "../hooks/hook-outcome.ts";
 import { type HookCommand, type HookEvent, matcherMatches, parseHooks, runHookCommands, SESSION_END_BUDGET_MS } from "../hooks/hooks.ts";
@@ -61,7 +61,7 @@ export class RunSettings {
   static load(opts: SettingsLoadOptions): RunSettings {
     const env = opts.env ?? process.env;
     const cwd = resolve(opts.cwd);
-    const home = env.HOME || homedir();
+    const home = homeDir(env);
     const files = opts.files ?? readSettingsFiles({ cwd, env, flag: opts.flag, sources: opts.sources, warn: opts.warn, managedDir: opts.managedDir });
     // ~/.claude.json is read only when a repository's file has something trust would unlock.
     const held = files.some((f) => (f.scope === "project" || f.scope === "local") && needsTrust(f.doc, opts.requireApproval === true));

@@ -9,7 +9,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { editJsonFile } from "../../files/json-edit.ts";
-import { userConfigDir } from "../../shared/config-dir.ts";
+import { userConfigDir } from "../../shared/claude-home.ts";
 import { readSettingsFiles, type SettingsFile } from "./files.ts";
 import { looseningItems } from "./loosening.ts";
 
