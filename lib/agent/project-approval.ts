@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { adoptApprovals, type ApprovalPaths, approvalStatus, recordApprovals } from "../mcp/config/approvals.ts";
 import type { ServerConfig } from "../mcp/config/load.ts";
 import { readScope, scopePaths } from "../mcp/config/scopes.ts";
-import { userConfigDir } from "../shared/config-dir.ts";
+import { userConfigDir } from "../shared/claude-home.ts";
 import { readMcpEnv } from "../mcp/config/env.ts";
 
 /** Our state file (fingerprints of approved entries) in the user's config folder. */

@@ -9,6 +9,7 @@ import type { FolderSources } from "./skills/folders.ts";
 import type { Skill } from "./skills/types.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import type { SettingsHooks } from "./policy/turn-hooks.ts";
+import type { OfferContext } from "./offered-tools.ts";
 
 /** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
 export class McpConfigFlagError extends InputError {
@@ -27,6 +28,8 @@ export interface RuntimeOptions {
   web?: { mode: "print" | "session" | "host"; allowedTools: string[] };
   /** The run's settings files (lib/agent/settings): bare deny rules take tools off every request; turn.ts runs their rules and hooks. */
   settings?: SettingsHooks;
+  /** What decides the agent's own tools on offer (offered-tools.ts); absent: today's whole set. */
+  offer?: OfferContext;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   sampling: boolean;

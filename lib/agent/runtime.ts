@@ -5,6 +5,7 @@
  */
 import type { Tool } from "../tools/tool.ts";
 import { builtinTools } from "../tools/builtin.ts";
+import { offeredTools } from "./offered-tools.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config/load.ts";
 import type { McpRegistry, ServerSnapshot } from "../mcp/registry/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
@@ -14,7 +15,7 @@ import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
 import type { McpInput, SkillInput } from "./input/types.ts";
 import { mcpInputOf } from "./mcp-input.ts";
-import { samplingHandler } from "./mcp/sampling.ts";
+import { startServers } from "./mcp/servers.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
@@ -103,38 +104,13 @@ export class AgentRuntime {
       const starting = servers.filter((s) => !s.disabled && !notApproved.has(s.name));
       for (const s of starting) pending.add(s.name);
       if (starting.length) opts.onMcpStart?.(starting.length);
-      const [{ McpRegistry }, { readMcpEnv, timeouts }, { workingDirectoryRoots }, { McpToolset }] = await Promise.all([
-        import("../mcp/registry/registry.ts"),
-        import("../mcp/config/env.ts"),
-        import("../mcp/session/features.ts"),
-        import("./mcp/tools.ts"),
-      ]);
-      registry = McpRegistry.open({
-        cwd: opts.cwd,
-        ...timeouts(readMcpEnv()),
-        log: opts.log,
-        ...opts.mcpEvents,
-        verbose: opts.verbose,
-        debug: opts.debug,
-        sdkHost: opts.sdkHost,
-        features: {
-          roots: workingDirectoryRoots(opts.cwd),
-          // Read at each request: /model switches what servers' sampling uses too.
-          sampling: opts.sampling ? samplingHandler(() => session?.model ?? model, opts.log, opts.samplingConsent) : undefined,
-          elicitation: opts.elicitation,
-        },
-        onServerSettled: (s) => {
-          pending.delete(s.name);
-          opts.onMcpServerSettled?.({ name: s.name, status: s.status, error: s.error });
-        },
-        authFor: opts.authFor,
+      const started = await startServers(opts, servers, notApproved, {
+        model: () => session?.model ?? model,
+        settled: (name) => pending.delete(name),
       });
-      mcpTools = new McpToolset(registry, { warn: opts.log });
-      // Registered before start-up, so a signal while servers connect still shuts them down gracefully.
-      const opened = registry;
-      onShutdown(() => opened.shutdown());
-      // Servers are spawned inside connect() before it first waits; the SDK loads while they handshake.
-      const connecting = registry.connect(servers, notApproved);
+      registry = started.registry;
+      mcpTools = started.tools;
+      const connecting = started.connecting;
       model.preload();
       if (opts.background) connected = connecting;
       else await connecting;
@@ -173,7 +149,8 @@ export class AgentRuntime {
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
     const skill = this.skills?.tool(this.opts.skillGate);
-    const own = [...builtinTools(), ...this.web, ...(skill ? [skill] : [])];
+    const mine = [...builtinTools(), ...this.web, ...(skill ? [skill] : [])];
+    const own = this.opts.offer ? offeredTools(mine, this.opts.offer) : mine;
     const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
     let all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;

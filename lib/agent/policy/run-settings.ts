@@ -3,14 +3,15 @@
  * (rules.ts) and command hooks (hooks.ts): the one object every mode asks. Loading reads at most
  * the five fixed settings files and `~/.claude.json`; nothing starts until a hook fires.
  */
-import { homedir } from "node:os";
+import { homeDir } from "../../shared/claude-home.ts";
 import { resolve } from "node:path";
 import { hookOutcome, type HookOutcome } from "../hooks/hook-outcome.ts";
 import { type HookCommand, type HookEvent, matcherMatches, parseHooks, runHookCommands, SESSION_END_BUDGET_MS } from "../hooks/hooks.ts";
-import { readSettingsFiles } from "../settings/files.ts";
+import { readSettingsFiles, type SettingsFile } from "../settings/files.ts";
 import { type EffectiveSettings, mergeSettings } from "../settings/merge.ts";
 import { compileRules, PermissionRules } from "../permissions/rules.ts";
 import { trustFile, workspaceTrusted } from "../settings/trust.ts";
+import { needsTrust } from "../settings/loosening.ts";
 
 export interface SettingsLoadOptions {
   cwd: string;
@@ -18,6 +19,8 @@ export interface SettingsLoadOptions {
   /** `--settings` and `--setting-sources` as given. */
   flag?: string;
   sources?: string;
+  /** The settings files, when the caller already read them (so a run reads each once). */
+  files?: SettingsFile[];
   /** `MCP_REQUIRE_APPROVAL=1` in -p: the repository's files loosen nothing without trust. */
   requireApproval?: boolean;
   /** The user approved the repository's files as they are (consent.ts): as good as a trusted folder. */
@@ -58,12 +61,12 @@ export class RunSettings {
   static load(opts: SettingsLoadOptions): RunSettings {
     const env = opts.env ?? process.env;
     const cwd = resolve(opts.cwd);
-    const home = env.HOME || homedir();
-    const files = readSettingsFiles({ cwd, env, flag: opts.flag, sources: opts.sources, warn: opts.warn, managedDir: opts.managedDir });
+    const home = homeDir(env);
+    const files = opts.files ?? readSettingsFiles({ cwd, env, flag: opts.flag, sources: opts.sources, warn: opts.warn, managedDir: opts.managedDir });
     // ~/.claude.json is read only when a repository's file has something trust would unlock.
-    const needsTrust = files.some((f) => (f.scope === "project" || f.scope === "local") && hasLoosening(f.doc, opts.requireApproval === true));
+    const held = files.some((f) => (f.scope === "project" || f.scope === "local") && needsTrust(f.doc, opts.requireApproval === true));
     const file = trustFile(env);
-    const trusted = needsTrust && (opts.approved === true || workspaceTrusted(cwd, file));
+    const trusted = held && (opts.approved === true || workspaceTrusted(cwd, file));
     const effective = mergeSettings(files, {
       trusted,
       requireApproval: opts.requireApproval === true,
@@ -100,10 +103,4 @@ export class RunSettings {
     });
     return hookOutcome(event, query, runs);
   }
-}
-
-/** Whether a repository's file holds anything that only trust unlocks. */
-function hasLoosening(doc: EffectiveSettings["files"][number]["doc"], requireApproval: boolean): boolean {
-  if (doc.permissions?.allow?.length || doc.permissions?.additionalDirectories?.length) return true;
-  return requireApproval && Boolean(doc.hooks || doc.env || doc.model || doc.permissions?.defaultMode);
 }

@@ -6,6 +6,7 @@
  * and so is what a repository's own files may not do without trust (trust.ts decides that).
  */
 import type { SettingsFile } from "./files.ts";
+import { looseningKeys } from "./loosening.ts";
 
 export type Behavior = "allow" | "ask" | "deny";
 
@@ -147,14 +148,7 @@ function untrusted(f: SettingsFile, key: string, count: number, opts: MergeOptio
 
 function warnGated(files: SettingsFile[], opts: MergeOptions): void {
   for (const f of files) {
-    const keys = [
-      f.doc.hooks && "hooks",
-      f.doc.env && "env",
-      f.doc.model !== undefined && "model",
-      f.doc.permissions?.defaultMode !== undefined && "permissions.defaultMode",
-      f.doc.permissions?.allow?.length && "permissions.allow",
-      f.doc.permissions?.additionalDirectories?.length && "permissions.additionalDirectories",
-    ].filter(Boolean);
+    const keys = looseningKeys(f.doc);
     if (keys.length) {
       opts.warn(
         `${opts.gateReason ?? "MCP_REQUIRE_APPROVAL=1"}: ignoring ${keys.join(", ")} of ${shown(f, opts.cwd)}: this workspace has not been trusted (its deny and ask rules still apply)`,

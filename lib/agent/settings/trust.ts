@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { userConfigFile } from "../../mcp/config/scopes.ts";
+import { userConfigFile } from "../../shared/claude-home.ts";
 
 /** True when `cwd` or a folder above it is trusted in `file`; an unreadable file trusts nothing. Never throws. */
 export function workspaceTrusted(cwd: string, file: string): boolean {

@@ -5,6 +5,7 @@
 import { hasSettings } from "../../agent/settings/locate.ts";
 import type { SettingsHooks } from "../../agent/policy/turn-hooks.ts";
 import type { Loosening } from "../../agent/settings/consent.ts";
+import type { SettingsFile } from "../../agent/settings/files.ts";
 import { approvalRequired } from "../../agent/project-approval.ts";
 import type { CliArgs } from "./args.ts";
 
@@ -21,13 +22,17 @@ export async function loadSettings(
   consent?: (pending: Loosening[]) => Promise<boolean>,
 ): Promise<{ hooks?: SettingsHooks; usage?: string }> {
   if (!hasSettings(cwd, args.settings)) return {};
-  const { prepareSettings, SettingsFlagError } = await import("../../agent/policy/turn-hooks.ts");
-  const approved = consent ? await askConsent(cwd, consent, warn) : false;
+  const [{ prepareSettings }, { readSettingsFiles, SettingsFlagError }] = await Promise.all([
+    import("../../agent/policy/turn-hooks.ts"),
+    import("../../agent/settings/files.ts"),
+  ]);
   try {
+    // Read once: the consent question and the run's settings see the same files.
+    const files = readSettingsFiles({ cwd, flag: args.settings, sources: args.settingSources, warn });
+    const approved = consent ? await askConsent(cwd, consent, warn, files) : false;
     const hooks = prepareSettings({
       cwd,
-      flag: args.settings,
-      sources: args.settingSources,
+      files,
       requireApproval: consent !== undefined || approvalRequired(),
       approved,
       gateReason: consent ? "not approved" : undefined,
@@ -47,14 +52,19 @@ export async function loadSettings(
 }
 
 /** Asks about the repository files not approved as they are now; true when they may apply. */
-async function askConsent(cwd: string, consent: (pending: Loosening[]) => Promise<boolean>, warn: (line: string) => void): Promise<boolean> {
+async function askConsent(
+  cwd: string,
+  consent: (pending: Loosening[]) => Promise<boolean>,
+  warn: (line: string) => void,
+  files: SettingsFile[],
+): Promise<boolean> {
   const [{ pendingLoosening, recordApproval }, { trustFile, workspaceTrusted }] = await Promise.all([
     import("../../agent/settings/consent.ts"),
     import("../../agent/settings/trust.ts"),
   ]);
   // A folder trusted in Claude Code's key needs no question, as it needs none there.
   if (workspaceTrusted(cwd, trustFile())) return true;
-  const pending = pendingLoosening(cwd);
+  const pending = pendingLoosening(cwd, files);
   if (!pending.length) return true;
   if (!(await consent(pending))) return false;
   try {

@@ -4,7 +4,7 @@
  * `.claude/settings.local.json` and holds at once; Edit and Write become acceptEdits for the
  * session. The question names what will be kept and where before `a` is pressed.
  */
-import { homedir } from "node:os";
+import { homeDir } from "../../shared/claude-home.ts";
 import { type Always, alwaysFor, saveAllowRule } from "../../agent/permissions/always-rule.ts";
 import { compileRules, PermissionRules, type ToolRoute } from "../../agent/permissions/rules.ts";
 import type { Tool } from "../../tools/tool.ts";
@@ -49,7 +49,7 @@ export class AlwaysStore {
     }
     this.saved.push(always.rule);
     const file = { scope: "local" as const, path: always.file, root: this.cwd, doc: {} };
-    const ctx = { cwd: this.cwd, home: process.env.HOME || homedir(), warn: this.warn };
+    const ctx = { cwd: this.cwd, home: homeDir(), warn: this.warn };
     this.rules = new PermissionRules(
       compileRules(
         this.saved.map((text) => ({ text, behavior: "allow" as const, file })),
