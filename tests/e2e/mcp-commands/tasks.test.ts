@@ -61,11 +61,12 @@ describe("mcp call of a task tool", () => {
   });
 
   test("notifications/tasks/status are taken: the end is seen before the first poll is due", async () => {
-    const { dir, log } = fixture(["--notify", "--poll-interval", "5000", "--stage-ms", "50"]);
+    // The first poll is due a minute in: a task ending without a tasks/get can only have been seen through its notification.
+    const { dir, log } = fixture(["--notify", "--poll-interval", "60000", "--stage-ms", "50"]);
     const r = await mcp(dir, ["call", "t", "research", '{"topic":"fast"}']);
     expect([r.code, r.stdout]).toEqual([0, "Report on fast\n"]);
     expect(sent(log, "tasks/get")).toEqual([]);
-    expect(sent(log, "tasks/result")[0]!.at - sent(log, "tools/call")[0]!.at).toBeLessThan(2000);
+    expect(sent(log, "tasks/result")).toHaveLength(1);
   });
 
   test("a failed task: exit 1, the result marked and named as failed, with the tool's own content", async () => {
@@ -102,9 +103,7 @@ describe("bad answers: one clear line, never a hang", () => {
 
   test("a status that never changes: the tool timeout ends it and tasks/cancel names the task", async () => {
     const { dir, log } = fixture(["--stuck"]);
-    const started = performance.now();
     const r = await mcp(dir, ["call", "t", "research", "{}"], { MCP_TOOL_TIMEOUT: "800" });
-    expect(performance.now() - started).toBeLessThan(8000);
     const id = createdId(log);
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([
