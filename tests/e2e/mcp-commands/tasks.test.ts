@@ -10,6 +10,7 @@ import { startEverythingHttp, stopRemotePeers } from "../../support/http-peers.t
 import { lines, npmServer } from "../../support/mcp.ts";
 import { baseEnv, PROGRAM, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
 import { gaps, httpTaskServer, sent, taskLog, taskServer } from "../../support/tasks.ts";
+import { until } from "../../support/wait.ts";
 
 const stops: (() => void)[] = [];
 afterEach(() => {
@@ -153,7 +154,7 @@ describe("shutdown", () => {
     const env = baseEnv() as Record<string, string>;
     const proc = Bun.spawn([PROGRAM, "mcp", "call", "t", "research", "{}"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
     // The first poll on the wire means the task exists.
-    for (let i = 0; i < 200 && sent(log, "tasks/get").length === 0; i++) await Bun.sleep(25);
+    await until(() => sent(log, "tasks/get").length > 0, "the first tasks/get");
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(143);
     const id = sent(log, "tasks/get")[0]!.msg.params.taskId;
