@@ -11,8 +11,8 @@ export const TMUX = Bun.which("tmux");
 /** Runs the program and records its exit status (see that file). */
 const EXIT_STATUS = join(import.meta.dir, "tmux-exit-status.ts");
 
-/** How long `waitFor` polls before failing (ms). */
-export const WAIT_MS = 10_000;
+/** How long `waitFor` polls before failing (ms): generous, a loaded machine draws slowly; a passing test waits only for its screen. */
+export const WAIT_MS = 60_000;
 /** Pause between two screen reads while waiting (ms). */
 const POLL_MS = 50;
 

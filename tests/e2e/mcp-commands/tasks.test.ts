@@ -10,6 +10,7 @@ import { startEverythingHttp, stopRemotePeers } from "../../support/http-peers.t
 import { lines, npmServer } from "../../support/mcp.ts";
 import { baseEnv, PROGRAM, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
 import { gaps, httpTaskServer, sent, taskLog, taskServer } from "../../support/tasks.ts";
+import { until } from "../../support/wait.ts";
 
 const stops: (() => void)[] = [];
 afterEach(() => {
@@ -61,11 +62,12 @@ describe("mcp call of a task tool", () => {
   });
 
   test("notifications/tasks/status are taken: the end is seen before the first poll is due", async () => {
-    const { dir, log } = fixture(["--notify", "--poll-interval", "5000", "--stage-ms", "50"]);
+    // The first poll is due a minute in: a task ending without a tasks/get can only have been seen through its notification.
+    const { dir, log } = fixture(["--notify", "--poll-interval", "60000", "--stage-ms", "50"]);
     const r = await mcp(dir, ["call", "t", "research", '{"topic":"fast"}']);
     expect([r.code, r.stdout]).toEqual([0, "Report on fast\n"]);
     expect(sent(log, "tasks/get")).toEqual([]);
-    expect(sent(log, "tasks/result")[0]!.at - sent(log, "tools/call")[0]!.at).toBeLessThan(2000);
+    expect(sent(log, "tasks/result")).toHaveLength(1);
   });
 
   test("a failed task: exit 1, the result marked and named as failed, with the tool's own content", async () => {
@@ -102,9 +104,7 @@ describe("bad answers: one clear line, never a hang", () => {
 
   test("a status that never changes: the tool timeout ends it and tasks/cancel names the task", async () => {
     const { dir, log } = fixture(["--stuck"]);
-    const started = performance.now();
     const r = await mcp(dir, ["call", "t", "research", "{}"], { MCP_TOOL_TIMEOUT: "800" });
-    expect(performance.now() - started).toBeLessThan(8000);
     const id = createdId(log);
     expect(r.code).toBe(1);
     expect(lines(r.stderr)).toEqual([
@@ -154,7 +154,7 @@ describe("shutdown", () => {
     const env = baseEnv() as Record<string, string>;
     const proc = Bun.spawn([PROGRAM, "mcp", "call", "t", "research", "{}"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
     // The first poll on the wire means the task exists.
-    for (let i = 0; i < 200 && sent(log, "tasks/get").length === 0; i++) await Bun.sleep(25);
+    await until(() => sent(log, "tasks/get").length > 0, "the first tasks/get");
     proc.kill("SIGTERM");
     expect(await proc.exited).toBe(143);
     const id = sent(log, "tasks/get")[0]!.msg.params.taskId;

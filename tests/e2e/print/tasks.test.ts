@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
 import { npmServer, project, type ProjectBasics, stopProjects, toolResult } from "../../support/mcp.ts";
 import { sent, taskLog, taskServer } from "../../support/tasks.ts";
+import { until } from "../../support/wait.ts";
 
 afterEach(stopProjects);
 
@@ -73,7 +74,7 @@ describe("-p and a task tool", () => {
     const p = project(withTasks("--stuck"), research());
     const agent = p.spawn("go");
     // Wait on the wire: the first poll means the task exists.
-    for (let i = 0; i < 200 && sent(logOf(p), "tasks/get").length === 0; i++) await Bun.sleep(25);
+    await until(() => sent(logOf(p), "tasks/get").length > 0, "the first tasks/get");
     process.kill(agent.pid, "SIGINT");
     const r = await agent.done;
     expect(r.code).toBe(130);
