@@ -67,7 +67,9 @@ export class AgentRuntime {
   ) {
     this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
     this.compactor = new AutoCompactor(autoCompactPercent(opts.autoCompactPercent, opts.log));
-    this.web = opts.web ? webTools({ ...opts.web, env: process.env, settings: opts.settings, createModel: (id) => this.createModel(id) }) : [];
+    this.web = opts.web
+      ? webTools({ ...opts.web, env: process.env, settings: opts.settings, createModel: (id) => this.createModel(id), mainModel: () => this.current })
+      : [];
   }
 
   /**
