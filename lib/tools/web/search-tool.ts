@@ -1,7 +1,7 @@
 /**
  * Claude Code's `WebSearch` tool (`query`, `allowed_domains`, `blocked_domains`): a nested model
  * request that uses the API's server tool `web_search_20250305` (the agent makes it: see
- * agent/web-tools.ts); the result is that request's summary followed by its sources as Markdown
+ * agent/opt-in-tools.ts); the result is that request's summary followed by its sources as Markdown
  * links, with a reminder to cite them. An endpoint that refuses the server tool is one error result.
  */
 import type { Tool, ToolOutput } from "../tool.ts";

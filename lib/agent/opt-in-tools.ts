@@ -1,13 +1,14 @@
 /**
- * The web tools of a run, wired to the agent: WebFetch's side request goes to the small model of
- * the model table (or ANTHROPIC_SMALL_FAST_MODEL), and its guard learns which hosts an allow rule
- * names (`--allowedTools` and the settings files). Whether the tools are offered at all is
- * tools/web/offered.ts's rule.
+ * The tools a run offers only by tools/web/offered.ts's rule (WebFetch, WebSearch, NotebookEdit),
+ * wired to the agent: WebFetch's side request goes to the small model of the model table (or
+ * ANTHROPIC_SMALL_FAST_MODEL), its guard learns which hosts an allow rule names (`--allowedTools`
+ * and the settings files), and WebSearch's nested request goes to the run's model.
  */
 import type { Tool } from "../tools/tool.ts";
 import { webFetchTool } from "../tools/web/fetch-tool.ts";
 import { ruleNamesHost, WEB_FETCH_TOOL } from "../tools/web/domain-rule.ts";
-import { webToolOffered, type OfferSources } from "../tools/web/offered.ts";
+import { optInToolOffered, webToolOffered, type OfferSources } from "../tools/web/offered.ts";
+import { NOTEBOOK_EDIT_TOOL, notebookEditTool } from "../tools/notebook-edit.ts";
 import { SIDE_SYSTEM, sidePrompt } from "../tools/web/side-prompt.ts";
 import { type SearchOutcome, WEB_SEARCH_TOOL, webSearchTool } from "../tools/web/search-tool.ts";
 import { ToolError } from "../tools/tool-error.ts";
@@ -35,8 +36,8 @@ export function smallModel(env: Record<string, string | undefined>): string {
   return env.ANTHROPIC_SMALL_FAST_MODEL || env.ANTHROPIC_DEFAULT_HAIKU_MODEL || modelForAlias("haiku") || "claude-haiku-4-5";
 }
 
-/** The web tools this run offers (WebFetch, WebSearch, each by offered.ts's rule), built once. */
-export function webTools(o: WebToolOptions): Tool[] {
+/** The opt-in tools this run offers (WebFetch, WebSearch, NotebookEdit, each by offered.ts's rule), built once. */
+export function optInTools(o: WebToolOptions): Tool[] {
   const rules = o.settings?.settings.rules.rules ?? [];
   const sources: OfferSources = {
     mode: o.mode,
@@ -48,6 +49,7 @@ export function webTools(o: WebToolOptions): Tool[] {
   if (webToolOffered(WEB_FETCH_TOOL, sources)) tools.push(fetchTool(o, rules));
   if (webToolOffered(WEB_SEARCH_TOOL, sources))
     tools.push(webSearchTool({ search: (query, domains, signal) => search(o.mainModel(), query, domains, signal) }));
+  if (optInToolOffered(NOTEBOOK_EDIT_TOOL, sources)) tools.push(notebookEditTool);
   return tools;
 }
 
