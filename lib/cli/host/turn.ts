@@ -3,6 +3,7 @@
  * SDK's events on stdout (system/init, assistant, user, stream_event, result) and permission
  * questions sent to the host as `can_use_tool` control requests (`--permission-prompt-tool stdio`).
  */
+import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
 import type { Conversation } from "../../agent/conversation.ts";
 import type { ContentBlock } from "../../agent/messages.ts";
 import type { PermissionDecision } from "../../agent/loop.ts";
@@ -154,7 +155,8 @@ export async function hostPermission(
     (!mode ||
       !needsPermission(tool, mode) ||
       isAllowed(tool.name, [...args.allowedTools, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)) ||
-      runtime.skillGrantsCall(tool.name, toolInput))
+      runtime.skillGrantsCall(tool.name, toolInput) ||
+      allowedByDomainRule(args.allowedTools, tool.name, toolInput))
   )
     return true;
   if (!args.permissionPromptStdio) return { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };

@@ -3,6 +3,7 @@
  * stdout, diagnostics on stderr. Non-streaming model requests, as scripted graders expect.
  * Exit codes: 0 success; 1 the run failed (model error, bad input, --max-turns).
  */
+import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
 import { McpConfigFlagError } from "../../agent/runtime-options.ts";
 import type { CliArgs } from "../flags/args.ts";
 import { AgentRuntime } from "../../agent/runtime.ts";
@@ -230,7 +231,8 @@ function permissionDenier(mode: PermissionMode, allowed: string[], runtime: Agen
   return async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> =>
     !needsPermission(tool, mode) ||
     isAllowed(tool.name, [...allowed, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)) ||
-    runtime.skillGrantsCall(tool.name, input)
+    runtime.skillGrantsCall(tool.name, input) ||
+    allowedByDomainRule(allowed, tool.name, input)
       ? true
       : { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
 }

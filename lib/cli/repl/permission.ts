@@ -6,6 +6,7 @@
  * unless it is allowed by --allowedTools, an earlier "always", or --dangerously-skip-permissions.
  * `n` may carry a reason for the model (`n use the other file`). Print mode never asks.
  */
+import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { PermissionDecision } from "../../agent/loop.ts";
 import type { Preview } from "../ui/permission-preview.ts";
@@ -70,6 +71,7 @@ export function permissionHook(
         tool.asksPermission === false ||
         isAllowed(tool.name, allowed, opts.matches) ||
         opts.grantsCall?.(tool, input) ||
+        allowedByDomainRule(opts.allowed, tool.name, input) ||
         opts.always?.allows(tool, input))
     )
       return true;

@@ -176,6 +176,14 @@ describe("the guard against server-side request forgery", () => {
     expect(web.seen.slice(before)).toEqual([{ path: "/page", host: `site.test:${web.port}` }]);
   });
 
+  test("with --permission-mode default, --allowedTools WebFetch(domain:…) lets calls to that host run, and only those", async () => {
+    const ok = await fetchOnce({ url: web.url("/page") }, { args: [...ALLOW_LOCAL, "--permission-mode", "default"], side: true });
+    expect(ok.result.content).toBe(SIDE_ANSWER);
+    const other = await fetchOnce({ url: web.url("/page") }, { args: ["--allowedTools", "WebFetch(domain:docs.test)", "--permission-mode", "default"] });
+    expect(other.result.is_error).toBe(true);
+    expect(other.result.content).toContain("was not granted");
+  });
+
   test("a project deny rule for the domain refuses the call", async () => {
     const cwd = tempDir();
     writeJson(join(cwd, ".claude", "settings.json"), { permissions: { deny: ["WebFetch(domain:127.0.0.1)"] } });
