@@ -22,6 +22,7 @@ import { rssFigure } from "./fig-rss.ts";
 import { settingsFigure } from "./fig-settings.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
+import { structuredFigure } from "./fig-structured.ts";
 import { tasksFigure } from "./fig-tasks.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
 import { versusFigure } from "./fig-versus.ts";
@@ -43,6 +44,7 @@ const FIGURES: Record<string, Figure> = {
   settings: settingsFigure,
   modern: modernFigure,
   tasks: tasksFigure,
+  structured: structuredFigure,
   versus: versusFigure,
   release: releaseFigure,
 };

@@ -24,7 +24,7 @@ export interface RuntimeOptions {
   mcpConfig: string[];
   strictMcpConfig: boolean;
   disallowedTools: string[];
-  /** Which mode runs, and the --allowedTools entries: what web-tools.ts needs to decide whether WebFetch is offered. */
+  /** Which mode runs, and the --allowedTools entries: what opt-in-tools.ts needs to decide whether WebFetch, WebSearch and NotebookEdit are offered. */
   web?: { mode: "print" | "session" | "host"; allowedTools: string[] };
   /** The run's settings files (lib/agent/settings): bare deny rules take tools off every request; turn.ts runs their rules and hooks. */
   settings?: SettingsHooks;

@@ -31,7 +31,7 @@ import { openSkills } from "./skills/open.ts";
 
 import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
-import { webTools } from "./web-tools.ts";
+import { optInTools } from "./opt-in-tools.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
@@ -49,7 +49,7 @@ export class AgentRuntime {
   /** Servers still connecting, in configuration order. */
   readonly connecting = new Set<string>();
   private readonly compactor: AutoCompactor;
-  /** WebFetch when this run offers it (web-tools.ts), built once so its caches last the run. */
+  /** WebFetch, WebSearch and NotebookEdit when this run offers them (opt-in-tools.ts), built once so caches last the run. */
   private readonly web: Tool[];
 
   /** MCP config entries or files that could not be used at start-up (each was logged then). */
@@ -68,7 +68,9 @@ export class AgentRuntime {
   ) {
     this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
     this.compactor = new AutoCompactor(autoCompactPercent(opts.autoCompactPercent, opts.log));
-    this.web = opts.web ? webTools({ ...opts.web, env: process.env, settings: opts.settings, createModel: (id) => this.createModel(id) }) : [];
+    this.web = opts.web
+      ? optInTools({ ...opts.web, env: process.env, settings: opts.settings, createModel: (id) => this.createModel(id), mainModel: () => this.current })
+      : [];
   }
 
   /**

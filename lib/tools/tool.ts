@@ -2,6 +2,7 @@
  * The one shape every tool has, built-in or MCP. The agent loop knows tools only through this.
  */
 import type { ImageBlock, TextBlock } from "../files/image.ts";
+import type { DocumentBlock } from "../files/pdf.ts";
 import type { ToolState } from "./tool-state.ts";
 
 /** JSON Schema for a tool's input; the Messages API requires `"type": "object"` at the top. */
@@ -13,7 +14,7 @@ export interface InputSchema {
 }
 
 /** An Anthropic content block that may appear inside a `tool_result`. */
-export type ToolResultBlock = TextBlock | ImageBlock;
+export type ToolResultBlock = TextBlock | ImageBlock | DocumentBlock;
 
 /** What a tool returns. `content` is a string or text/image blocks; `isError` becomes `is_error`. */
 export interface ToolOutput {

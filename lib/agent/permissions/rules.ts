@@ -44,9 +44,16 @@ export interface RuleMatch {
 }
 
 const READERS = new Set(["Read", "Grep", "Glob"]);
-const EDITORS = new Set(["Edit", "Write"]);
+const EDITORS = new Set(["Edit", "Write", "NotebookEdit"]);
 /** The input field that holds each file tool's path. */
-const PATH_FIELD: Record<string, string> = { Read: "file_path", Edit: "file_path", Write: "file_path", Grep: "path", Glob: "path" };
+const PATH_FIELD: Record<string, string> = {
+  Read: "file_path",
+  Edit: "file_path",
+  Write: "file_path",
+  NotebookEdit: "notebook_path",
+  Grep: "path",
+  Glob: "path",
+};
 
 /** `Tool` or `Tool(spec)`, with the specifier's parentheses balanced at the end; undefined when malformed. */
 export function parseRuleText(text: string): { tool: string; spec?: string } | undefined {

@@ -11,6 +11,7 @@ import type { Tool, ToolOutput } from "../../tools/tool.ts";
 import type { RunSettings } from "./run-settings.ts";
 import type { ToolRoute } from "../permissions/rules.ts";
 import { isAllowed, type PermissionMode } from "../permissions/modes.ts";
+import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
 import { decide, type CallFacts } from "./decide.ts";
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
@@ -34,7 +35,13 @@ export interface GrantSource {
 
 /** True when one of `allowed` (--allowedTools, "always" answers) or a loaded skill's grant allows the call. */
 export function flagsAllow(run: GrantSource, allowed: Iterable<string>, tool: Tool, input: Record<string, unknown>): boolean {
-  return isAllowed(tool.name, [...allowed, ...run.skillGrants()], (n, r) => run.matchesRule(n, r)) || run.skillGrantsCall(tool.name, input);
+  const rules = [...allowed];
+  return (
+    isAllowed(tool.name, [...rules, ...run.skillGrants()], (n, r) => run.matchesRule(n, r)) ||
+    run.skillGrantsCall(tool.name, input) ||
+    // WebFetch(domain:…) allows by the call's host, which a tool name alone cannot say.
+    allowedByDomainRule(rules, tool.name, input)
+  );
 }
 
 export interface GateOptions {

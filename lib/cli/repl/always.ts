@@ -40,6 +40,7 @@ export class AlwaysStore {
     if ("acceptEdits" in always) {
       allowed.add("Edit");
       allowed.add("Write");
+      allowed.add("NotebookEdit");
       return;
     }
     try {

@@ -6,6 +6,7 @@
  * --allowedTools, an earlier "always", a settings rule) is the policy's, not this file's.
  * `n` may carry a reason for the model (`n use the other file`). Print mode never asks.
  */
+import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { PermissionDecision } from "../../agent/loop.ts";
 import type { Preview } from "../ui/permission-preview.ts";
@@ -76,6 +77,7 @@ export function sessionPermissions(opts: SessionPermissionOptions): ModePermissi
     flagAllows: (tool, input) =>
       isAllowed(tool.name, [...opts.allowed, ...(opts.granted?.() ?? [])], opts.matches) ||
       opts.grantsCall?.(tool, input) === true ||
+      allowedByDomainRule(opts.allowed, tool.name, input) ||
       opts.always?.allows(tool, input) === true,
     ask: (tool, input) => question(tool, input),
   };

@@ -1,9 +1,10 @@
 /**
- * When the web tools join the model's tool list. In the interactive session and host mode they are
- * offered by default. In `-p` they are opt-in, so that a scripted run's first request stays what it
- * was: only a flag (`--allowedTools WebFetch…`), the process environment (`AGENT_WEB_TOOLS=1`) or
- * the project's own settings files (an allow or ask rule naming the tool) add them; a rule in the
- * user's home never does. `--disallowedTools` and deny rules still take them off afterwards.
+ * When an opt-in tool (WebFetch, WebSearch, NotebookEdit) joins the model's tool list. In the
+ * interactive session and host mode they are offered by default. In `-p` they are opt-in, so that
+ * a scripted run's first request stays what it was: only a flag (`--allowedTools WebFetch…`), the
+ * process environment (`AGENT_WEB_TOOLS=1`, for the web tools) or the project's own settings files
+ * (an allow or ask rule naming the tool) add them; a rule in the user's home never does.
+ * `--disallowedTools` and deny rules still take them off afterwards.
  */
 
 export interface OfferSources {
@@ -20,10 +21,15 @@ const NOT_HOME = new Set(["project", "local", "flag"]);
 
 const names = (text: string, tool: string) => text.trim() === tool || text.trim().startsWith(`${tool}(`);
 
-/** Whether `tool` (WebFetch, WebSearch) is offered, by the rule above. */
+/** Whether the web tool `tool` (WebFetch, WebSearch) is offered, by the rule above. */
 export function webToolOffered(tool: string, s: OfferSources): boolean {
+  return optInToolOffered(tool, s, "AGENT_WEB_TOOLS");
+}
+
+/** Whether an opt-in `tool` is offered, by the rule above; `envSwitch` names its environment variable, if it has one. */
+export function optInToolOffered(tool: string, s: OfferSources, envSwitch?: string): boolean {
   if (s.mode !== "print") return true;
-  if (truthy(s.env.AGENT_WEB_TOOLS)) return true;
+  if (envSwitch && truthy(s.env[envSwitch])) return true;
   if (s.allowedTools.some((t) => names(t, tool))) return true;
   return s.rules.some((r) => r.behavior !== "deny" && NOT_HOME.has(r.scope) && names(r.text, tool));
 }

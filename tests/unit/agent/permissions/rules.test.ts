@@ -189,3 +189,23 @@ describe("Skill rules", () => {
     expect(rules({ allow: ["Skill(deploy)"] }).decide("Bash", { command: "deploy" })).toBeUndefined();
   });
 });
+
+describe("WebFetch and NotebookEdit rules", () => {
+  const fetch = (r: PermissionRules, url: string) => r.decide("WebFetch", { url, prompt: "p" })?.behavior;
+
+  test("WebFetch(domain:…) covers calls to that host; deny before allow; an unparsable url matches no domain", () => {
+    const r = rules({ deny: ["WebFetch(domain:evil.test)"], ask: ["WebFetch(domain:*.ask.test)"], allow: ["WebFetch(domain:docs.test)"] });
+    expect(fetch(r, "https://docs.test/page")).toBe("allow");
+    expect(fetch(r, "https://evil.test/")).toBe("deny");
+    expect(fetch(r, "https://a.ask.test/")).toBe("ask");
+    expect(fetch(r, "https://other.test/")).toBeUndefined();
+    expect(fetch(r, "not a url")).toBeUndefined();
+    expect(rules({ deny: ["WebFetch"] }).decide("WebFetch", { url: "https://x.test/" })?.behavior).toBe("deny");
+  });
+
+  test("Edit(…) covers NotebookEdit by its notebook_path", () => {
+    const r = rules({ deny: ["Edit(*.ipynb)"] });
+    expect(r.decide("NotebookEdit", { notebook_path: "/p/nb.ipynb" })?.behavior).toBe("deny");
+    expect(r.decide("NotebookEdit", { notebook_path: "/p/nb.txt" })).toBeUndefined();
+  });
+});
