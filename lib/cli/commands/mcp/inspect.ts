@@ -18,6 +18,7 @@ import * as fmt from "./format.ts";
 import { mcpReporter, NO_SERVERS } from "../../ui/server-lines.ts";
 import { writeStdout } from "../../io/stdout.ts";
 import { colorEnabled, plainUnlessColor } from "../../ui/style.ts";
+import { terminalText } from "../../../shared/terminal-text.ts";
 import type { Task } from "../../../mcp/tasks/task.ts";
 import { errorMessage } from "../../../shared/values.ts";
 
@@ -144,13 +145,15 @@ function selectServers(args: InspectorArgs, servers: ServerConfig[]): ServerConf
 
 async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<string, unknown>): Promise<number> {
   // Awaited: index.ts exits as soon as this returns, and a slow reader must still get everything.
+  // On a terminal, a server's text loses its codes (terminal-text.ts); a pipe gets the results as they are.
+  const shown = (text: string) => (process.stdout.isTTY ? terminalText(text) : text);
   const out = (text: string, raw: unknown) =>
-    writeStdout(args.json ? JSON.stringify(raw, null, 2) + "\n" : text.endsWith("\n") || text === "" ? text : text + "\n");
+    writeStdout(args.json ? JSON.stringify(raw, null, 2) + "\n" : shown(text.endsWith("\n") || text === "" ? text : text + "\n"));
   // Servers may announce more tools right after the handshake (list_changed): report the lists as they now are.
   await registry.refresh();
   const states = registry.snapshot();
-  // Failure reasons quote servers' stderr, which may carry their colour codes.
-  const plain = (text: string) => (colorEnabled(process.stdout) ? text : Bun.stripANSI(text));
+  // Failure reasons quote servers' stderr, and names and descriptions are the server's: no codes of theirs, on a terminal or not.
+  const plain = (text: string) => terminalText(text);
   if (args.command === "list") {
     await out(plain(fmt.listTable(states)), fmt.listJson(states));
     return states.every((s) => s.status !== "failed") ? 0 : 1;
