@@ -6,5 +6,6 @@ import { homedir } from "node:os";
 import { join } from "node:path";
 
 export function userConfigDir(env: Record<string, string | undefined> = process.env): string {
-  return env.CLAUDE_CONFIG_DIR || join(homedir(), ".claude");
+  // `env.HOME` first, as userConfigFile reads it: a caller passing another environment gets that user's folder.
+  return env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude");
 }

@@ -32,6 +32,7 @@ const stderr = (line: string) => process.stderr.write(line + "\n");
  * unknown, a request failed, or a tool result has isError; 2 usage error (usage on stderr), or a task command for a stdio server.
  */
 export async function runInspector(argv: string[]): Promise<number> {
+  if (argv[0] === "approve") return (await import("./approve.ts")).runApprove(argv.slice(1));
   const manage = manageCommand(argv);
   if (manage) return (await import("./manage.ts")).runManage(manage.command, manage.argv);
   let args: InspectorArgs;
@@ -96,10 +97,10 @@ export async function runInspector(argv: string[]): Promise<number> {
       authFor: lazyAuthFor({ allowLogin: !["list", "get"].includes(args.command), debug: args.debug ? stderr : undefined }),
     });
     onShutdown(() => registry.shutdown());
-    // Never asks (scripts use it): project servers start unless the user refused them.
+    // Never asks and never starts a repository's server the user has not approved: a cloned repository runs nothing by surprise.
     const project = selected.filter((s) => s.origin?.scope === "project");
-    const refused = project.length ? (await import("../../../agent/project-approval.ts")).unapprovedWithoutAsking(project, cwd, false) : new Set<string>();
-    await registry.connect(selected, refused);
+    const held = project.length ? (await import("../../../agent/project-approval.ts")).notStartedWithoutConsent(project, cwd) : new Map<string, string>();
+    await registry.connect(selected, held);
     return await run(args, registry, toolArgs);
   } catch (err) {
     if (err instanceof CommandError) {
@@ -155,7 +156,9 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
   // Failure reasons quote servers' stderr, and names and descriptions are the server's: no codes of theirs, on a terminal or not.
   const plain = (text: string) => terminalText(text);
   if (args.command === "list") {
-    await out(plain(fmt.listTable(states)), fmt.listJson(states));
+    const pending = states.filter(fmt.pendingApproval).map((s) => s.name);
+    const hint = pending.length ? `\n\nNot started, pending approval (.mcp.json): ${pending.join(", ")}; ${approveHint(pending)}.` : "";
+    await out(plain(fmt.listTable(states)) + hint, fmt.listJson(states));
     return states.every((s) => s.status !== "failed") ? 0 : 1;
   }
   const state = states[0]!;
@@ -163,6 +166,8 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
     await out(plain(fmt.detailsText(state)), fmt.detailsJson(state));
     return state.status !== "failed" ? 0 : 1;
   }
+  if (fmt.pendingApproval(state))
+    throw new CommandError(`MCP server "${state.name}" (.mcp.json) is pending approval, so it was not started: ${approveHint([state.name])}`);
   if (state.status === "disabled") throw new CommandError(`MCP server "${state.name}" is disabled (${state.error})`);
   // The registry already printed why the server failed to start.
   if (state.status !== "connected") return 1;
@@ -223,6 +228,11 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
     }
   }
   throw new UsageError(commandUsage(args.command));
+}
+
+/** How to approve project servers that were not started because nobody approved them. */
+function approveHint(names: string[]): string {
+  return `approve at the agent's question in a session here, or with \`mcp approve ${names.join(" ")}\``;
 }
 
 /** The named prompt from the start-up list, or asked now when the server declared none. @throws CommandError */
