@@ -22,7 +22,8 @@ export async function loadSettings(
 ): Promise<{ hooks?: SettingsHooks; usage?: string }> {
   if (!hasSettings(cwd, args.settings)) return {};
   const { prepareSettings, SettingsFlagError } = await import("../../agent/settings/turn-hooks.ts");
-  const approved = consent ? await askConsent(cwd, consent, warn) : false;
+  // One trust store: without anyone to ask (-p, host), the session's earlier yes to these files as they are now counts.
+  const approved = consent ? await askConsent(cwd, consent, warn) : await approvedInSession(cwd);
   try {
     const hooks = prepareSettings({
       cwd,
@@ -44,6 +45,11 @@ export async function loadSettings(
     if (err instanceof SettingsFlagError) return { usage: err.message };
     throw err;
   }
+}
+
+/** True when the session approved every loosening file of `cwd` as it is now (consent.ts keeps the answers). */
+async function approvedInSession(cwd: string): Promise<boolean> {
+  return (await import("../../agent/settings/consent.ts")).looseningApproved(cwd);
 }
 
 /** Asks about the repository files not approved as they are now; true when they may apply. */
