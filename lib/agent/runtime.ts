@@ -15,6 +15,7 @@ import { onShutdown } from "./lifecycle.ts";
 import type { McpInput, SkillInput } from "./input/types.ts";
 import { mcpInputOf } from "./mcp-input.ts";
 import { samplingHandler } from "./mcp/sampling.ts";
+import { SamplingBudget } from "./mcp/sampling-budget.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
@@ -116,7 +117,9 @@ export class AgentRuntime {
         features: {
           roots: workingDirectoryRoots(opts.cwd),
           // Read at each request: /model switches what servers' sampling uses too.
-          sampling: opts.sampling ? samplingHandler(() => session?.model ?? model, opts.log, opts.samplingConsent) : undefined,
+          sampling: opts.sampling
+            ? samplingHandler(() => session?.model ?? model, opts.log, opts.samplingConsent, new SamplingBudget(readMcpEnv().sampling, opts.log))
+            : undefined,
           elicitation: opts.elicitation,
         },
         onServerSettled: (s) => {
