@@ -122,7 +122,10 @@ export class ToolSearch {
     const byServer = new Map<string, Tool[]>();
     for (const t of mcp) {
       const server = this.routeOf(t.name)!.server;
-      byServer.set(server, [...(byServer.get(server) ?? []), t]);
+      // Appended in place: copying the list per tool made 100 000 tools quadratic.
+      const list = byServer.get(server);
+      if (list) list.push(t);
+      else byServer.set(server, [t]);
     }
     const list = [...byServer].map(([server, tools]) => `- ${server}: ${compactNames(tools)}`).join("\n");
     return {
@@ -195,8 +198,9 @@ export class ToolSearch {
 function compactNames(tools: readonly Tool[]): string {
   const prefix = /^mcp__.+?__/.exec(tools[0]!.name)?.[0];
   if (!prefix) return tools.map((t) => t.name).join(", ");
-  const short = tools.filter((t) => t.name.startsWith(prefix) && t.name.length > prefix.length);
-  const rest = tools.filter((t) => !short.includes(t));
+  const isShort = (t: Tool) => t.name.startsWith(prefix) && t.name.length > prefix.length;
+  const short = tools.filter(isShort);
+  const rest = tools.filter((t) => !isShort(t));
   const parts = short.length ? [`${prefix}*: ${short.map((t) => t.name.slice(prefix.length)).join(", ")}`] : [];
   if (rest.length) parts.push(rest.map((t) => t.name).join(", "));
   return parts.join("; ");

@@ -29,7 +29,8 @@ export async function loadSettings(
   try {
     // Read once: the consent question and the run's settings see the same files.
     const files = readSettingsFiles({ cwd, flag: args.settings, sources: args.settingSources, warn });
-    const approved = consent ? await askConsent(cwd, consent, warn, files) : false;
+    // One trust store: without anyone to ask (-p, host), the session's earlier yes to these files as they are now counts.
+    const approved = consent ? await askConsent(cwd, consent, warn, files) : await approvedInSession(cwd, files);
     const hooks = prepareSettings({
       cwd,
       files,
@@ -49,6 +50,11 @@ export async function loadSettings(
     if (err instanceof SettingsFlagError) return { usage: err.message };
     throw err;
   }
+}
+
+/** True when the session approved every loosening file of `cwd` as it is now (consent.ts keeps the answers). */
+async function approvedInSession(cwd: string, files: SettingsFile[]): Promise<boolean> {
+  return (await import("../../agent/settings/consent.ts")).looseningApproved(cwd, files);
 }
 
 /** Asks about the repository files not approved as they are now; true when they may apply. */

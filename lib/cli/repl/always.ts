@@ -8,6 +8,10 @@ import { homeDir } from "../../shared/claude-home.ts";
 import { type Always, alwaysFor, saveAllowRule } from "../../agent/permissions/always-rule.ts";
 import { compileRules, PermissionRules, type ToolRoute } from "../../agent/permissions/rules.ts";
 import type { Tool } from "../../tools/tool.ts";
+import { pendingLoosening, recordApproval } from "../../agent/settings/consent.ts";
+
+/** Where `[a]lways` saves, as consent.ts names a repository's settings files. */
+const LOCAL_FILE = ".claude/settings.local.json";
 
 export class AlwaysStore {
   private saved: string[] = [];
@@ -44,7 +48,14 @@ export class AlwaysStore {
       return;
     }
     try {
+      // The user's own rule must not bring the trust question back: a file approved (or loosening nothing) before the save stays approved after it.
+      const wasApproved = !pendingLoosening(this.cwd).some((f) => f.file === LOCAL_FILE);
       saveAllowRule(always.file, always.rule);
+      if (wasApproved)
+        recordApproval(
+          this.cwd,
+          pendingLoosening(this.cwd).filter((f) => f.file === LOCAL_FILE),
+        );
     } catch (err) {
       this.warn(`cannot save ${always.rule}: ${(err as Error).message}`);
     }
