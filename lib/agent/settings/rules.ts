@@ -65,7 +65,8 @@ export function compileRules(texts: RuleText[], ctx: RuleContext): Rule[] {
     const globbedAllow = parsed && source.behavior === "allow" && parsed.tool.includes("*") && !/^mcp__[^*]+__/.test(parsed.tool);
     if (!parsed || globbedAllow) {
       const why = parsed ? "an allow rule may use * in the tool name only after mcp__<server>__" : "expected Tool or Tool(specifier)";
-      ctx.warn(`${source.file.path}: permissions.${source.behavior}: invalid permission rule "${source.text}" was skipped (${why})`);
+      const where = source.file.path.startsWith("--") ? source.file.path : `${source.file.path}: permissions.${source.behavior}`;
+      ctx.warn(`${where}: invalid permission rule "${source.text}" was skipped (${why})`);
       continue;
     }
     const rule: Rule = { source, ...parsed };
