@@ -12,6 +12,7 @@ import type { Tool, ToolOutput } from "../../tools/tool.ts";
 import type { RunSettings } from "./engine.ts";
 import type { ToolRoute } from "./rules.ts";
 import { existsSync } from "node:fs";
+import { loadBashGrammar } from "../permissions/bash/grammar.ts";
 import { resolve } from "node:path";
 
 export interface GateOptions {
@@ -63,6 +64,7 @@ export class ToolGate {
       if (out.permission?.decision === "ask") askWhy = out.permission.reason ?? askText(tool.name);
       hookAllows = out.permission?.decision === "allow";
     }
+    if (tool.name === "Bash" && settings.rules.parsesBash) await this.grammar();
     const match = settings.rules.decide(tool.name, input, this.opts.route(tool.name));
     if (match?.behavior === "deny") return { behavior: "deny", message: denyText(tool, input, match.rule.path !== undefined) };
     if (match?.behavior === "ask") askWhy = askText(tool.name);
@@ -95,6 +97,19 @@ export class ToolGate {
     }
     return { ...(context.length ? { context } : {}), ...(output !== given ? { output } : {}) };
   };
+
+  /** Loads the shell grammar for Bash rules once; a failure is one notice, and Bash rules then fail closed (rules.ts). */
+  private async grammar(): Promise<void> {
+    try {
+      await loadBashGrammar();
+    } catch (err) {
+      if (!this.grammarFailed)
+        this.opts.notice(`cannot load the shell grammar for Bash rules (${(err as Error).message}); no allow rule matches a Bash command`);
+      this.grammarFailed = true;
+    }
+  }
+
+  private grammarFailed = false;
 
   /** For the loop's `halted`. */
   readonly halted = (): boolean => this.stopped !== undefined;

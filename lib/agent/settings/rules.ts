@@ -10,6 +10,8 @@
 import { ruleNamesTool } from "../mcp/names.ts";
 import { parseBash } from "./bash-parse.ts";
 import { bashPartMatches, bashWholeMatches } from "./bash-rules.ts";
+import { analyzeBash } from "../permissions/bash/tree.ts";
+import { allowMatches, denyMatches } from "../permissions/bash/match.ts";
 import type { Behavior, RuleText } from "./merge.ts";
 import { candidatePaths, compilePathPattern, type PathPattern } from "./path-rules.ts";
 
@@ -152,17 +154,23 @@ export class PermissionRules {
     return this.deny.find((r) => covers(r, "Read", () => paths, undefined));
   }
 
+  /** True when a Bash call's decision needs the shell grammar (permissions/bash/grammar.ts): a scoped Bash rule or a path rule. */
+  get parsesBash(): boolean {
+    return this.rules.some((r) => (r.tool === "Bash" && r.spec !== undefined) || r.path !== undefined);
+  }
+
   /**
-   * Bash: deny and ask match if any part matches (nested ones included) or the whole command does;
-   * allow only when the command has nothing unsafe and every part is allowed.
+   * Bash, on the shell grammar's tree (permissions/bash/tree.ts): deny and ask match if any simple
+   * command matches (nested ones included), if the whole command does, or if some command could not
+   * be resolved; allow only when the command has nothing unsafe and every simple command is allowed.
+   * Before the grammar is loaded, the tokenizer finds deny and ask rules and no allow rule matches.
    */
   private decideBash(command: string): RuleMatch | undefined {
-    const parsed = parseBash(command);
-    const any = (list: Rule[]) =>
-      list.find(
-        (r) =>
-          r.tool === "Bash" && (r.spec === undefined || bashWholeMatches(r.spec, command) || parsed.parts.some((p) => bashPartMatches(r.spec!, p, "loose"))),
-      );
+    const tree = analyzeBash(command);
+    const parsed = tree ? undefined : parseBash(command);
+    const partMatches = (spec: string) =>
+      tree ? tree.opaque !== undefined || tree.parts.some((p) => denyMatches(spec, p)) : parsed!.parts.some((p) => bashPartMatches(spec, p, "loose"));
+    const any = (list: Rule[]) => list.find((r) => r.tool === "Bash" && (r.spec === undefined || bashWholeMatches(r.spec, command) || partMatches(r.spec)));
     for (const [behavior, list] of [
       ["deny", this.deny],
       ["ask", this.ask],
@@ -173,10 +181,11 @@ export class PermissionRules {
     }
     const bare = this.allow.find((r) => r.tool === "Bash" && r.spec === undefined);
     if (bare) return { behavior: "allow", rule: bare };
-    if (parsed.unsafe || !parsed.parts.length) return undefined;
+    if (!tree || tree.unsafe || !tree.parts.length) return undefined;
     let last: Rule | undefined;
-    for (const part of parsed.parts) {
-      last = this.allow.find((r) => r.tool === "Bash" && bashPartMatches(r.spec!, part, "strict"));
+    for (const part of tree.parts) {
+      if (part.transparent) continue;
+      last = this.allow.find((r) => r.tool === "Bash" && r.spec !== undefined && allowMatches(r.spec, part));
       if (!last) return undefined;
     }
     return last && { behavior: "allow", rule: last };

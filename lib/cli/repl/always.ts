@@ -8,6 +8,7 @@ import { homedir } from "node:os";
 import { type Always, alwaysFor, saveAllowRule } from "../../agent/settings/always.ts";
 import { compileRules, PermissionRules, type ToolRoute } from "../../agent/settings/rules.ts";
 import type { Tool } from "../../tools/tool.ts";
+import { loadBashGrammar } from "../../agent/permissions/bash/grammar.ts";
 
 export class AlwaysStore {
   private saved: string[] = [];
@@ -28,6 +29,11 @@ export class AlwaysStore {
   label(always: NonNullable<Always>): string {
     if ("acceptEdits" in always) return "[a]lways: accept edits for this session";
     return `[a]lways: save ${always.rule} to .claude/settings.local.json`;
+  }
+
+  /** Loads the shell grammar once a Bash rule was saved: a saved Bash rule matches only through it. */
+  async ready(tool: Tool): Promise<void> {
+    if (tool.name === "Bash" && this.rules?.parsesBash) await loadBashGrammar().catch(() => undefined);
   }
 
   /** True when a rule saved this session covers the call. */

@@ -64,6 +64,7 @@ export function permissionHook(
   const decide = async (tool: Tool, input: Record<string, unknown>, forced: boolean): Promise<PermissionDecision> => {
     // `forced`: a settings ask rule or hook, which asks even past --allowedTools, a skill's grants, "always" and skipped permissions.
     const allowed = [...opts.allowed, ...(opts.granted?.() ?? [])];
+    await opts.always?.ready(tool);
     if (
       !forced &&
       (opts.skipAll ||
