@@ -12,6 +12,8 @@ import { parseBash } from "./bash-parse.ts";
 import { bashPartMatches, bashWholeMatches } from "./bash-rules.ts";
 import { analyzeBash } from "../permissions/bash/tree.ts";
 import { allowMatches, denyMatches } from "../permissions/bash/match.ts";
+import { fileUse, pathsOf } from "../permissions/bash/files.ts";
+import type { Word } from "../permissions/bash/tree.ts";
 import type { Behavior, RuleText } from "./merge.ts";
 import { candidatePaths, compilePathPattern, type PathPattern } from "./path-rules.ts";
 
@@ -171,17 +173,25 @@ export class PermissionRules {
     const partMatches = (spec: string) =>
       tree ? tree.opaque !== undefined || tree.parts.some((p) => denyMatches(spec, p)) : parsed!.parts.some((p) => bashPartMatches(spec, p, "loose"));
     const any = (list: Rule[]) => list.find((r) => r.tool === "Bash" && (r.spec === undefined || bashWholeMatches(r.spec, command) || partMatches(r.spec)));
+    // Read and Edit rules reach the files the command reads and writes (permissions/bash/files.ts); an unknown path may be any.
+    const use = tree && fileUse(tree);
+    const paths = (w: Word) => pathsOf(w, this.ctx.cwd)?.map((p) => candidatePaths(p, this.ctx.cwd, this.ctx.home));
+    const touches = (r: Rule, tool: "Read" | "Edit", words: Word[]) =>
+      r.tool === tool && r.path !== undefined && words.some((w) => paths(w)?.some((c) => c.some((p) => r.path!.matches(p))) ?? true);
+    const fileRule = (list: Rule[]) => use && list.find((r) => touches(r, "Read", use.reads) || touches(r, "Edit", use.writes));
     for (const [behavior, list] of [
       ["deny", this.deny],
       ["ask", this.ask],
     ] as const) {
       const glob = list.find((r) => r.tool !== "Bash" && r.spec === undefined && namesTool(r, "Bash", undefined));
-      const rule = glob ?? any(list);
+      const rule = glob ?? any(list) ?? fileRule(list);
       if (rule) return { behavior, rule };
     }
     const bare = this.allow.find((r) => r.tool === "Bash" && r.spec === undefined);
     if (bare) return { behavior: "allow", rule: bare };
     if (!tree || tree.unsafe || !tree.parts.length) return undefined;
+    // A write is an Edit: an allow rule for the program does not cover one outside the working directory, unless an Edit rule allows it.
+    if (use?.writes.some((w) => !this.writeAllowed(paths(w)))) return undefined;
     let last: Rule | undefined;
     for (const part of tree.parts) {
       if (part.transparent) continue;
@@ -190,4 +200,18 @@ export class PermissionRules {
     }
     return last && { behavior: "allow", rule: last };
   }
+
+  /** A write a Bash allow rule may carry: every path it may be is inside the working directory or allowed by an Edit rule. */
+  private writeAllowed(candidates: string[][] | undefined): boolean {
+    if (!candidates) return false;
+    const inside = (p: string) => p === this.ctx.cwd || p.startsWith(`${this.ctx.cwd}/`) || p.startsWith(`${this.realCwd}/`);
+    return candidates.every((c) => c.every(inside) || this.allow.some((r) => r.tool === "Edit" && r.path !== undefined && c.every((p) => r.path!.matches(p))));
+  }
+
+  private get realCwd(): string {
+    this.cwdReal ??= candidatePaths(".", this.ctx.cwd, this.ctx.home).at(-1)!;
+    return this.cwdReal;
+  }
+
+  private cwdReal: string | undefined;
 }

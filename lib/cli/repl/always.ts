@@ -31,9 +31,9 @@ export class AlwaysStore {
     return `[a]lways: save ${always.rule} to .claude/settings.local.json`;
   }
 
-  /** Loads the shell grammar once a Bash rule was saved: a saved Bash rule matches only through it. */
-  async ready(tool: Tool): Promise<void> {
-    if (tool.name === "Bash" && this.rules?.parsesBash) await loadBashGrammar().catch(() => undefined);
+  /** Loads the shell grammar when a saved Bash rule is to match a call, or a Bash rule to be offered: both read the command through it. */
+  async ready(tool: Tool, offering = false): Promise<void> {
+    if (tool.name === "Bash" && (offering || this.rules?.parsesBash)) await loadBashGrammar().catch(() => undefined);
   }
 
   /** True when a rule saved this session covers the call. */

@@ -76,9 +76,11 @@ export function permissionHook(
       return true;
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };
-    const offer = opts.always?.offer(tool, input);
-    // A compound or wrapped command gets no always: no saved prefix could vouch for it.
-    const third = !opts.always ? " / [a]lways for this tool" : offer ? ` / ${opts.always.label(offer)}` : "";
+    // A call an ask rule or hook asked about gets no always: it asks each time.
+    await opts.always?.ready(tool, true);
+    const offer = forced ? undefined : opts.always?.offer(tool, input);
+    // A compound or wrapped command, or one that writes through a redirect, gets no always: no saved prefix could vouch for it.
+    const third = forced ? "" : !opts.always ? " / [a]lways for this tool" : offer ? ` / ${opts.always.label(offer)}` : "";
     const question = `Allow ${preview.title}? [y]es / [n]o${third} `;
     let body = preview.body;
     for (;;) {
@@ -89,7 +91,7 @@ export function permissionHook(
         return false;
       }
       const parsed = parseAnswer(line);
-      if (parsed?.answer === "always" && opts.always && !offer) continue;
+      if (parsed?.answer === "always" && (forced || (opts.always && !offer))) continue;
       if (parsed?.answer === "always") {
         if (offer) opts.always!.keep(offer, opts.allowed);
         else opts.allowed.add(tool.name);
