@@ -161,6 +161,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       afterTool: gate?.afterTool,
       halted: gate?.halted,
       cwd: runtime.opts.cwd,
+      excluded: settings?.searchExclusions(),
       toolState: mode.toolState,
       maxTurns: mode.maxTurns,
       signal,

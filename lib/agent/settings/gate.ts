@@ -11,9 +11,7 @@ import type { ToolUseBlock } from "../messages.ts";
 import type { Tool, ToolOutput } from "../../tools/tool.ts";
 import type { RunSettings } from "./engine.ts";
 import type { ToolRoute } from "./rules.ts";
-import { existsSync } from "node:fs";
 import { loadBashGrammar } from "../permissions/bash/grammar.ts";
-import { resolve } from "node:path";
 
 export interface GateOptions {
   settings: RunSettings;
@@ -81,8 +79,8 @@ export class ToolGate {
   /** The loop's `afterTool`: PostToolUse (or PostToolUseFailure) hooks, and the context PreToolUse left for this call. */
   readonly afterTool = async (call: ToolUseBlock, input: Record<string, unknown>, given: ToolOutput): Promise<{ context?: string[]; output?: ToolOutput }> => {
     const context = this.pending.get(call.id) ?? [];
-    // A search over a folder above a denied one must not show what the Read rules keep from the model.
-    const output = call.name === "Grep" || call.name === "Glob" ? withoutDenied(given, this.opts.settings) : given;
+    // Grep and Glob leave what the Read rules deny out of the search itself (ToolContext.excluded).
+    const output = given;
     this.pending.delete(call.id);
     const { settings } = this.opts;
     const event = output.isError ? "PostToolUseFailure" : "PostToolUse";
@@ -125,40 +123,6 @@ function withInput(decision: PermissionDecision, updated: { updatedInput?: Recor
   if (decision === true) return { behavior: "allow", ...updated };
   if (typeof decision === "object" && decision.behavior === "allow") return { behavior: "allow", updatedInput: decision.updatedInput ?? updated.updatedInput };
   return decision;
-}
-
-/**
- * A Grep or Glob result without the lines whose path a Read deny rule covers (`path`, `path:N:text`,
- * `path-N-text`, `path:N`), and one line saying how many were left out; the same output when none was.
- */
-function withoutDenied(output: ToolOutput, settings: RunSettings): ToolOutput {
-  if (output.isError || typeof output.content !== "string") return output;
-  const cwd = settings.cwd;
-  const denied = new Map<string, boolean>();
-  const isDenied = (path: string) => {
-    let d = denied.get(path);
-    if (d === undefined) denied.set(path, (d = settings.rules.readDenied(resolve(cwd, path)) !== undefined));
-    return d;
-  };
-  let dropped = 0;
-  const kept = output.content.split("\n").filter((line) => {
-    const path = pathOf(line, cwd);
-    if (path === undefined || !isDenied(path)) return true;
-    dropped++;
-    return false;
-  });
-  if (!dropped) return output;
-  return { ...output, content: `${kept.join("\n")}\n(${dropped} result line${dropped === 1 ? "" : "s"} in paths denied by your permission settings left out)` };
-}
-
-/** The file a search result line names: the whole line, or its part before a `:` or `-` that names an existing file. */
-function pathOf(line: string, cwd: string): string | undefined {
-  if (!line || line === "--") return undefined;
-  if (existsSync(resolve(cwd, line))) return line;
-  for (let i = 1; i < line.length; i++) {
-    if ((line[i] === ":" || line[i] === "-") && existsSync(resolve(cwd, line.slice(0, i)))) return line.slice(0, i);
-  }
-  return undefined;
 }
 
 function textOf(output: ToolOutput): string {

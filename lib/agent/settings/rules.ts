@@ -150,6 +150,11 @@ export class PermissionRules {
     return undefined;
   }
 
+  /** The absolute globs of the Read deny rules (what Grep and Glob leave out of a search). */
+  readDenyGlobs(): string[] {
+    return this.deny.filter((r) => r.tool === "Read" && r.path).map((r) => r.path!.glob);
+  }
+
   /** The deny rule covering a read of `path` (an `@file` mention), if any. */
   readDenied(path: string): Rule | undefined {
     const paths = candidatePaths(path, this.ctx.cwd, this.ctx.home);
