@@ -4,6 +4,7 @@
  * Shared by print mode and the interactive session.
  */
 import type { Tool } from "../tools/tool.ts";
+import { isScopedRule, ruleToolName } from "./permissions/flag-rules.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { offeredTools } from "./offered-tools.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config/load.ts";
@@ -195,7 +196,11 @@ export class AgentRuntime {
     const names = [...builtinTools(), ...this.web, ...(this.mcpTools?.tools() ?? [])].map((t) => t.name);
     const servers = this.configured.map((s) => serverRuleName(s.name));
     for (const rule of this.opts.disallowedTools) {
-      if (!names.some((n) => this.matchesRule(n, rule)) && !servers.includes(rule)) {
+      // A scoped rule (`Bash(rm:*)`) is the rule engine's; only the tool it names must exist.
+      if (isScopedRule(rule)) {
+        const tool = ruleToolName(rule);
+        if (!names.includes(tool) && !tool.startsWith("mcp__")) this.opts.log(`--disallowedTools: no tool named "${tool}" for the rule "${rule}"`);
+      } else if (!names.some((n) => this.matchesRule(n, rule)) && !servers.includes(rule)) {
         this.opts.log(`--disallowedTools: no tool or MCP server named "${rule}"`);
       }
     }

@@ -27,6 +27,14 @@ export interface ToolOutput {
   followUp?: TextBlock[];
 }
 
+/** What a search leaves out because the run's Read rules deny it (lib/agent/permissions/search-exclusions.ts). */
+export interface SearchExclusions {
+  /** ripgrep `--glob` patterns (without the `!`) relative to the searched folder `dir`. */
+  globs(dir: string): string[];
+  /** True when the absolute `path` is denied. */
+  covers(path: string): boolean;
+}
+
 /** Per-call context: the working directory every relative path resolves against, and cancellation. */
 export interface ToolContext {
   cwd: string;
@@ -41,6 +49,8 @@ export interface ToolContext {
   toolState?: ToolState;
   /** The call's `tool_use` id, for a question about it that must name it (the host's `can_use_tool`). */
   callId?: string;
+  /** Paths the run's Read rules deny: Grep and Glob leave them out of the search itself. */
+  excluded?: SearchExclusions;
 }
 
 export interface Tool {

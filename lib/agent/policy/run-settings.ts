@@ -12,6 +12,8 @@ import { type EffectiveSettings, mergeSettings } from "../settings/merge.ts";
 import { compileRules, PermissionRules } from "../permissions/rules.ts";
 import { trustFile, workspaceTrusted } from "../settings/trust.ts";
 import { needsTrust } from "../settings/loosening.ts";
+import type { FlagRules } from "../permissions/flag-rules.ts";
+import type { RuleText } from "../settings/merge.ts";
 
 export interface SettingsLoadOptions {
   cwd: string;
@@ -28,6 +30,8 @@ export interface SettingsLoadOptions {
   /** The warning's words for that hold (merge.ts). */
   gateReason?: string;
   warn(line: string): void;
+  /** The scoped rules of --allowedTools/--disallowedTools (permissions/flag-rules.ts): rules like any file's. */
+  flagRules?: FlagRules;
   /** Unit tests only: a managed folder other than the platform's (null: none). */
   managedDir?: string | null;
 }
@@ -75,12 +79,14 @@ export class RunSettings {
       warn: opts.warn,
       gateReason: opts.gateReason,
     });
+    const flags = flagRuleTexts(opts.flagRules, cwd);
+    if (flags.length) effective.rules = [...effective.rules, ...flags];
     return new RunSettings(effective, cwd, home, opts.warn);
   }
 
   /** No file spoke: the run must be exactly as without settings. */
   get empty(): boolean {
-    return this.effective.files.length === 0;
+    return this.effective.files.length === 0 && this.effective.rules.length === 0;
   }
 
   /** True when some hook listens to `event`. */
@@ -103,4 +109,20 @@ export class RunSettings {
     });
     return hookOutcome(event, query, runs);
   }
+}
+
+/**
+ * The flags' rules as rule texts of their own source. Order among sources does not matter: deny
+ * from any source beats ask, and ask beats allow (rules.ts). `/x` in a flag is relative to the
+ * working directory, as for the command line in Claude Code.
+ */
+function flagRuleTexts(flags: FlagRules | undefined, cwd: string): RuleText[] {
+  if (!flags) return [];
+  const file = (path: string) => ({ scope: "flag" as const, path, root: cwd, doc: {} });
+  const allow = file("--allowedTools");
+  const deny = file("--disallowedTools");
+  return [
+    ...flags.deny.map((text) => ({ text, behavior: "deny" as const, file: deny })),
+    ...flags.allow.map((text) => ({ text, behavior: "allow" as const, file: allow })),
+  ];
 }

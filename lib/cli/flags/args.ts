@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { ignoredSdkFlags, SDK_IGNORED } from "./sdk-flags.ts";
 import type { CompiledSchema } from "../../tools/json-schema.ts";
+import { splitRuleList } from "../../agent/permissions/flag-rules.ts";
 import { ELICITATION_POLICIES, type ElicitationPolicy, isElicitationPolicy } from "../../agent/elicitation-policy.ts";
 
 /** The version `--version` prints (package.json's). */
@@ -205,7 +206,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     throw new UsageError(`--permission-prompt-tool: only "stdio" is supported (got "${promptTool}")`);
   }
   if (promptTool !== undefined && inputFormat !== "stream-json") throw new UsageError("--permission-prompt-tool stdio needs --input-format stream-json");
-  const list = (...keys: string[]) => keys.flatMap((k) => ((values[k] as string[] | undefined) ?? []).flatMap((v) => v.split(/[\s,]+/).filter(Boolean)));
+  const list = (...keys: string[]) => keys.flatMap((k) => ((values[k] as string[] | undefined) ?? []).flatMap(splitRuleList));
   return {
     print: Boolean(values.print),
     prompt: positionals.length ? positionals.join(" ") : undefined,

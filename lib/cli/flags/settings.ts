@@ -8,6 +8,7 @@ import type { Loosening } from "../../agent/settings/consent.ts";
 import type { SettingsFile } from "../../agent/settings/files.ts";
 import { approvalRequired } from "../../agent/project-approval.ts";
 import type { CliArgs } from "./args.ts";
+import { scopedFlagRules } from "../../agent/permissions/flag-rules.ts";
 
 /**
  * The settings of a run in `cwd`, or `{usage}` for a bad `--settings`/`--setting-sources` (exit 2).
@@ -21,7 +22,9 @@ export async function loadSettings(
   warn: (line: string) => void,
   consent?: (pending: Loosening[]) => Promise<boolean>,
 ): Promise<{ hooks?: SettingsHooks; usage?: string }> {
-  if (!hasSettings(cwd, args.settings)) return {};
+  // A scoped rule in --allowedTools/--disallowedTools is a rule like a settings file's: it needs the engine too.
+  const flagRules = scopedFlagRules(args.allowedTools, args.disallowedTools);
+  if (!hasSettings(cwd, args.settings) && !flagRules.allow.length && !flagRules.deny.length) return {};
   const [{ prepareSettings }, { readSettingsFiles, SettingsFlagError }] = await Promise.all([
     import("../../agent/policy/turn-hooks.ts"),
     import("../../agent/settings/files.ts"),
@@ -37,6 +40,7 @@ export async function loadSettings(
       requireApproval: consent !== undefined || approvalRequired(),
       approved,
       gateReason: consent ? "not approved" : undefined,
+      flagRules,
       warn,
     });
     if (hooks?.settings.effective.bypassDisabled && (args.permissionMode === "bypassPermissions" || args.skipPermissions)) {

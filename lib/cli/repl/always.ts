@@ -12,6 +12,7 @@ import { pendingLoosening, recordApproval } from "../../agent/settings/consent.t
 
 /** Where `[a]lways` saves, as consent.ts names a repository's settings files. */
 const LOCAL_FILE = ".claude/settings.local.json";
+import { loadBashGrammar } from "../../agent/permissions/bash/grammar.ts";
 
 export class AlwaysStore {
   private saved: string[] = [];
@@ -32,6 +33,11 @@ export class AlwaysStore {
   label(always: NonNullable<Always>): string {
     if ("acceptEdits" in always) return "[a]lways: accept edits for this session";
     return `[a]lways: save ${always.rule} to .claude/settings.local.json`;
+  }
+
+  /** Loads the shell grammar when a saved Bash rule is to match a call, or a Bash rule to be offered: both read the command through it. */
+  async ready(tool: Tool, offering = false): Promise<void> {
+    if (tool.name === "Bash" && (offering || this.rules?.parsesBash)) await loadBashGrammar().catch(() => undefined);
   }
 
   /** True when a rule saved this session covers the call. */

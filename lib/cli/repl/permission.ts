@@ -79,7 +79,7 @@ export function sessionPermissions(opts: SessionPermissionOptions): ModePermissi
       opts.grantsCall?.(tool, input) === true ||
       allowedByDomainRule(opts.allowed, tool.name, input) ||
       opts.always?.allows(tool, input) === true,
-    ask: (tool, input) => question(tool, input),
+    ask: (tool, input, _call, _message, forced) => question(tool, input, forced),
   };
 }
 
@@ -94,14 +94,16 @@ export function permissionHook(opts: SessionPermissionOptions): (tool: Tool, inp
  * Questions are asked one at a time (concurrent read-only MCP calls may both need one); an
  * unclear answer asks again; an interrupt refuses and interrupts the turn.
  */
-export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>) => Promise<PermissionDecision> {
+export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>, forced?: boolean) => Promise<PermissionDecision> {
   let queue: Promise<unknown> = Promise.resolve();
-  const askOnce = async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> => {
+  const askOnce = async (tool: Tool, input: Record<string, unknown>, forced: boolean): Promise<PermissionDecision> => {
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };
-    const offer = opts.always?.offer(tool, input);
-    // A compound or wrapped command gets no always: no saved prefix could vouch for it.
-    const third = !opts.always ? " / [a]lways for this tool" : offer ? ` / ${opts.always.label(offer)}` : "";
+    // A call an ask rule or hook asked about gets no always: it asks each time.
+    await opts.always?.ready(tool, true);
+    const offer = forced ? undefined : opts.always?.offer(tool, input);
+    // A compound or wrapped command, or one that writes through a redirect, gets no always: no saved prefix could vouch for it.
+    const third = forced ? "" : !opts.always ? " / [a]lways for this tool" : offer ? ` / ${opts.always.label(offer)}` : "";
     const question = `Allow ${preview.title}? [y]es / [n]o${third} `;
     let body = preview.body;
     for (;;) {
@@ -112,7 +114,7 @@ export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input:
         return false;
       }
       const parsed = parseAnswer(line);
-      if (parsed?.answer === "always" && opts.always && !offer) continue;
+      if (parsed?.answer === "always" && (forced || (opts.always && !offer))) continue;
       if (parsed?.answer === "always") {
         if (offer) opts.always!.keep(offer, opts.allowed);
         else opts.allowed.add(tool.name);
@@ -122,8 +124,8 @@ export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input:
       return parsed.reason ? { behavior: "deny", message: `The user refused to run ${tool.name}. They said: ${parsed.reason}` } : false;
     }
   };
-  return (tool, input) => {
-    const turn = queue.then(() => askOnce(tool, input));
+  return (tool, input, forced = false) => {
+    const turn = queue.then(() => askOnce(tool, input, forced));
     queue = turn.catch(() => undefined);
     return turn;
   };

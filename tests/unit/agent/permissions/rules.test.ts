@@ -2,12 +2,16 @@
  * Permission rules as pure functions: the Bash tokenizer and matcher (Claude Code's word boundary,
  * compound commands, what cannot be vouched for), Read/Edit anchors, MCP names, deny > ask > allow.
  */
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { loadBashGrammar } from "../../../../lib/agent/permissions/bash/grammar.ts";
 import { parseBash } from "../../../../lib/agent/permissions/bash-parse.ts";
 import type { SettingsFile } from "../../../../lib/agent/settings/files.ts";
 import type { Behavior } from "../../../../lib/agent/settings/merge.ts";
 import { compilePathPattern } from "../../../../lib/agent/permissions/path-rules.ts";
 import { compileRules, parseRuleText, PermissionRules } from "../../../../lib/agent/permissions/rules.ts";
+
+// Bash decisions read the shell grammar, which the gate loads before the first Bash call.
+beforeAll(() => loadBashGrammar());
 
 const file = (scope: SettingsFile["scope"] = "project", root = "/p"): SettingsFile => ({ scope, path: `/p/.claude/settings.json`, root, doc: {} });
 const ctx = { cwd: "/p", home: "/home/u", warn: () => {} };
