@@ -3,9 +3,10 @@
  * tools are their servers'). It starts from today's set, minus what `--tools` leaves out. A tool of
  * this round is "opt-in": in -p and host mode it joins only when something of this run asks for it:
  * `--tools` or `--allowedTools` naming it, its own flag, a variable of the process environment as the
- * run started, or the project's own settings files (a rule naming it in `.claude/settings.json` or
- * `.claude/settings.local.json`). Never the user's home: a Claude Code user's `~/.claude` must not grow
- * -p's first request. The interactive session, where a person watches every call, offers them all.
+ * run started (before any settings `env` was applied), or the project's own settings files (a rule
+ * naming it in `.claude/settings.json`, `.claude/settings.local.json` or a `--settings` file). Never
+ * the user's home: a Claude Code user's `~/.claude` must not grow -p's first request. The interactive
+ * session and host mode, as in Claude Code, offer them all.
  * Every new tool registers in OPT_IN, and nowhere else decides.
  */
 import type { SettingsDoc } from "./settings/schema.ts";
@@ -19,10 +20,14 @@ export interface OptIn {
 }
 
 /** The tools this round adds, by name (each issue registers its tool here): offered in -p and host mode only when asked for. */
-export const OPT_IN: Readonly<Record<string, OptIn>> = {};
+export const OPT_IN: Readonly<Record<string, OptIn>> = {
+  WebFetch: { env: "AGENT_WEB_TOOLS" },
+  WebSearch: { env: "AGENT_WEB_TOOLS" },
+  NotebookEdit: {},
+};
 
 export interface OfferContext {
-  /** The interactive session: a person is there, so every opt-in tool is offered. */
+  /** The interactive session or host mode: every opt-in tool is offered. */
   everyOptIn: boolean;
   /** `--tools` as given: absent (today's set), "" (none), "default" (today's set), or names (comma or space separated). */
   tools?: string;
@@ -32,9 +37,12 @@ export interface OfferContext {
   flagged: ReadonlySet<string>;
   /** The process environment as the run started, before any settings `env` was applied. */
   env: Readonly<Record<string, string | undefined>>;
-  /** The project's own settings files (project and local scope), never the user's. */
+  /** The project's own settings files (project and local scope) and a `--settings` file, never the user's. */
   projectDocs: readonly SettingsDoc[];
 }
+
+/** Nothing asks for an opt-in tool: what a run without an offer context gets (fail closed). */
+export const NOTHING_ASKED: OfferContext = { everyOptIn: false, allowedTools: [], flagged: new Set(), env: {}, projectDocs: [] };
 
 const ruleTool = (rule: string) => rule.trim().replace(/\(.*$/s, "");
 const truthy = (value: string | undefined) => value !== undefined && /^(1|true|yes)$/i.test(value.trim());

@@ -1,16 +1,15 @@
 /**
- * The tools a run offers only by tools/web/offered.ts's rule (WebFetch, WebSearch, NotebookEdit),
- * wired to the agent: WebFetch's side request goes to the small model of the model table (or
+ * The opt-in tools of this round (WebFetch, WebSearch, NotebookEdit), wired to the agent; whether
+ * the model is offered them is offered-tools.ts's one rule, not this file's: WebFetch's side request goes to the small model of the model table (or
  * ANTHROPIC_SMALL_FAST_MODEL), its guard learns which hosts an allow rule names (`--allowedTools`
  * and the settings files), and WebSearch's nested request goes to the run's model.
  */
 import type { Tool } from "../tools/tool.ts";
 import { webFetchTool } from "../tools/web/fetch-tool.ts";
-import { ruleNamesHost, WEB_FETCH_TOOL } from "../tools/web/domain-rule.ts";
-import { optInToolOffered, webToolOffered, type OfferSources } from "../tools/web/offered.ts";
-import { NOTEBOOK_EDIT_TOOL, notebookEditTool } from "../tools/notebook-edit.ts";
+import { ruleNamesHost } from "../tools/web/domain-rule.ts";
+import { notebookEditTool } from "../tools/notebook-edit.ts";
 import { SIDE_SYSTEM, sidePrompt } from "../tools/web/side-prompt.ts";
-import { type SearchOutcome, WEB_SEARCH_TOOL, webSearchTool } from "../tools/web/search-tool.ts";
+import { type SearchOutcome, webSearchTool } from "../tools/web/search-tool.ts";
 import { ToolError } from "../tools/tool-error.ts";
 import { replyText } from "./messages.ts";
 import { ModelError, type ModelClient } from "./model.ts";
@@ -18,7 +17,6 @@ import { modelForAlias } from "./model-table.ts";
 import type { SettingsHooks } from "./policy/turn-hooks.ts";
 
 export interface WebToolOptions {
-  mode: OfferSources["mode"];
   env: Record<string, string | undefined>;
   allowedTools: readonly string[];
   settings?: SettingsHooks;
@@ -36,21 +34,10 @@ export function smallModel(env: Record<string, string | undefined>): string {
   return env.ANTHROPIC_SMALL_FAST_MODEL || env.ANTHROPIC_DEFAULT_HAIKU_MODEL || modelForAlias("haiku") || "claude-haiku-4-5";
 }
 
-/** The opt-in tools this run offers (WebFetch, WebSearch, NotebookEdit, each by offered.ts's rule), built once. */
+/** The opt-in tools, built once so WebFetch's caches last the run; offered-tools.ts filters what the model sees. */
 export function optInTools(o: WebToolOptions): Tool[] {
   const rules = o.settings?.settings.rules.rules ?? [];
-  const sources: OfferSources = {
-    mode: o.mode,
-    env: o.env,
-    allowedTools: o.allowedTools,
-    rules: rules.map((r) => ({ text: r.source.text, behavior: r.source.behavior, scope: r.source.file.scope })),
-  };
-  const tools: Tool[] = [];
-  if (webToolOffered(WEB_FETCH_TOOL, sources)) tools.push(fetchTool(o, rules));
-  if (webToolOffered(WEB_SEARCH_TOOL, sources))
-    tools.push(webSearchTool({ search: (query, domains, signal) => search(o.mainModel(), query, domains, signal) }));
-  if (optInToolOffered(NOTEBOOK_EDIT_TOOL, sources)) tools.push(notebookEditTool);
-  return tools;
+  return [fetchTool(o, rules), webSearchTool({ search: (query, domains, signal) => search(o.mainModel(), query, domains, signal) }), notebookEditTool];
 }
 
 type Rules = NonNullable<WebToolOptions["settings"]>["settings"]["rules"]["rules"];

@@ -24,8 +24,8 @@ export interface RuntimeOptions {
   mcpConfig: string[];
   strictMcpConfig: boolean;
   disallowedTools: string[];
-  /** Which mode runs, and the --allowedTools entries: what opt-in-tools.ts needs to decide whether WebFetch, WebSearch and NotebookEdit are offered. */
-  web?: { mode: "print" | "session" | "host"; allowedTools: string[] };
+  /** The --allowedTools entries, whose WebFetch(domain:…) rules WebFetch's guard reads (opt-in-tools.ts). */
+  web?: { allowedTools: string[] };
   /** The run's settings files (lib/agent/settings): bare deny rules take tools off every request; turn.ts runs their rules and hooks. */
   settings?: SettingsHooks;
   /** What decides the agent's own tools on offer (offered-tools.ts); absent: today's whole set. */

@@ -6,7 +6,7 @@
 import type { Tool } from "../tools/tool.ts";
 import { isScopedRule, ruleToolName } from "./permissions/flag-rules.ts";
 import { builtinTools } from "../tools/builtin.ts";
-import { offeredTools } from "./offered-tools.ts";
+import { NOTHING_ASKED, offeredTools } from "./offered-tools.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config/load.ts";
 import type { McpRegistry, ServerSnapshot } from "../mcp/registry/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
@@ -153,7 +153,7 @@ export class AgentRuntime {
   tools(): Tool[] {
     const skill = this.skills?.tool(this.opts.skillGate);
     const mine = [...builtinTools(), ...this.web, ...(skill ? [skill] : [])];
-    const own = this.opts.offer ? offeredTools(mine, this.opts.offer) : mine;
+    const own = offeredTools(mine, this.opts.offer ?? NOTHING_ASKED);
     const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
     let all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;

@@ -98,12 +98,13 @@ export class Run {
   offer(): OfferContext {
     const files = this.settings?.settings.effective.files ?? [];
     return {
-      everyOptIn: this.opts.interactive === true,
+      // Host mode is the Agent SDK's, which offers Claude Code's whole set; only -p keeps today's first request.
+      everyOptIn: this.opts.interactive === true || this.args.inputFormat === "stream-json",
       tools: this.args.tools,
       allowedTools: this.args.allowedTools,
       flagged: new Set(),
       env: this.launchEnv,
-      projectDocs: files.filter((f) => f.scope === "project" || f.scope === "local").map((f) => f.doc),
+      projectDocs: files.filter((f) => f.scope === "project" || f.scope === "local" || f.scope === "flag").map((f) => f.doc),
     };
   }
 

@@ -4,7 +4,7 @@
  * settings files ask for it; the interactive session offers them all. A user's home is no input.
  */
 import { describe, expect, test } from "bun:test";
-import { asksFor, type OfferContext, offeredTools, type OptIn, toolsFlagNames } from "../../../lib/agent/offered-tools.ts";
+import { asksFor, OPT_IN, type OfferContext, offeredTools, type OptIn, toolsFlagNames } from "../../../lib/agent/offered-tools.ts";
 
 const TODAY = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Skill"].map((name) => ({ name }));
 const NEW = { name: "NewTool" };
@@ -55,5 +55,18 @@ describe("an opt-in tool joins only when asked for", () => {
 
   test("--tools without it keeps it out even when the environment asks", () => {
     expect(names({ tools: "Read", env: { AGENT_NEW_TOOL: "1" } })).toEqual(["Read"]);
+  });
+});
+
+describe("this round's tools are registered with the one rule", () => {
+  test("WebFetch and WebSearch by AGENT_WEB_TOOLS or a rule; NotebookEdit by a flag or rule only; nothing else decides", () => {
+    const real = (over: Partial<OfferContext>) =>
+      offeredTools([{ name: "Read" }, { name: "WebFetch" }, { name: "WebSearch" }, { name: "NotebookEdit" }], ctx(over)).map((t) => t.name);
+    expect(real({})).toEqual(["Read"]);
+    expect(real({ env: { AGENT_WEB_TOOLS: "1" } })).toEqual(["Read", "WebFetch", "WebSearch"]);
+    expect(real({ allowedTools: ["WebFetch(domain:a.test)"] })).toEqual(["Read", "WebFetch"]);
+    expect(real({ projectDocs: [{ permissions: { ask: ["NotebookEdit"] } }] })).toEqual(["Read", "NotebookEdit"]);
+    expect(real({ everyOptIn: true })).toEqual(["Read", "WebFetch", "WebSearch", "NotebookEdit"]);
+    expect(Object.keys(OPT_IN).sort()).toEqual(["NotebookEdit", "WebFetch", "WebSearch"]);
   });
 });
