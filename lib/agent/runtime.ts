@@ -292,6 +292,11 @@ export class AgentRuntime {
     return this.skills?.grantedTools() ?? [];
   }
 
+  /** Every allowed-tools rule of this turn's skills, scoped ones included (the gate loads the shell grammar for a scoped Bash one). */
+  skillRules(): string[] {
+    return this.skills?.grantRules() ?? [];
+  }
+
   /** Whether a scoped allowed-tools rule (`Bash(git:*)`) of this turn's skills lets this call run without asking. */
   skillGrantsCall(toolName: string, input: Record<string, unknown>): boolean {
     return this.skills?.grantsCall(toolName, input, this.route(toolName), this.opts.cwd) ?? false;

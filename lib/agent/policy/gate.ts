@@ -21,6 +21,8 @@ export interface ModePermissions {
   mode(): PermissionMode | undefined;
   /** --allowedTools, an "always" answer or a loaded skill's grant allows this call. */
   flagAllows(tool: Tool, input: Record<string, unknown>): boolean;
+  /** The rules behind flagAllows (--allowedTools, "always" answers, a skill's grants): a scoped Bash rule among them needs the shell grammar. */
+  flagRules?(): Iterable<string>;
   /** The mode's question, with what the model reads if the answer is no; absent: nobody can be asked (-p), an ask is a deny. */
   ask?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, message: string, forced?: boolean): Promise<PermissionDecision>;
 }
@@ -30,6 +32,12 @@ export interface GrantSource {
   matchesRule(toolName: string, rule: string): boolean;
   skillGrants(): string[];
   skillGrantsCall(toolName: string, input: Record<string, unknown>): boolean;
+}
+
+/** True when one of `rules` is a Bash rule with a specifier (`Bash(echo:*)`), which matches through the shell grammar. */
+export function hasScopedBash(rules: Iterable<string>): boolean {
+  for (const rule of rules) if (/^\s*Bash\s*\(/.test(rule)) return true;
+  return false;
 }
 
 /** True when one of `allowed` (--allowedTools, "always" answers) or a loaded skill's grant allows the call. */
@@ -74,7 +82,7 @@ export class ToolGate {
       if (out.context.length) this.pending.set(call.id, out.context);
       hook = out.permission;
     }
-    if (tool.name === "Bash" && settings?.rules.parsesBash) await this.grammar();
+    if (tool.name === "Bash" && (settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
     const match = settings?.rules.decide(tool.name, input, this.opts.route(tool.name));
     const verdict = decide({
       tool,

@@ -83,6 +83,11 @@ export class SkillCatalog {
     return [...this.grants].filter((r) => !isScopedGrant(r)).map((r) => r.replace("(*)", ""));
   }
 
+  /** Every allowed-tools rule of this turn's skills, bare and scoped, as written. */
+  grantRules(): string[] {
+    return [...this.grants];
+  }
+
   /** Whether a scoped allowed-tools rule of this turn's skills allows this call (grants.ts). */
   grantsCall(name: string, input: Record<string, unknown>, route: ToolRoute | undefined, cwd: string): boolean {
     return scopedGrantAllows([...this.grants], name, input, route, cwd);

@@ -65,6 +65,8 @@ export interface SessionPermissionOptions extends PermissionOptions {
   matches: RuleMatcher;
   /** Tools a skill loaded in this turn lets run without asking (its allowed-tools). */
   granted?(): string[];
+  /** Every rule of this turn's skills, scoped ones included (for the gate's shell grammar). */
+  grantRules?(): string[];
   /** Whether a scoped allowed-tools rule of such a skill (`Bash(git:*)`) lets this call run. */
   grantsCall?(tool: Tool, input: Record<string, unknown>): boolean;
 }
@@ -79,6 +81,7 @@ export function sessionPermissions(opts: SessionPermissionOptions): ModePermissi
       opts.grantsCall?.(tool, input) === true ||
       allowedByDomainRule(opts.allowed, tool.name, input) ||
       opts.always?.allows(tool, input) === true,
+    flagRules: () => [...opts.allowed, ...(opts.grantRules?.() ?? [])],
     ask: (tool, input, _call, _message, forced) => question(tool, input, forced),
   };
 }
