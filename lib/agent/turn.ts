@@ -26,6 +26,7 @@ import { shutdownSignal } from "./lifecycle.ts";
 import { toolBugReport } from "./tool-bugs.ts";
 import type { SettingsHooks } from "./policy/turn-hooks.ts";
 import { type ModePermissions, ToolGate } from "./policy/gate.ts";
+import { raceAbort } from "../shared/async.ts";
 
 /** A mode's part when it has none: no mode, no flags, nobody to ask. */
 const EVERY_TOOL_RUNS: ModePermissions = { mode: () => undefined, flagAllows: () => false };
@@ -214,9 +215,9 @@ async function userContent(mode: TurnMode, turn: TurnInput, signal: AbortSignal)
   const builtin = /^\/(\S+)/.exec(text.trim())?.[1];
   if (runtime.connecting.size && !(builtin && mode.builtinsWithoutServers?.has(builtin))) {
     turn.events.onWaitingForServers?.([...runtime.connecting].join(", "));
-    await untilAborted(runtime.connected, signal);
+    await raceAbort(runtime.connected, signal);
   }
-  const parsed = await untilAborted(
+  const parsed = await raceAbort(
     parseInput(text, {
       cwd: runtime.opts.cwd,
       builtins: mode.builtins,
@@ -276,16 +277,6 @@ function recordingDenials(ask: CanUseTool, denials: TurnTotals["denials"]): CanU
     }
     return decision;
   };
-}
-
-/** `work`, or a rejection with the abort reason as soon as `signal` fires. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 const minus = (a: UsageTotals, b: UsageTotals): UsageTotals => ({

@@ -16,6 +16,7 @@ import { classify, type Outgoing } from "./outgoing.ts";
 import { continueParser, readReplyStream } from "./sse-reply.ts";
 import { settlesWithin } from "../../shared/async.ts";
 import { errorMessage } from "../../shared/values.ts";
+import { sleep } from "../../shared/async.ts";
 
 export interface StreamableHttpOptions extends HttpClientOptions {
   url: string;
@@ -313,18 +314,4 @@ export class StreamableHttpTransport implements Transport {
       // 405, a timeout or a server already gone: the session ends with us either way.
     }
   }
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }
