@@ -13,7 +13,7 @@ import { ruleNamesTool, serverRuleName } from "./mcp/names.ts";
 import { createModelClient, optionalModel, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
-import type { McpInput, SkillInput } from "./input/types.ts";
+import type { McpInput, SkillInput } from "./input/input-shapes.ts";
 import { mcpInputOf } from "./mcp-input.ts";
 import { startServers } from "./mcp/servers.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
