@@ -157,7 +157,7 @@ export class StreamableHttpTransport implements Transport {
    */
   private async refusedInitialize(response: Response, out: Extract<Outgoing, { kind: "request" }>): Promise<void> {
     const text = await response.text().catch(() => "");
-    const { parseReply } = await import("./modern-http.ts");
+    const { parseReply } = await import("./rev2026-07-28/http.ts");
     const reply = parseReply(text, out.id);
     const fallback = [400, 404, 405].includes(response.status);
     if (reply && (!fallback || MODERN_REFUSALS.has((JSON.parse(reply) as { error?: { code?: number } }).error?.code ?? 0))) return this.messages.push(reply);
