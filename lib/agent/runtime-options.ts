@@ -26,7 +26,7 @@ export interface RuntimeOptions {
   disallowedTools: string[];
   /** The run's settings files (lib/agent/settings): bare deny rules take tools off every request; turn.ts runs their rules and hooks. */
   settings?: SettingsHooks;
-  /** What decides the agent's own tools on offer (offered-tools.ts); absent: today's whole set. */
+  /** What decides the agent's own tools on offer (offered-tools.ts); absent: the built-ins alone, as they are. */
   offer?: OfferContext;
   systemPrompt?: string;
   appendSystemPrompt?: string;

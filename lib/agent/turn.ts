@@ -24,9 +24,11 @@ import type { UsageTotals } from "./usage.ts";
 import type { ToolState } from "../tools/tool-state.ts";
 import { shutdownSignal } from "./lifecycle.ts";
 import { toolBugReport } from "./tool-bugs.ts";
-import type { SettingsHooks } from "./policy/turn-hooks.ts";
+import { runStopHooks } from "./policy/stop-hooks.ts";
 import { type ModePermissions, ToolGate } from "./policy/gate.ts";
 import { raceAbort } from "../shared/async.ts";
+import type { CompiledSchema } from "../tools/json-schema.ts";
+import { STRUCTURED_OUTPUT_REMINDER, StructuredOutputCall } from "../tools/structured-output.ts";
 
 /** A mode's part when it has none: no mode, no flags, nobody to ask. */
 const EVERY_TOOL_RUNS: ModePermissions = { mode: () => undefined, flagAllows: () => false };
@@ -54,6 +56,8 @@ export interface TurnMode {
   maxTurns?: number;
   /** --debug: a tool's bug shows its stack at once. */
   debug?: boolean;
+  /** `--json-schema`: each turn offers StructuredOutput and ends when a call matches (structured-output.ts). */
+  outputSchema?: CompiledSchema;
 }
 
 /** One input to run. */
@@ -74,7 +78,16 @@ export interface TurnInput {
 export type TurnOutcome = TurnTotals &
   (
     | { kind: "builtin"; name: string; args: string }
-    | { kind: "success"; text: string; stopReason: string | null }
+    | {
+        kind: "success";
+        text: string;
+        stopReason: string | null;
+        /**
+         * With `outputSchema`: the matching StructuredOutput input (`value` null when the model
+         * answered in text twice), or `exhausted` when it made too many invalid calls.
+         */
+        structured?: { value: unknown; exhausted: boolean };
+      }
     | { kind: "max_turns"; error: MaxTurnsError }
     | { kind: "interrupted" }
     /** `rolledBack`: the API refused the request itself (400, 413), so the turn was dropped whole. */
@@ -147,10 +160,12 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
           })
         : undefined;
     const ask = gate?.canUseTool;
+    // Per turn, never for subagents: they get their tools from the runtime, not from here.
+    const structured = mode.outputSchema && new StructuredOutputCall(mode.outputSchema);
     const loop: LoopOptions = {
       model: runtime.model,
       system: runtime.systemPrompt(),
-      tools: () => runtime.tools(),
+      tools: structured ? () => [...runtime.tools(), structured.tool] : () => runtime.tools(),
       offer: (tools) => runtime.offer(tools),
       // The skills listing, after the first message of every request, where Claude Code puts it.
       context: () => runtime.skillContext(),
@@ -161,7 +176,8 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       },
       canUseTool: ask && recordingDenials(ask, totals.denials),
       afterTool: settings ? gate?.afterTool : undefined,
-      halted: gate?.halted,
+      // A matching StructuredOutput call ends the run at once: no further model request.
+      halted: structured ? () => structured.finished || (gate?.halted?.() ?? false) : gate?.halted,
       cwd: runtime.opts.cwd,
       toolState: mode.toolState,
       maxTurns: mode.maxTurns,
@@ -185,10 +201,21 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       },
     };
     let result = await runLoop(conversation, loop);
-    if (settings && gate) result = await stopHooks(settings, gate, conversation, loop, result, () => totals.numTurns, turn.events.line);
+    if (structured && !structured.finished && gate?.stopped === undefined) {
+      // One reminder when the model ended in text (Claude Code's rule); text again ends the run with a null value.
+      if (loop.maxTurns !== undefined && totals.numTurns >= loop.maxTurns) throw new MaxTurnsError(loop.maxTurns);
+      conversation.append({ role: "user", content: [{ type: "text", text: STRUCTURED_OUTPUT_REMINDER }] });
+      result = await runLoop(conversation, { ...loop, maxTurns: loop.maxTurns === undefined ? undefined : loop.maxTurns - totals.numTurns });
+    }
+    if (settings && gate) result = await runStopHooks(settings, gate, conversation, loop, result, () => totals.numTurns, turn.events.line);
     const crashed = bugs.summary();
     if (crashed) turn.events.line(crashed);
-    return close({ kind: "success", text: result.text, stopReason });
+    return close({
+      kind: "success",
+      text: result.text,
+      stopReason,
+      ...(structured ? { structured: { value: structured.accepted ? structured.value : null, exhausted: structured.exhausted } } : {}),
+    });
   } catch (err) {
     if (turn.interrupt.aborted) {
       if (added) recordInterrupt(conversation, partial);
@@ -229,33 +256,6 @@ async function userContent(mode: TurnMode, turn: TurnInput, signal: AbortSignal)
     signal,
   );
   return parsed.kind === "builtin" ? parsed : parsed.content;
-}
-
-/**
- * Stop hooks once the model has finished: a block gives it another turn with Claude Code's
- * feedback text, its model calls counting toward --max-turns; `continue: false` ends the turn.
- * @throws MaxTurnsError when another turn would pass --max-turns.
- */
-async function stopHooks(
-  settings: SettingsHooks,
-  gate: ToolGate,
-  conversation: Conversation,
-  loop: LoopOptions,
-  first: { text: string; toolBugs: number },
-  used: () => number,
-  line: (text: string) => void,
-): Promise<{ text: string; toolBugs: number }> {
-  let result = first;
-  for (let active = false; gate.stopped === undefined; active = true) {
-    const verdict = await settings.stop(active, result.text, line);
-    if (verdict.stop !== undefined) gate.stopped = verdict.stop;
-    if (!verdict.again) break;
-    if (loop.maxTurns !== undefined && used() >= loop.maxTurns) throw new MaxTurnsError(loop.maxTurns);
-    conversation.append({ role: "user", content: [{ type: "text", text: verdict.again }] });
-    result = await runLoop(conversation, { ...loop, maxTurns: loop.maxTurns === undefined ? undefined : loop.maxTurns - used() });
-  }
-  if (gate.stopped !== undefined) line(`Operation stopped by hook: ${gate.stopped}`);
-  return result;
 }
 
 /** The text a UserPromptSubmit hook sees: the message's text blocks, joined. */

@@ -3,6 +3,7 @@
  */
 import { parseArgs } from "node:util";
 import { ignoredSdkFlags, SDK_IGNORED } from "./sdk-flags.ts";
+import type { CompiledSchema } from "../../tools/json-schema.ts";
 import { ELICITATION_POLICIES, type ElicitationPolicy, isElicitationPolicy } from "../../agent/elicitation-policy.ts";
 
 /** The version `--version` prints (package.json's). */
@@ -43,6 +44,7 @@ Options:
   --permission-mode <mode>      default, acceptEdits, bypassPermissions or dontAsk (print mode runs every tool without it)
   --permission-prompt-tool stdio  ask the host program (stream-json input) before tools that need permission
   --include-partial-messages    stream-json: also the model's stream events as they arrive
+  --json-schema <json|file>     end with an answer matching this JSON Schema (the result's structured_output)
   --verbose                     server stderr and start-up progress on stderr
   --debug                       also the JSON-RPC traffic on stderr
   -v, --version                 print the version
@@ -91,6 +93,10 @@ export interface CliArgs {
   /** `--permission-prompt-tool stdio`: permission questions go to the host as can_use_tool. */
   permissionPromptStdio: boolean;
   includePartialMessages: boolean;
+  /** `--json-schema`: the schema's JSON text or file, as given (index.ts compiles it into `outputSchema`). */
+  jsonSchema?: string;
+  /** The compiled `--json-schema`: the model must end by calling StructuredOutput with a matching input. */
+  outputSchema?: CompiledSchema;
   /** Agent SDK flags given that we accept and ignore (sdk-flags.ts), as `--name`. */
   ignoredFlags: string[];
   version: boolean;
@@ -156,6 +162,7 @@ const options = {
   "permission-mode": { type: "string" },
   "permission-prompt-tool": { type: "string" },
   "include-partial-messages": { type: "boolean" },
+  "json-schema": { type: "string" },
   ...SDK_IGNORED,
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
@@ -229,6 +236,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     permissionMode: mode as PermissionModeFlag | undefined,
     permissionPromptStdio: promptTool === "stdio",
     includePartialMessages: Boolean(values["include-partial-messages"]),
+    jsonSchema: values["json-schema"] as string | undefined,
     ignoredFlags: ignoredSdkFlags(values),
     version: Boolean(values.version),
     help: Boolean(values.help),

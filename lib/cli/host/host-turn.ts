@@ -39,7 +39,7 @@ export async function runHostTurn(
   const controller = new AbortController();
   state.current = controller;
   const sid = () => conversation.sessionId;
-  const result = (subtype: HostResult["subtype"], text: string, outcome?: TurnOutcome, stopReason: string | null = null) =>
+  const result = (subtype: HostResult["subtype"], text: string, outcome?: TurnOutcome, stopReason: string | null = null, structured?: { value: unknown }) =>
     emit(
       resultEvent(sid(), {
         subtype,
@@ -51,6 +51,7 @@ export async function runHostTurn(
         usage: outcome?.usage ?? zeroUsage(),
         totalCostUsd: outcome?.costUsd ?? 0,
         denials: outcome?.denials ?? [],
+        ...(structured ? { structuredOutput: structured.value } : {}),
       }),
     );
   try {
@@ -68,7 +69,15 @@ export async function runHostTurn(
     );
     const started = new Map<string, number>();
     const outcome = await runTurn(
-      { runtime, conversation, toolState: state.tools, builtins: PRINT_BUILTINS, maxTurns: args.maxTurns, debug: args.debug },
+      {
+        runtime,
+        conversation,
+        toolState: state.tools,
+        builtins: PRINT_BUILTINS,
+        maxTurns: args.maxTurns,
+        debug: args.debug,
+        outputSchema: args.outputSchema,
+      },
       {
         input: userInput(line.message?.content),
         interrupt: controller.signal,
@@ -90,8 +99,16 @@ export async function runHostTurn(
     switch (outcome.kind) {
       case "builtin":
         return result("success", printBuiltin(outcome.name, runtime), outcome);
-      case "success":
-        return result("success", outcome.text, outcome, outcome.stopReason);
+      case "success": {
+        const structured = outcome.structured;
+        if (structured?.exhausted) {
+          const message = "The model gave no input matching the output schema within MAX_STRUCTURED_OUTPUT_RETRIES calls of StructuredOutput.";
+          return result("error_max_structured_output_retries", message, outcome, outcome.stopReason);
+        }
+        // The Agent SDK's outputFormat: `result` is the value's JSON, `structured_output` the value (null when the model only wrote text).
+        if (structured && structured.value !== null) return result("success", JSON.stringify(structured.value), outcome, outcome.stopReason, structured);
+        return result("success", outcome.text, outcome, outcome.stopReason, structured);
+      }
       case "interrupted":
         return result("error_during_execution", "Interrupted by the host.", outcome);
       case "max_turns":

@@ -12,7 +12,7 @@ import { describeUsage, zeroUsage } from "../../agent/usage.ts";
 import { describeCompaction } from "../../agent/compact.ts";
 import { fatalLine, shutdownSignal } from "../../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "../io/stdin.ts";
-import { OutputWriter } from "./output.ts";
+import { OutputWriter, type ResultEvent } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import { flagsAllow } from "../../agent/policy/gate.ts";
 import { StartupStatus } from "../ui/startup-status.ts";
@@ -34,7 +34,13 @@ const NO_PROMPT = 'no prompt: give one as an argument or on stdin (agent -p "…
 /** Nobody interrupts a -p turn but a signal, which shuts the whole run down (lifecycle.ts). */
 const neverInterrupted = new AbortController().signal;
 
-type Result = { subtype: "success" | "error_max_turns" | "error_during_execution"; result: string; errors?: string[] };
+type Result = {
+  subtype: ResultEvent["subtype"];
+  result: string;
+  errors?: string[];
+  /** `--json-schema` runs only: the matching StructuredOutput input, or null. */
+  structured_output?: unknown;
+};
 
 /**
  * Runs one prompt to its end: the answer (or the --output-format events) on stdout, one line
@@ -95,7 +101,15 @@ export async function runPrint(args: CliArgs): Promise<number> {
       writer.sessionId = conversation.sessionId;
     };
     const outcome = await runTurn(
-      { runtime: s, conversation, toolState: new ToolState(cwd), builtins: PRINT_BUILTINS, maxTurns: args.maxTurns, debug: args.debug },
+      {
+        runtime: s,
+        conversation,
+        toolState: new ToolState(cwd),
+        builtins: PRINT_BUILTINS,
+        maxTurns: args.maxTurns,
+        debug: args.debug,
+        outputSchema: args.outputSchema,
+      },
       {
         input: prompt,
         interrupt: neverInterrupted,
@@ -147,9 +161,20 @@ function report(outcome: TurnOutcome, finish: (r: Result) => void, builtin: (nam
     case "builtin":
       finish({ subtype: "success", result: builtin(outcome.name) });
       return 0;
-    case "success":
-      finish({ subtype: "success", result: outcome.text });
+    case "success": {
+      const structured = outcome.structured;
+      if (structured?.exhausted) {
+        const message = "the model gave no input matching --json-schema within MAX_STRUCTURED_OUTPUT_RETRIES calls of StructuredOutput";
+        stderr(`error: ${message}`);
+        finish({ subtype: "error_max_structured_output_retries", result: "", errors: [message] });
+        return 1;
+      }
+      // With --json-schema the answer is the value's JSON (text format prints just that); null when the model only wrote text.
+      if (structured && structured.value !== null)
+        finish({ subtype: "success", result: JSON.stringify(structured.value), structured_output: structured.value });
+      else finish({ subtype: "success", result: outcome.text, ...(structured ? { structured_output: null } : {}) });
       return 0;
+    }
     case "interrupted":
       // Only a signal interrupts -p: its handler sets the exit code and says nothing more.
       return 1;

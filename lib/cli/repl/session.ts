@@ -54,7 +54,6 @@ export async function runRepl(args: CliArgs): Promise<number> {
     consent: (pending) => askSettingsTrust(pending),
     permissionMode: (settings) => sessionMode(args, settings),
     endReason: "prompt_input_exit",
-    interactive: true,
   });
   if (typeof run === "number") return run;
   const { settings, session } = run;
