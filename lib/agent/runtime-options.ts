@@ -4,9 +4,9 @@ import type { ClientFeatures } from "../mcp/session/features.ts";
 import type { RegistryOptions } from "../mcp/registry/registry.ts";
 import type { SdkHost } from "../mcp/transports/sdk.ts";
 import type { SamplingConsent } from "./mcp/sampling.ts";
-import { InputError } from "./input/types.ts";
+import { InputError } from "./input/input-shapes.ts";
 import type { FolderSources } from "./skills/folders.ts";
-import type { Skill } from "./skills/types.ts";
+import type { Skill } from "./skills/skill.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import type { SettingsHooks } from "./policy/turn-hooks.ts";
 import type { OfferContext } from "./offered-tools.ts";
@@ -24,11 +24,9 @@ export interface RuntimeOptions {
   mcpConfig: string[];
   strictMcpConfig: boolean;
   disallowedTools: string[];
-  /** The --allowedTools entries, whose WebFetch(domain:…) rules WebFetch's guard reads (opt-in-tools.ts). */
-  web?: { allowedTools: string[] };
   /** The run's settings files (lib/agent/settings): bare deny rules take tools off every request; turn.ts runs their rules and hooks. */
   settings?: SettingsHooks;
-  /** What decides the agent's own tools on offer (offered-tools.ts); absent: today's whole set. */
+  /** What decides the agent's own tools on offer (offered-tools.ts); absent: the built-ins alone, as they are. */
   offer?: OfferContext;
   systemPrompt?: string;
   appendSystemPrompt?: string;

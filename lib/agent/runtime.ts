@@ -14,7 +14,7 @@ import { ruleNamesTool, serverRuleName } from "./mcp/names.ts";
 import { createModelClient, optionalModel, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
-import type { McpInput, SkillInput } from "./input/types.ts";
+import type { McpInput, SkillInput } from "./input/input-shapes.ts";
 import { mcpInputOf } from "./mcp-input.ts";
 import { startServers } from "./mcp/servers.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
@@ -50,7 +50,7 @@ export class AgentRuntime {
   /** Servers still connecting, in configuration order. */
   readonly connecting = new Set<string>();
   private readonly compactor: AutoCompactor;
-  /** WebFetch, WebSearch and NotebookEdit when this run offers them (opt-in-tools.ts), built once so caches last the run. */
+  /** WebFetch, WebSearch and NotebookEdit (opt-in-tools.ts), built once so caches last the run; offered-tools.ts decides if they are offered. */
   private readonly web: Tool[];
 
   /** MCP config entries or files that could not be used at start-up (each was logged then). */
@@ -69,8 +69,15 @@ export class AgentRuntime {
   ) {
     this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
     this.compactor = new AutoCompactor(autoCompactPercent(opts.autoCompactPercent, opts.log));
-    this.web = opts.web
-      ? optInTools({ ...opts.web, env: process.env, settings: opts.settings, createModel: (id) => this.createModel(id), mainModel: () => this.current })
+    // Built whether or not this run offers them (offered-tools.ts decides that), once, so their caches last the run.
+    this.web = opts.offer
+      ? optInTools({
+          env: process.env,
+          allowedTools: opts.offer.allowedTools,
+          settings: opts.settings,
+          createModel: (id) => this.createModel(id),
+          mainModel: () => this.current,
+        })
       : [];
   }
 

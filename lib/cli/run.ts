@@ -16,7 +16,6 @@ import { onShutdown, shutdown } from "../agent/lifecycle.ts";
 import type { OpenedSession } from "../agent/sessions/session-open.ts";
 import type { SettingsHooks } from "../agent/policy/turn-hooks.ts";
 import type { Loosening } from "../agent/settings/consent.ts";
-import type { OfferContext } from "../agent/offered-tools.ts";
 
 /** What the mode's display gives the runtime (runtimeOptions' callbacks). */
 export type RunCallbacks = Parameters<typeof runtimeOptions>[2];
@@ -33,8 +32,6 @@ export interface RunOpenOptions {
   permissionMode?(settings: SettingsHooks | undefined): string | undefined;
   /** SessionEnd's `reason` when the run ends (Claude Code: `other`, or `prompt_input_exit` in the session). */
   endReason: string;
-  /** The interactive session: a person watches, so every opt-in tool is offered (offered-tools.ts). */
-  interactive?: boolean;
 }
 
 /** A usage error of any mode's start: exit 2; anything else that stops the start: 1. */
@@ -91,21 +88,9 @@ export class Run {
 
   /** The runtime options from the flags, the saved model and the settings, with the mode's `callbacks`. */
   options(callbacks: RunCallbacks): RuntimeOptions {
-    return { ...runtimeOptions(this.args, this.cwd, callbacks, this.session.savedModel, this.settings), offer: this.offer() };
-  }
-
-  /** What decides the agent's own tools on offer (offered-tools.ts): flags, the launch environment, the project's own files. */
-  offer(): OfferContext {
-    const files = this.settings?.settings.effective.files ?? [];
-    return {
-      // Host mode is the Agent SDK's, which offers Claude Code's whole set; only -p keeps today's first request.
-      everyOptIn: this.opts.interactive === true || this.args.inputFormat === "stream-json",
-      tools: this.args.tools,
-      allowedTools: this.args.allowedTools,
-      flagged: new Set(),
-      env: this.launchEnv,
-      projectDocs: files.filter((f) => f.scope === "project" || f.scope === "local" || f.scope === "flag").map((f) => f.doc),
-    };
+    const options = runtimeOptions(this.args, this.cwd, callbacks, this.session.savedModel, this.settings);
+    // What asks for a tool is the environment the run started with, not what settings `env` added since.
+    return options.offer ? { ...options, offer: { ...options.offer, env: this.launchEnv } } : options;
   }
 
   /**

@@ -10,7 +10,7 @@ import { type HookCommand, type HookEvent, matcherMatches, parseHooks, runHookCo
 import { readSettingsFiles, type SettingsFile } from "../settings/files.ts";
 import { type EffectiveSettings, mergeSettings } from "../settings/merge.ts";
 import { compileRules, PermissionRules } from "../permissions/rules.ts";
-import { trustFile, workspaceTrusted } from "../settings/trust.ts";
+import { trustFile, workspaceTrusted } from "../settings/workspace-trust.ts";
 import { needsTrust } from "../settings/loosening.ts";
 import type { FlagRules } from "../permissions/flag-rules.ts";
 import type { RuleText } from "../settings/merge.ts";

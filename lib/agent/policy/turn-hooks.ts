@@ -7,7 +7,7 @@
 import type { ContentBlock } from "../messages.ts";
 import { RunSettings, type SettingsLoadOptions } from "./run-settings.ts";
 import { applySettingsEnv } from "../settings/env.ts";
-import { settingsModel } from "../settings/model.ts";
+import { settingsModel } from "../settings/model-setting.ts";
 import type { ToolRoute } from "../permissions/rules.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/modes.ts";
 import type { SearchExclusions } from "../../tools/tool.ts";

@@ -3,7 +3,7 @@
  * settings.md, "Settings precedence"): a scalar takes the highest file's value; permission lists
  * and hooks concatenate; `env` merges key by key. Managed keys (`allowManagedPermissionRulesOnly`,
  * `allowManagedHooksOnly`, `disableAllHooks`, `disableBypassPermissionsMode`) are enforced here,
- * and so is what a repository's own files may not do without trust (trust.ts decides that).
+ * and so is what a repository's own files may not do without trust (workspace-trust.ts decides that).
  */
 import type { SettingsFile } from "./files.ts";
 import { looseningKeys } from "./loosening.ts";
@@ -38,7 +38,7 @@ export interface EffectiveSettings {
 }
 
 export interface MergeOptions {
-  /** The workspace is trusted (trust.ts): the repository's allow rules and additionalDirectories apply. */
+  /** The workspace is trusted (workspace-trust.ts): the repository's allow rules and additionalDirectories apply. */
   trusted: boolean;
   /** `MCP_REQUIRE_APPROVAL=1` in -p: without trust, nothing of the repository's files loosens the run. */
   requireApproval: boolean;

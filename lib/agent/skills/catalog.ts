@@ -9,9 +9,9 @@ import type { Tool, ToolContext } from "../../tools/tool.ts";
 import type { SystemMessageParam } from "../messages.ts";
 import { listingBudget, skillListing } from "./listing.ts";
 import { skillTool } from "./skill-tool.ts";
-import type { Skill } from "./types.ts";
-import { runSkillCommand } from "./run.ts";
-import type { SkillInput } from "../input/types.ts";
+import type { Skill } from "./skill.ts";
+import { runSkillCommand } from "./prompt-skill.ts";
+import type { SkillInput } from "../input/input-shapes.ts";
 import { isScopedGrant, scopedGrantAllows } from "./grants.ts";
 import type { ToolRoute } from "../permissions/rules.ts";
 

@@ -5,7 +5,7 @@
  * permission or a failed load is an error result naming what went wrong.
  */
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
-import { SkillLoadError, type LoadedSkill, type Skill } from "./types.ts";
+import { SkillLoadError, type LoadedSkill, type Skill } from "./skill.ts";
 
 export const SKILL_TOOL_NAME = "Skill";
 

@@ -70,7 +70,7 @@ async function askConsent(
 ): Promise<boolean> {
   const [{ pendingLoosening, recordApproval }, { trustFile, workspaceTrusted }] = await Promise.all([
     import("../../agent/settings/consent.ts"),
-    import("../../agent/settings/trust.ts"),
+    import("../../agent/settings/workspace-trust.ts"),
   ]);
   // A folder trusted in Claude Code's key needs no question, as it needs none there.
   if (workspaceTrusted(cwd, trustFile())) return true;

@@ -11,13 +11,14 @@ import { isStartError, Run, startExitCode } from "../run.ts";
 import { writeStdout } from "../io/stdout.ts";
 import { HostChannel } from "./channel.ts";
 import { handleControl, initializeResponse, type HostState } from "./control.ts";
-import { hostPermissions, runHostTurn, type UserLine } from "./turn.ts";
+import { hostPermissions, runHostTurn, type UserLine } from "./host-turn.ts";
 import { decide } from "../../agent/policy/decide.ts";
-import type { Skill } from "../../agent/skills/types.ts";
+import type { Skill } from "../../agent/skills/skill.ts";
 import { skillAllowed } from "../../agent/policy/skill-permission.ts";
 import type { ToolContext } from "../../tools/tool.ts";
 import type { ServerConfig } from "../../mcp/config/load.ts";
 import { errorMessage } from "../../shared/values.ts";
+import { AsyncQueue } from "../../shared/queue.ts";
 import { ToolState } from "../../tools/tool-state.ts";
 
 const stderr = (line: string) => process.stderr.write(`${line}\n`);
@@ -26,30 +27,6 @@ interface ControlLine {
   type: "control_request";
   request_id: string;
   request: { subtype: string; [k: string]: unknown };
-}
-
-/** Messages of a stream that may not have arrived yet; `next` waits, and resolves undefined after `close`. */
-class Inbox<T> {
-  private readonly items: T[] = [];
-  private waiting: ((item: T | undefined) => void) | undefined;
-  private closed = false;
-  push(item: T): void {
-    if (this.waiting) {
-      const w = this.waiting;
-      this.waiting = undefined;
-      w(item);
-    } else this.items.push(item);
-  }
-  close(): void {
-    this.closed = true;
-    this.waiting?.(undefined);
-    this.waiting = undefined;
-  }
-  next(): Promise<T | undefined> {
-    if (this.items.length) return Promise.resolve(this.items.shift());
-    if (this.closed) return Promise.resolve(undefined);
-    return new Promise((resolve) => (this.waiting = resolve));
-  }
 }
 
 /** Stdin as one parsed JSON value per non-empty line; a line that does not parse is reported and skipped. */
@@ -92,7 +69,7 @@ export async function runHost(args: CliArgs): Promise<number> {
   const run = await Run.open(args, { cwd, warn: stderr, endReason: "other" });
   if (typeof run === "number") return run;
   const channel = new HostChannel(emit);
-  const turns = new Inbox<UserLine>();
+  const turns = new AsyncQueue<UserLine>();
   const early: ControlLine[] = [];
   let state: HostState | undefined;
   let initialize: ControlLine | undefined;
@@ -133,7 +110,7 @@ export async function runHost(args: CliArgs): Promise<number> {
   };
   const reading = (async () => {
     for await (const message of jsonLines(Bun.stdin.stream())) dispatch(message);
-    turns.close();
+    turns.end();
     channel.end();
     started();
   })();

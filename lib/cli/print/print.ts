@@ -1,5 +1,5 @@
 /**
- * `-p` print mode: one prompt (argument, stdin, or both), one turn (../turn.ts), the final answer on
+ * `-p` print mode: one prompt (argument, stdin, or both), one turn (lib/agent/turn.ts), the final answer on
  * stdout, diagnostics on stderr. Non-streaming model requests, as scripted graders expect.
  * Exit codes: 0 success; 1 the run failed (model error, bad input, --max-turns).
  */

@@ -5,7 +5,7 @@
  * prompts. Esc or Ctrl-C interrupts a turn; Ctrl-C twice or Ctrl-D leaves; servers are shut down on exit.
  */
 import type { CliArgs } from "../flags/args.ts";
-import { askSettingsTrust, trustHook } from "./trust.ts";
+import { askSettingsTrust, trustHook } from "./trust-questions.ts";
 import type { AgentRuntime } from "../../agent/runtime.ts";
 import { ToolState } from "../../tools/tool-state.ts";
 import { onShutdown } from "../../agent/lifecycle.ts";
@@ -18,7 +18,7 @@ import { completionSources } from "./complete-sources.ts";
 import { ServerProgress } from "./servers.ts";
 import { samplingConsent } from "./sampling.ts";
 import { skillConsent } from "./skill-consent.ts";
-import type { Skill } from "../../agent/skills/types.ts";
+import type { Skill } from "../../agent/skills/skill.ts";
 import { deferredElicitation } from "./elicitation.ts";
 import type { SamplingConsent } from "../../agent/mcp/sampling.ts";
 import { SessionError } from "../../agent/sessions/sessions.ts";
@@ -54,7 +54,6 @@ export async function runRepl(args: CliArgs): Promise<number> {
     consent: (pending) => askSettingsTrust(pending),
     permissionMode: (settings) => sessionMode(args, settings),
     endReason: "prompt_input_exit",
-    interactive: true,
   });
   if (typeof run === "number") return run;
   const { settings, session } = run;

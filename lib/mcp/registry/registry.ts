@@ -6,14 +6,14 @@
 import type { ServerConfig } from "../config/load.ts";
 import type { CallToolResult, CompleteRequest, CompleteResult, GetPromptResult, McpPrompt, McpResource, ReadResourceResult } from "../protocol/protocol.ts";
 import type { RequestOptions } from "../session/jsonrpc.ts";
-import { REPROBE_INTERVAL_MS, type RegistryOptions, type ServerSnapshot, type ServerState } from "./types.ts";
+import { REPROBE_INTERVAL_MS, type RegistryOptions, type ServerSnapshot, type ServerState } from "./snapshot.ts";
 import { orNone } from "./session-start.ts";
 import { callTool, type ToolCallOptions } from "../tasks/call.ts";
 import type { TaskPeer } from "../tasks/peer.ts";
 import { DEFAULT_CANCEL_BUDGET_MS } from "../tasks/running.ts";
 import { RegistryCore } from "./core.ts";
 
-export type { FailurePhase, RegistryOptions, ServerSnapshot } from "./types.ts";
+export type { FailurePhase, RegistryOptions, ServerSnapshot } from "./snapshot.ts";
 
 export class McpRegistry extends RegistryCore {
   private constructor(opts: RegistryOptions) {

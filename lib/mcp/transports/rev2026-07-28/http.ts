@@ -6,14 +6,14 @@
  * -32020 as a JSON-RPC error). Cancelling a request closes its stream: `notifications/cancelled`
  * never goes on the wire (§Cancellation).
  */
-import { SseParser } from "./wire/sse.ts";
-import type { Transport, TransportClosed, TransportDiagnostics } from "./transport.ts";
-import { describeHttpError, displayUrl, HttpClient, type HttpClientOptions } from "./http-client.ts";
-import { Inbox } from "./inbox.ts";
-import { encodeHeaderValue, nameOf, type ParamHeader, paramHeaderValues } from "./mcp-headers.ts";
-import { classify } from "./outgoing.ts";
-import { readReplyStream } from "./sse-reply.ts";
-import { isObject } from "../../shared/values.ts";
+import { SseParser } from "../wire/sse.ts";
+import type { Transport, TransportClosed, TransportDiagnostics } from "../transport.ts";
+import { describeHttpError, displayUrl, HttpClient, type HttpClientOptions } from "../http-client.ts";
+import { Inbox } from "../inbox.ts";
+import { encodeHeaderValue, nameOf, type ParamHeader, paramHeaderValues } from "../mcp-headers.ts";
+import { classify } from "../outgoing.ts";
+import { readReplyStream } from "../sse-reply.ts";
+import { isObject } from "../../../shared/values.ts";
 
 export interface ModernHttpOptions extends HttpClientOptions {
   url: string;

@@ -6,13 +6,14 @@
  * once; the tool timeout (standing still while we serve those requests), an interrupt and
  * shutdown send `tasks/cancel`, never `notifications/cancelled` (TK-11).
  */
-import { McpError } from "../protocol/errors.ts";
-import type { CallToolResult } from "../protocol/protocol.ts";
-import { errorMessage, isObject, preview } from "../../shared/values.ts";
-import { readModernTask, type ModernTask } from "./extension.ts";
-import { CANCEL_WAIT_MS, DEFAULT_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskCallError, type TaskCallOptions } from "./follow.ts";
-import type { TaskPeer } from "./peer.ts";
-import { isTerminal } from "./task.ts";
+import { McpError } from "../../protocol/errors.ts";
+import type { CallToolResult } from "../../protocol/protocol.ts";
+import { errorMessage, isObject, preview } from "../../../shared/values.ts";
+import { readModernTask, type ModernTask } from "../extension.ts";
+import { CANCEL_WAIT_MS, DEFAULT_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskCallError, type TaskCallOptions } from "../follow.ts";
+import type { TaskPeer } from "../peer.ts";
+import { isTerminal } from "../task.ts";
+import { raceAbort, sleep } from "../../../shared/async.ts";
 
 /**
  * Follows `created` (a `tools/call` CreateTaskResult) to a CallToolResult: the task's own result,
@@ -124,23 +125,10 @@ class ModernRun {
       this.opts.onTaskStatus?.({ taskId: task.taskId, status: task.status, statusMessage: task.statusMessage });
   }
 
+  /** Waits `ms`, or rejects with the abort's reason once the call is stopped. */
   private sleep(ms: number): Promise<void> {
     const signal = this.controller.signal;
-    if (signal.aborted) return Promise.reject(signal.reason);
-    return new Promise((resolve, reject) => {
-      const onAbort = () => {
-        clearTimeout(timer);
-        reject(signal.reason);
-      };
-      const timer = setTimeout(
-        () => {
-          signal.removeEventListener("abort", onAbort);
-          resolve();
-        },
-        Math.max(0, ms),
-      );
-      signal.addEventListener("abort", onAbort, { once: true });
-    });
+    return raceAbort(sleep(ms, signal), signal);
   }
 
   private errorResult(what: string): CallToolResult {

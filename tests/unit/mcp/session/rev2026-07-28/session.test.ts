@@ -4,10 +4,10 @@
  * retry, broken-stream re-sends for safe requests only, list caching; and the listen loop.
  */
 import { describe, expect, test } from "bun:test";
-import { ConnectionClosedError, McpError } from "../../../../lib/mcp/protocol/errors.ts";
-import type { JsonRpcConnection } from "../../../../lib/mcp/session/jsonrpc.ts";
-import { listen } from "../../../../lib/mcp/session/listen.ts";
-import { MAX_INPUT_ROUNDS, ModernSession } from "../../../../lib/mcp/session/modern-session.ts";
+import { ConnectionClosedError, McpError } from "../../../../../lib/mcp/protocol/errors.ts";
+import type { JsonRpcConnection } from "../../../../../lib/mcp/session/jsonrpc.ts";
+import { listen } from "../../../../../lib/mcp/session/listen.ts";
+import { MAX_INPUT_ROUNDS, ModernSession } from "../../../../../lib/mcp/session/rev2026-07-28/session.ts";
 
 type Sent = { method: string; params: Record<string, any> };
 

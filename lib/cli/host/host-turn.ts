@@ -1,5 +1,5 @@
 /**
- * One turn of host mode: a `user` message from stdin through the shared turn (../turn.ts), with the
+ * One turn of host mode: a `user` message from stdin through the shared turn (lib/agent/turn.ts), with the
  * SDK's events on stdout (system/init, assistant, user, stream_event, result) and permission
  * questions sent to the host as `can_use_tool` control requests (`--permission-prompt-tool stdio`).
  */

@@ -3,14 +3,14 @@
  * what `server/discover` established, the request layer over the connection, and the
  * `subscriptions/listen` stream for the list changes the server announces.
  */
-import type { ClientCapabilities, Implementation, ServerCapabilities } from "../protocol/protocol.ts";
-import { META } from "./envelope.ts";
-import type { ClientFeatures } from "./features.ts";
-import type { JsonRpcConnection } from "./jsonrpc.ts";
-import { type Listener, listen, listenFilter } from "./listen.ts";
-import { ModernSession } from "./modern-session.ts";
-import { isObject } from "../../shared/values.ts";
-import { withTasksExtension } from "../protocol/tasks-extension.ts";
+import type { ClientCapabilities, Implementation, ServerCapabilities } from "../../protocol/protocol.ts";
+import { META } from "../envelope.ts";
+import type { ClientFeatures } from "../features.ts";
+import type { JsonRpcConnection } from "../jsonrpc.ts";
+import { type Listener, listen, listenFilter } from "../listen.ts";
+import { ModernSession } from "./session.ts";
+import { isObject } from "../../../shared/values.ts";
+import { withTasksExtension } from "../../protocol/tasks-extension.ts";
 
 export interface ModernStart {
   modern: ModernSession;

@@ -5,8 +5,8 @@
  * `user-invocable: false` is refused before any model call.
  */
 import type { TextBlock } from "../messages.ts";
-import { InputError } from "../input/types.ts";
-import { SkillLoadError, type LoadedSkill, type Skill } from "./types.ts";
+import { InputError } from "../input/input-shapes.ts";
+import { SkillLoadError, type LoadedSkill, type Skill } from "./skill.ts";
 
 /**
  * The user message's blocks for `/name args`.

@@ -7,13 +7,13 @@
  * most `MAX_INPUT_ROUNDS` times; a request whose reply stream broke is re-sent only when it is
  * safe to repeat; list results are kept for their `ttlMs` until a list_changed.
  */
-import { ConnectionClosedError, McpError } from "../protocol/errors.ts";
-import { type ClientFeatures, serveRequest } from "./features.ts";
-import type { JsonRpcConnection, RequestOptions } from "./jsonrpc.ts";
-import { type ClientCapabilities, ErrorCode, type ListKind, MODERN_PROTOCOL_VERSIONS } from "../protocol/protocol.ts";
-import { withEnvelope } from "./envelope.ts";
-import { clientDeclaresTasks } from "../protocol/tasks-extension.ts";
-import { isObject } from "../../shared/values.ts";
+import { ConnectionClosedError, McpError } from "../../protocol/errors.ts";
+import { type ClientFeatures, serveRequest } from "../features.ts";
+import type { JsonRpcConnection, RequestOptions } from "../jsonrpc.ts";
+import { type ClientCapabilities, ErrorCode, type ListKind, MODERN_PROTOCOL_VERSIONS } from "../../protocol/protocol.ts";
+import { withEnvelope } from "../envelope.ts";
+import { clientDeclaresTasks } from "../../protocol/tasks-extension.ts";
+import { isObject } from "../../../shared/values.ts";
 
 /** Rounds of `input_required` one request may take before it fails (SEP-2322: cap rounds). */
 export const MAX_INPUT_ROUNDS = 10;
@@ -72,7 +72,7 @@ export class ModernSession {
     for (let round = 0; ; round++) {
       const result = await this.once(method, { ...params, ...extra }, opts);
       const type = isObject(result) && result.resultType !== undefined ? result.resultType : "complete";
-      // SEP-2663: a CreateTaskResult to a tools/call we declared the extension on, followed by the caller (tasks/modern-follow.ts); the SEP's own examples also tag tasks/get so.
+      // SEP-2663: a CreateTaskResult to a tools/call we declared the extension on, followed by the caller (tasks/rev2026-07-28/follow.ts); the SEP's own examples also tag tasks/get so.
       if (type === "task" && (method === "tools/call" || method === "tasks/get") && clientDeclaresTasks(this.opts.capabilities)) return result as T;
       if (type === "complete") {
         if (key) this.keep(key, result);
@@ -154,7 +154,7 @@ function retryVersion(error: McpError): string | undefined {
   return MODERN_PROTOCOL_VERSIONS.find((v) => supported.includes(v));
 }
 
-/** The transport lost the request's reply stream (modern-http.ts `ResponseStreamBroken`). */
+/** The transport lost the request's reply stream (transports/rev2026-07-28/http.ts `ResponseStreamBroken`). */
 function brokenStream(error: unknown): boolean {
   return error instanceof ConnectionClosedError && error.cause instanceof Error && error.cause.name === "ResponseStreamBroken";
 }
