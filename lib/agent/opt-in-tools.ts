@@ -15,7 +15,7 @@ import { ToolError } from "../tools/tool-error.ts";
 import { replyText } from "./messages.ts";
 import { ModelError, type ModelClient } from "./model.ts";
 import { modelForAlias } from "./model-table.ts";
-import type { SettingsHooks } from "./settings/turn-hooks.ts";
+import type { SettingsHooks } from "./policy/turn-hooks.ts";
 
 export interface WebToolOptions {
   mode: OfferSources["mode"];

@@ -8,7 +8,7 @@ import { InputError } from "./input/types.ts";
 import type { FolderSources } from "./skills/folders.ts";
 import type { Skill } from "./skills/types.ts";
 import type { ToolContext } from "../tools/tool.ts";
-import type { SettingsHooks } from "./settings/turn-hooks.ts";
+import type { SettingsHooks } from "./policy/turn-hooks.ts";
 
 /** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
 export class McpConfigFlagError extends InputError {

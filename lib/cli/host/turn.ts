@@ -3,13 +3,12 @@
  * SDK's events on stdout (system/init, assistant, user, stream_event, result) and permission
  * questions sent to the host as `can_use_tool` control requests (`--permission-prompt-tool stdio`).
  */
-import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
 import type { Conversation } from "../../agent/conversation.ts";
 import type { ContentBlock } from "../../agent/messages.ts";
 import type { PermissionDecision } from "../../agent/loop.ts";
 import { ModelError } from "../../agent/model.ts";
 import { InputError } from "../../agent/input/input.ts";
-import { isAllowed, needsPermission } from "../../agent/permissions.ts";
+import { flagsAllow, type ModePermissions } from "../../agent/policy/gate.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import type { HostChannel } from "./channel.ts";
@@ -17,7 +16,7 @@ import { slashCommands, TurnInterrupted, type HostState } from "./control.ts";
 import { assistantEvent, compactBoundaryEvent, initEvent, resultEvent, streamEvent, toolProgressEvent, userEvent, type HostResult } from "./events.ts";
 import { zeroUsage } from "../../agent/usage.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { runTurn, type TurnOutcome } from "../turn.ts";
+import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
 
 /** A `user` line of stdin (the SDK's `SDKUserMessage`). */
 export interface UserLine {
@@ -82,8 +81,7 @@ export async function runHostTurn(
       {
         input: userInput(line.message?.content),
         interrupt: controller.signal,
-        canUseTool: (tool, input, call, forced) => hostPermission(state, channel, controller.signal, tool, input, call, forced),
-        asks: args.permissionPromptStdio,
+        permissions: hostPermissions(state, channel, controller.signal),
         events: {
           line: stderr,
           onAssistant: (reply) => emit(assistantEvent(sid(), reply)),
@@ -137,29 +135,28 @@ function userInput(content: unknown): string | ContentBlock[] {
   return content as ContentBlock[];
 }
 
-/** The mode's question: allowed tools run, others ask the host (`can_use_tool`) or are refused. */
-export async function hostPermission(
-  state: HostState,
+/**
+ * Host mode's part in the permission decision (policy/): the mode the host set (none: every tool
+ * runs), --allowedTools, and the host's answer to `can_use_tool` when it asked for questions
+ * (`--permission-prompt-tool stdio`); without that, nobody is asked and an ask is refused.
+ */
+export function hostPermissions(state: HostState, channel: HostChannel, signal: AbortSignal): ModePermissions {
+  const { runtime, args } = state;
+  return {
+    mode: () => state.mode,
+    flagAllows: (tool, input) => flagsAllow(runtime, args.allowedTools, tool, input),
+    ask: args.permissionPromptStdio ? (tool, input, call) => askHost(channel, signal, tool, input, call) : undefined,
+  };
+}
+
+/** The host's answer to `can_use_tool`. */
+async function askHost(
   channel: HostChannel,
   signal: AbortSignal,
   tool: Tool,
   toolInput: Record<string, unknown>,
   call: { id: string },
-  forced = false,
 ): Promise<PermissionDecision> {
-  const { runtime, args } = state;
-  const mode = state.mode;
-  // A settings ask rule or hook asks the host even where the mode would not.
-  if (
-    !forced &&
-    (!mode ||
-      !needsPermission(tool, mode) ||
-      isAllowed(tool.name, [...args.allowedTools, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)) ||
-      runtime.skillGrantsCall(tool.name, toolInput) ||
-      allowedByDomainRule(args.allowedTools, tool.name, toolInput))
-  )
-    return true;
-  if (!args.permissionPromptStdio) return { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
   const answer = await channel.request(
     { subtype: "can_use_tool", tool_name: tool.name, input: toolInput, tool_use_id: call.id, permission_suggestions: [] },
     signal,

@@ -3,7 +3,6 @@
  * stdout, diagnostics on stderr. Non-streaming model requests, as scripted graders expect.
  * Exit codes: 0 success; 1 the run failed (model error, bad input, --max-turns).
  */
-import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
 import { McpConfigFlagError } from "../../agent/runtime-options.ts";
 import type { CliArgs } from "../flags/args.ts";
 import { AgentRuntime } from "../../agent/runtime.ts";
@@ -18,15 +17,13 @@ import { OutputWriter, type ResultEvent } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import { openRunSession, SessionError } from "../flags/session-flags.ts";
 import type { OpenedSession } from "../../agent/sessions/session-open.ts";
-import { isAllowed, needsPermission, type PermissionMode } from "../../agent/permissions.ts";
-import type { PermissionDecision } from "../../agent/loop.ts";
-import type { Tool } from "../../tools/tool.ts";
+import { flagsAllow } from "../../agent/policy/gate.ts";
 import { runtimeOptions } from "../flags/runtime-options.ts";
 import { StartupStatus } from "../ui/startup-status.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { runTurn, type TurnOutcome } from "../turn.ts";
-import { skillGate } from "../../agent/skills/permission.ts";
+import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
+import { skillGate } from "../../agent/policy/skill-permission.ts";
 import { loadSettings } from "../flags/settings.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
@@ -142,8 +139,9 @@ export async function runPrint(args: CliArgs): Promise<number> {
       {
         input: prompt,
         interrupt: neverInterrupted,
-        // --permission-mode with nobody to ask: what needs permission is refused (without it, everything runs).
-        canUseTool: args.permissionMode && permissionDenier(args.permissionMode, args.allowedTools, s),
+        // The mode comes from --permission-mode alone (never a settings defaultMode), and nobody is
+        // asked: what needs permission is refused. Without the flag, everything runs.
+        permissions: { mode: () => args.permissionMode, flagAllows: (tool, input) => flagsAllow(s, args.allowedTools, tool, input) },
         events: {
           line: stderr,
           onUserMessage: init,
@@ -224,15 +222,4 @@ function report(outcome: TurnOutcome, finish: (r: Result) => void, builtin: (nam
       return 1;
     }
   }
-}
-
-/** The loop's permission hook for -p with --permission-mode: allowed tools run, others that need permission are refused. */
-function permissionDenier(mode: PermissionMode, allowed: string[], runtime: AgentRuntime) {
-  return async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> =>
-    !needsPermission(tool, mode) ||
-    isAllowed(tool.name, [...allowed, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)) ||
-    runtime.skillGrantsCall(tool.name, input) ||
-    allowedByDomainRule(allowed, tool.name, input)
-      ? true
-      : { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
 }

@@ -10,7 +10,7 @@
 import { ruleNamesTool } from "../mcp/names.ts";
 import { parseBash } from "./bash-parse.ts";
 import { bashPartMatches, bashWholeMatches } from "./bash-rules.ts";
-import type { Behavior, RuleText } from "./merge.ts";
+import type { Behavior, RuleText } from "../settings/merge.ts";
 import { candidatePaths, compilePathPattern, type PathPattern } from "./path-rules.ts";
 import { domainSpecCovers, hostOfInput } from "../../tools/web/domain-rule.ts";
 

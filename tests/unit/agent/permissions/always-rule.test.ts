@@ -1,8 +1,8 @@
 /**
- * always.ts: what `[a]lways` keeps for WebFetch (the call's host) and NotebookEdit (accept edits).
+ * always-rule.ts: what `[a]lways` keeps for WebFetch (the call's host) and NotebookEdit (accept edits).
  */
 import { expect, test } from "bun:test";
-import { alwaysFor } from "../../../../lib/agent/settings/always.ts";
+import { alwaysFor } from "../../../../lib/agent/permissions/always-rule.ts";
 
 test("WebFetch: a rule for the call's host, saved to the project's local settings", () => {
   expect(alwaysFor("/p", "WebFetch", { url: "https://Docs.Example.com/a?b" })).toEqual({

@@ -8,7 +8,7 @@
  */
 import { hostOfInput } from "../../tools/web/domain-rule.ts";
 import { join } from "node:path";
-import { editJsonFile } from "../../mcp/config/write.ts";
+import { editJsonFile } from "../../files/json-edit.ts";
 import { parseBash } from "./bash-parse.ts";
 import type { ToolRoute } from "./rules.ts";
 
