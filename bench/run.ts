@@ -23,6 +23,7 @@ import { settingsFigure } from "./fig-settings.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
 import { structuredFigure } from "./fig-structured.ts";
+import { webFigure } from "./fig-web.ts";
 import { tasksFigure } from "./fig-tasks.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
 import { versusFigure } from "./fig-versus.ts";
@@ -45,6 +46,7 @@ const FIGURES: Record<string, Figure> = {
   modern: modernFigure,
   tasks: tasksFigure,
   structured: structuredFigure,
+  web: webFigure,
   versus: versusFigure,
   release: releaseFigure,
 };

@@ -45,6 +45,38 @@ export async function pdfBlocks(bytes: Buffer): Promise<(DocumentBlock | TextBlo
   ];
 }
 
+/** Pages one `pages` range may name at most (Claude Code's limit). */
+export const MAX_RANGE_PAGES = 20;
+
+/**
+ * `pages` as Read takes it ("3", "1-5"): the first and last page, 1-based.
+ * @throws PdfError naming what is wrong with it.
+ */
+export function parsePageRange(spec: string): { first: number; last: number } {
+  const m = /^\s*(\d+)\s*(?:-\s*(\d+)\s*)?$/.exec(spec);
+  if (!m) throw new PdfError(`pages must be a page or a range of pages, like "3" or "1-5" (got ${JSON.stringify(spec)})`);
+  const first = Number(m[1]);
+  const last = m[2] === undefined ? first : Number(m[2]);
+  if (first < 1 || last < first) throw new PdfError(`pages "${spec}" is not a range of pages from 1 on, first before last`);
+  if (last - first + 1 > MAX_RANGE_PAGES) throw new PdfError(`pages "${spec}" names ${last - first + 1} pages; at most ${MAX_RANGE_PAGES} a call`);
+  return { first, last };
+}
+
+/**
+ * The text of pages `range` of a PDF, with a line saying which pages of how many it is.
+ * @throws PdfError when the PDF cannot be read or the range starts past its end.
+ */
+export async function pdfRangeText(bytes: Buffer, range: { first: number; last: number }): Promise<string> {
+  const text = bytes.toString("latin1");
+  if (!isPdf(bytes) || !text.slice(-2048).includes("%%EOF"))
+    throw new PdfError("not a readable PDF: it is corrupt or cut short (no PDF header or no end-of-file marker)");
+  if (/\/Encrypt\b/.test(text)) throw new PdfError("the PDF is encrypted; it cannot be read without its password");
+  const total = (await openPdf(bytes)).numPages;
+  if (range.first > total) throw new PdfError(`pages ${range.first}-${range.last}: the PDF has ${total} page${total === 1 ? "" : "s"}`);
+  const last = Math.min(range.last, total);
+  return `(Pages ${range.first}-${last} of ${total}, as text: images and layout are not shown. Read without pages to send the whole PDF as a document.)\n\n${await pdfText(bytes, range.first, last)}`;
+}
+
 /** The text of every page, each under a `--- page N ---` line, cut at MAX_PDF_TEXT_CHARS. @throws PdfError */
 export async function pdfText(bytes: Buffer, first = 1, last = Number.POSITIVE_INFINITY): Promise<string> {
   const pdf = await openPdf(bytes);

@@ -7,7 +7,7 @@
 import { existsSync } from "node:fs";
 import { imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "../files/image.ts";
 import { NotebookError, notebookBlocks } from "../files/notebook.ts";
-import { isPdf, PdfError, pdfBlocks } from "../files/pdf.ts";
+import { isPdf, PdfError, parsePageRange, pdfBlocks, pdfRangeText } from "../files/pdf.ts";
 import { summarizeField, toolInput } from "./define.ts";
 import { errnoCode, resolvePath } from "./input.ts";
 import { readRegularFile, type FileRead } from "../files/regular-file.ts";
@@ -25,6 +25,7 @@ const INPUT = toolInput({
   file_path: { type: "string", required: true, description: "Path of the file to read (absolute, or relative to the working directory)" },
   offset: { type: "integer", minimum: 1, description: "1-based line number to start reading from" },
   limit: { type: "integer", minimum: 1, description: "Number of lines to read" },
+  pages: { type: "string", description: 'PDF files only: the pages to read, as a page or a range ("3", "1-5"); at most 20 pages a call' },
 });
 
 export const readTool: Tool = {
@@ -48,7 +49,7 @@ export const readTool: Tool = {
     const offset = args.offset ?? 1;
     const limit = args.limit ?? DEFAULT_LINE_LIMIT;
     try {
-      const output = await readFile(path, offset, limit);
+      const output = await readFile(path, offset, limit, args.pages);
       ctx.toolState?.files.read(path);
       return output;
     } catch (error) {
@@ -58,7 +59,7 @@ export const readTool: Tool = {
   },
 };
 
-async function readFile(path: string, offset: number, limit: number): Promise<ToolOutput> {
+async function readFile(path: string, offset: number, limit: number, pages?: string): Promise<ToolOutput> {
   let file: FileRead;
   try {
     file = readRegularFile(path, MAX_READ_BYTES, { refuseOver: MAX_READ_BYTES });
@@ -82,9 +83,11 @@ async function readFile(path: string, offset: number, limit: number): Promise<To
     return { content: [imageBlock(image, bytes.toString("base64"))] };
   }
   if (bytes.length === 0) return { content: `(The file ${path} exists but is empty.)` };
-  if (path.toLowerCase().endsWith(".pdf") || isPdf(bytes)) {
+  const pdf = path.toLowerCase().endsWith(".pdf") || isPdf(bytes);
+  if (pages !== undefined && !pdf) throw new ToolError(`pages applies to PDF files only; ${path} is not one (use offset and limit)`);
+  if (pdf) {
     try {
-      return { content: await pdfBlocks(bytes) };
+      return { content: pages === undefined ? await pdfBlocks(bytes) : await pdfRangeText(bytes, parsePageRange(pages)) };
     } catch (error) {
       if (error instanceof PdfError) throw new ToolError(`${path}: ${error.message}`);
       throw error;

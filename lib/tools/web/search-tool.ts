@@ -56,7 +56,7 @@ export function webSearchTool(deps: WebSearchDeps): Tool {
       if (allowed && blocked) throw new ToolError("Invalid input: give allowed_domains or blocked_domains, not both");
       const found = await deps.search(query, { allowed, blocked }, ctx.signal);
       const sources = found.sources.length
-        ? `\n\nSources:\n${found.sources.map((s) => `- [${s.title.replace(/[[\]]/g, "") || s.url}](${s.url})`).join("\n")}`
+        ? `\n\nSources:\n${found.sources.map((s) => `- [${s.title.replace(/[[\]\u0000-\u001f\u007f-\u009f]/g, "") || s.url}](${s.url})`).join("\n")}`
         : "\n\n(No sources were returned.)";
       return {
         content: `Web search results for query: ${JSON.stringify(query)}\n\n${found.text.trim()}${sources}\n\nReminder: cite the sources you use in your answer, as Markdown links.`,

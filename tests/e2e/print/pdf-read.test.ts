@@ -1,7 +1,8 @@
 /**
  * Read of a PDF through the real program: a document block (base64) within the API's limits; over
- * them (more than 100 pages), the text of its pages with a note saying why; an encrypted or a
- * corrupt file is one error result, and the run goes on.
+ * them (more than 100 pages), the text of its pages with a note saying why; `pages` gives the text
+ * of a range (at most 20 pages); an encrypted or a corrupt file, or a bad range, is one error
+ * result, and the run goes on.
  */
 import { afterEach, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
@@ -13,10 +14,10 @@ import { runAgent, tempDir } from "../../support/run.ts";
 let model: ModelServer | undefined;
 afterEach(() => model?.stop());
 
-async function read(bytes: Buffer) {
+async function read(bytes: Buffer, extra: Record<string, unknown> = {}, name = "doc.pdf") {
   const dir = tempDir();
-  writeFileSync(join(dir, "doc.pdf"), bytes);
-  model = startModelServer([reply(toolUse("Read", { file_path: "doc.pdf" })), reply(text("done"))]);
+  writeFileSync(join(dir, name), bytes);
+  model = startModelServer([reply(toolUse("Read", { file_path: name, ...extra })), reply(text("done"))]);
   const r = await runAgent(["-p", "read it"], { cwd: dir, model: model.url });
   return { ...r, result: model.requests[1]!.body.messages.at(-1).content[0] };
 }
@@ -37,6 +38,29 @@ test("over 100 pages: the pages' text, with a note saying why", async () => {
   expect(shown).toContain("--- page 101 ---\\nLine of page 101");
   // pdf.js says nothing on stdout.
   expect(r.stdout).toBe("done\n");
+});
+
+test("pages: the text of that range, saying which pages of how many", async () => {
+  const pdf = makePdf(Array.from({ length: 30 }, (_, i) => `Line of page ${i + 1}`));
+  const r = await read(pdf, { pages: "3-4" });
+  expect(r.result.is_error).toBeUndefined();
+  const shown = String(r.result.content);
+  expect(shown).toStartWith("(Pages 3-4 of 30, as text");
+  expect(shown).toContain("--- page 3 ---\nLine of page 3\n\n--- page 4 ---\nLine of page 4");
+  expect(shown).not.toContain("page 5");
+});
+
+test.each([
+  ["a range that is not one", { pages: "two" }, "doc.pdf", 'like "3" or "1-5"'],
+  ["more than 20 pages", { pages: "1-21" }, "doc.pdf", "at most 20"],
+  ["a range past the end", { pages: "40" }, "doc.pdf", "has 30 pages"],
+  ["pages of a file that is not a PDF", { pages: "1" }, "notes.txt", "PDF files only"],
+])("pages: %s is one error result", async (_what, extra, name, words) => {
+  const bytes = name.endsWith(".pdf") ? makePdf(Array.from({ length: 30 }, (_, i) => `p${i + 1}`)) : Buffer.from("plain text\n");
+  const r = await read(bytes, extra, name);
+  expect(r.code).toBe(0);
+  expect(r.result.is_error).toBe(true);
+  expect(String(r.result.content)).toContain(words);
 });
 
 test.each([

@@ -20,7 +20,7 @@ const searched: Step = {
       tool_use_id: "srvtoolu_1",
       content: [
         { type: "web_search_result", url: "https://bun.sh/blog/bun-v1", title: "Bun 1.0", encrypted_content: "x" },
-        { type: "web_search_result", url: "https://example.org/[odd]", title: "Odd [title]", encrypted_content: "y" },
+        { type: "web_search_result", url: "https://example.org/[odd]", title: "Odd [title]\u001b[2J", encrypted_content: "y" },
       ],
     },
     { type: "text", text: "Bun 1.0 was released in September 2023." },
@@ -52,7 +52,8 @@ test("a nested request with the server tool; the result lists the sources as lin
   expect(r.result.content).toStartWith('Web search results for query: "bun release"');
   expect(r.result.content).toContain("Bun 1.0 was released in September 2023.");
   expect(r.result.content).toContain("- [Bun 1.0](https://bun.sh/blog/bun-v1)");
-  expect(r.result.content).toContain("- [Odd title](https://example.org/[odd])");
+  // The title's escape sequence lost its ESC (and the brackets a link cannot hold): nothing of it reaches a terminal.
+  expect(r.result.content).toContain("- [Odd title2J](https://example.org/[odd])");
   // claude-sonnet-4-6: three calls' tokens at $3/$15 per million, plus $0.01 for the one search.
   const tokens = (10 * 3 + 5 * 15 + 100 * 3 + 20 * 15 + 10 * 3 + 5 * 15) / 1_000_000;
   expect(JSON.parse(r.stdout).total_cost_usd).toBeCloseTo(tokens + 0.01, 8);
