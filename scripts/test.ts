@@ -22,6 +22,10 @@ const TEST_TIMEOUT_MS = 120_000;
 const PROCESS_TIMEOUT_MS = 20 * 60_000;
 const TIMES_FILE = join(ROOT, "dist", ".test-times.json");
 const PATTERN = new Bun.Glob("**/*.test.ts");
+/** With no times yet (a first run), the kinds that tend to be slow go first, in this order. */
+const FIRST = ["tests/e2e/release/", "tests/conformance/", "tests/e2e/", "tests/integration/", "bench/", "tests/unit/"];
+/** Above any measured time: a unit never timed sorts before the timed ones. */
+const UNTIMED = 1e9;
 
 interface Outcome {
   unit: string;
@@ -105,7 +109,8 @@ async function main(argv: string[]): Promise<number> {
   const files = [...new Set((paths.length ? paths : ["tests", "bench"]).flatMap(filesUnder))];
   const times = readTimes();
   // Longest first (by the last run); a unit never timed goes before the timed ones, as it may be long.
-  const queue = unitsOf(files).sort((a, b) => (times[b.name] ?? Infinity) - (times[a.name] ?? Infinity));
+  const weight = (u: Unit) => times[u.name] ?? UNTIMED - FIRST.findIndex((prefix) => u.name.startsWith(prefix));
+  const queue = unitsOf(files).sort((a, b) => weight(b) - weight(a));
   console.log(`${files.length} test files in ${queue.length} groups, ${jobs} at a time`);
   const started = performance.now();
   const outcomes: Outcome[] = [];
