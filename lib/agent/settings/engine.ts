@@ -25,6 +25,8 @@ export interface SettingsLoadOptions {
   /** The warning's words for that hold (merge.ts). */
   gateReason?: string;
   warn(line: string): void;
+  /** False (-p, host): hooks of the user's own settings add no context for the model; they still run. */
+  homeContext?: boolean;
   /** Unit tests only: a managed folder other than the platform's (null: none). */
   managedDir?: string | null;
 }
@@ -40,6 +42,8 @@ export class RunSettings {
   readonly rules: PermissionRules;
   readonly hooks: HookCommand[];
   session: HookSession = { session_id: "", transcript_path: "", permission_mode: "default" };
+  /** Settings files whose hooks' output is not context for the model (the user's, in -p). */
+  private quiet = new Set<string>();
 
   private constructor(
     readonly effective: EffectiveSettings,
@@ -72,7 +76,9 @@ export class RunSettings {
       warn: opts.warn,
       gateReason: opts.gateReason,
     });
-    return new RunSettings(effective, cwd, home, opts.warn);
+    const settings = new RunSettings(effective, cwd, home, opts.warn);
+    if (opts.homeContext === false) settings.quiet = new Set(files.filter((f) => f.scope === "user").map((f) => f.path));
+    return settings;
   }
 
   /** No file spoke: the run must be exactly as without settings. */
@@ -98,7 +104,14 @@ export class RunSettings {
       env: { CLAUDE_PROJECT_DIR: this.cwd, CLAUDECODE: "1", ...(this.session.session_id ? { CLAUDE_CODE_SESSION_ID: this.session.session_id } : {}) },
       budgetMs: event === "SessionEnd" ? SESSION_END_BUDGET_MS : undefined,
     });
-    return hookOutcome(event, query, runs);
+    const out = hookOutcome(event, query, runs);
+    if (this.quiet.size && out.context.length)
+      out.context = hookOutcome(
+        event,
+        query,
+        runs.filter((r) => !this.quiet.has(r.hook.source)),
+      ).context;
+    return out;
   }
 }
 

@@ -7,6 +7,7 @@ import type { SettingsHooks } from "../../agent/settings/turn-hooks.ts";
 import type { Loosening } from "../../agent/settings/consent.ts";
 import { approvalRequired } from "../../agent/project-approval.ts";
 import type { CliArgs } from "./args.ts";
+import { restoreRequestEnv, snapshotRequestEnv } from "../../shared/request-env.ts";
 
 /**
  * The settings of a run in `cwd`, or `{usage}` for a bad `--settings`/`--setting-sources` (exit 2).
@@ -24,6 +25,8 @@ export async function loadSettings(
   const { prepareSettings, SettingsFlagError } = await import("../../agent/settings/turn-hooks.ts");
   // One trust store: without anyone to ask (-p, host), the session's earlier yes to these files as they are now counts.
   const approved = consent ? await askConsent(cwd, consent, warn) : await approvedInSession(cwd);
+  // Without anyone to ask (-p, host), the variables that shape the request come from the process alone (request-env.ts).
+  const processValues = consent ? undefined : snapshotRequestEnv();
   try {
     const hooks = prepareSettings({
       cwd,
@@ -32,8 +35,11 @@ export async function loadSettings(
       requireApproval: consent !== undefined || approvalRequired(),
       approved,
       gateReason: consent ? "not approved" : undefined,
+      // Nor do the user's own hooks add context to a scripted run's request.
+      homeContext: consent !== undefined,
       warn,
     });
+    if (processValues) restoreRequestEnv(processValues);
     if (hooks?.settings.effective.bypassDisabled && (args.permissionMode === "bypassPermissions" || args.skipPermissions)) {
       // Managed policy: the flag would slip it. The run goes on in default mode, which asks (or, with nobody to ask, refuses).
       warn("bypassPermissions is disabled by managed settings (disableBypassPermissionsMode); using the default permission mode");
