@@ -13,7 +13,7 @@ import type { Skill } from "./types.ts";
 import { runSkillCommand } from "./run.ts";
 import type { SkillInput } from "../input/types.ts";
 import { isScopedGrant, scopedGrantAllows } from "./grants.ts";
-import type { ToolRoute } from "../settings/rules.ts";
+import type { ToolRoute } from "../permissions/rules.ts";
 
 export interface CatalogOptions {
   local: readonly Skill[];

@@ -3,7 +3,7 @@
  * `--settings` is given, so a run without settings never loads the engine.
  */
 import { hasSettings } from "../../agent/settings/locate.ts";
-import type { SettingsHooks } from "../../agent/settings/turn-hooks.ts";
+import type { SettingsHooks } from "../../agent/policy/turn-hooks.ts";
 import type { Loosening } from "../../agent/settings/consent.ts";
 import { approvalRequired } from "../../agent/project-approval.ts";
 import type { CliArgs } from "./args.ts";
@@ -22,7 +22,7 @@ export async function loadSettings(
   consent?: (pending: Loosening[]) => Promise<boolean>,
 ): Promise<{ hooks?: SettingsHooks; usage?: string }> {
   if (!hasSettings(cwd, args.settings)) return {};
-  const { prepareSettings, SettingsFlagError } = await import("../../agent/settings/turn-hooks.ts");
+  const { prepareSettings, SettingsFlagError } = await import("../../agent/policy/turn-hooks.ts");
   // One trust store: without anyone to ask (-p, host), the session's earlier yes to these files as they are now counts.
   const approved = consent ? await askConsent(cwd, consent, warn) : await approvedInSession(cwd);
   // Without anyone to ask (-p, host), the variables that shape the request come from the process alone (request-env.ts).

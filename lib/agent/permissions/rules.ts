@@ -10,8 +10,9 @@
 import { ruleNamesTool } from "../mcp/names.ts";
 import { parseBash } from "./bash-parse.ts";
 import { bashPartMatches, bashWholeMatches } from "./bash-rules.ts";
-import type { Behavior, RuleText } from "./merge.ts";
+import type { Behavior, RuleText } from "../settings/merge.ts";
 import { candidatePaths, compilePathPattern, type PathPattern } from "./path-rules.ts";
+import { domainSpecCovers, hostOfInput } from "../../tools/web/domain-rule.ts";
 
 /** A rule that parsed: its tool name (may hold `*` for deny/ask), its specifier, where it came from. */
 export interface Rule {
@@ -94,6 +95,11 @@ function covers(rule: Rule, name: string, paths: () => string[], route: ToolRout
   if (rule.spec === undefined) return true;
   if (rule.path) return paths().some((p) => rule.path!.matches(p));
   if (rule.tool === "Skill") return typeof input.skill === "string" && input.skill.trim().replace(/^\//, "") === rule.spec;
+  // WebFetch(domain:host): the host of the call's url (a url that does not parse matches no domain).
+  if (rule.tool === "WebFetch") {
+    const host = hostOfInput(input);
+    return host !== undefined && domainSpecCovers(rule.spec, host);
+  }
   // Write(path) and specifiers of other tools are never consulted (Claude Code: Edit(…) covers writes).
   return false;
 }

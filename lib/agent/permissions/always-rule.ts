@@ -6,7 +6,7 @@
  * to the project's `.claude/settings.local.json` by a minimal, atomic edit that keeps every other key.
  */
 import { join } from "node:path";
-import { editJsonFile } from "../../mcp/config/write.ts";
+import { editJsonFile } from "../../files/json-edit.ts";
 import { parseBash } from "./bash-parse.ts";
 import type { ToolRoute } from "./rules.ts";
 

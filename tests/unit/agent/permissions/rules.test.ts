@@ -3,11 +3,11 @@
  * compound commands, what cannot be vouched for), Read/Edit anchors, MCP names, deny > ask > allow.
  */
 import { describe, expect, test } from "bun:test";
-import { parseBash } from "../../../../lib/agent/settings/bash-parse.ts";
+import { parseBash } from "../../../../lib/agent/permissions/bash-parse.ts";
 import type { SettingsFile } from "../../../../lib/agent/settings/files.ts";
 import type { Behavior } from "../../../../lib/agent/settings/merge.ts";
-import { compilePathPattern } from "../../../../lib/agent/settings/path-rules.ts";
-import { compileRules, parseRuleText, PermissionRules } from "../../../../lib/agent/settings/rules.ts";
+import { compilePathPattern } from "../../../../lib/agent/permissions/path-rules.ts";
+import { compileRules, parseRuleText, PermissionRules } from "../../../../lib/agent/permissions/rules.ts";
 
 const file = (scope: SettingsFile["scope"] = "project", root = "/p"): SettingsFile => ({ scope, path: `/p/.claude/settings.json`, root, doc: {} });
 const ctx = { cwd: "/p", home: "/home/u", warn: () => {} };

@@ -5,12 +5,12 @@
  */
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { hookOutcome, type HookOutcome } from "./hook-outcome.ts";
-import { type HookCommand, type HookEvent, matcherMatches, parseHooks, runHookCommands, SESSION_END_BUDGET_MS } from "./hooks.ts";
-import { readSettingsFiles } from "./files.ts";
-import { type EffectiveSettings, mergeSettings } from "./merge.ts";
-import { compileRules, PermissionRules } from "./rules.ts";
-import { trustFile, workspaceTrusted } from "./trust.ts";
+import { hookOutcome, type HookOutcome } from "../hooks/hook-outcome.ts";
+import { type HookCommand, type HookEvent, matcherMatches, parseHooks, runHookCommands, SESSION_END_BUDGET_MS } from "../hooks/hooks.ts";
+import { readSettingsFiles } from "../settings/files.ts";
+import { type EffectiveSettings, mergeSettings } from "../settings/merge.ts";
+import { compileRules, PermissionRules } from "../permissions/rules.ts";
+import { trustFile, workspaceTrusted } from "../settings/trust.ts";
 
 export interface SettingsLoadOptions {
   cwd: string;
