@@ -50,14 +50,14 @@ export function unapprovedWithoutAsking(servers: ServerConfig[], cwd: string, re
 
 /** Why the inspector did not start a project server: never approved (or changed since), or refused. */
 export const PENDING_APPROVAL = "pending approval";
-export const REFUSED = "refused";
+export const REFUSED = "not approved";
 
 /**
  * For the inspector, which never asks and never starts an unapproved server: each project server
  * that must not start, with why (PENDING_APPROVAL or REFUSED). Writes nothing.
  */
-export function notStartedWithoutConsent(servers: ServerConfig[], cwd: string): Map<string, string> {
-  const statuses = approvalStatus(approvalPaths(cwd), projectEntries(servers, cwd));
+export function notStartedWithoutConsent(servers: ServerConfig[], cwd: string, env: Record<string, string | undefined> = process.env): Map<string, string> {
+  const statuses = approvalStatus(approvalPaths(cwd, env), projectEntries(servers, cwd));
   const out = new Map<string, string>();
   for (const [name, s] of statuses) if (s.status !== "approved") out.set(name, s.status === "refused" ? REFUSED : PENDING_APPROVAL);
   return out;

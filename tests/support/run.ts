@@ -126,18 +126,17 @@ function isInspectorCommand(args: string[]): boolean {
   return !["add", "add-json", "remove", "approve", "--help", "-h", undefined].includes(args[at + 1]);
 }
 
-/** Approves every `.mcp.json` server of `cwd` for the run's config folder, with the program's own `mcp approve` code. */
+/** Approves every `.mcp.json` server of `cwd` nobody answered for, in the run's config folder, with the program's own `mcp approve` code. */
 export async function approveProjectServers(cwd: string, env: Record<string, string | undefined>): Promise<void> {
   if (!existsSync(join(cwd, ".mcp.json"))) return;
-  const [{ loadMcpConfig }, { approveByName }] = await Promise.all([import("../../lib/mcp/config/load.ts"), import("../../lib/agent/project-approval.ts")]);
+  const [{ loadMcpConfig }, { approveByName, notStartedWithoutConsent, PENDING_APPROVAL }] = await Promise.all([
+    import("../../lib/mcp/config/load.ts"),
+    import("../../lib/agent/project-approval.ts"),
+  ]);
   const project = loadMcpConfig({ cwd, env, extra: [], strict: false }).servers.filter((s) => s.origin?.scope === "project");
-  if (project.length)
-    await approveByName(
-      project,
-      cwd,
-      project.map((s) => s.name),
-      env,
-    );
+  // Only those nobody answered for: a refusal the test made stands.
+  const pending = [...notStartedWithoutConsent(project, cwd, env)].filter(([, why]) => why === PENDING_APPROVAL).map(([name]) => name);
+  if (pending.length) await approveByName(project, cwd, pending, env);
 }
 
 /** Fails the test when the run's stderr holds the silence backstop's line (lib/agent/lifecycle.ts): that line only ever reports a bug. */

@@ -32,6 +32,8 @@ export interface SettingsLoadOptions {
   warn(line: string): void;
   /** The scoped rules of --allowedTools/--disallowedTools (permissions/flag-rules.ts): rules like any file's. */
   flagRules?: FlagRules;
+  /** False (-p, host): hooks of the user's own settings add no context for the model; they still run. */
+  homeContext?: boolean;
   /** Unit tests only: a managed folder other than the platform's (null: none). */
   managedDir?: string | null;
 }
@@ -47,6 +49,8 @@ export class RunSettings {
   readonly rules: PermissionRules;
   readonly hooks: HookCommand[];
   session: HookSession = { session_id: "", transcript_path: "", permission_mode: "default" };
+  /** Settings files whose hooks' output is not context for the model (the user's, in -p). */
+  private quiet = new Set<string>();
 
   private constructor(
     readonly effective: EffectiveSettings,
@@ -81,7 +85,9 @@ export class RunSettings {
     });
     const flags = flagRuleTexts(opts.flagRules, cwd);
     if (flags.length) effective.rules = [...effective.rules, ...flags];
-    return new RunSettings(effective, cwd, home, opts.warn);
+    const settings = new RunSettings(effective, cwd, home, opts.warn);
+    if (opts.homeContext === false) settings.quiet = new Set(files.filter((f) => f.scope === "user").map((f) => f.path));
+    return settings;
   }
 
   /** No file spoke: the run must be exactly as without settings. */
@@ -107,7 +113,14 @@ export class RunSettings {
       env: { CLAUDE_PROJECT_DIR: this.cwd, CLAUDECODE: "1", ...(this.session.session_id ? { CLAUDE_CODE_SESSION_ID: this.session.session_id } : {}) },
       budgetMs: event === "SessionEnd" ? SESSION_END_BUDGET_MS : undefined,
     });
-    return hookOutcome(event, query, runs);
+    const out = hookOutcome(event, query, runs);
+    if (this.quiet.size && out.context.length)
+      out.context = hookOutcome(
+        event,
+        query,
+        runs.filter((r) => !this.quiet.has(r.hook.source)),
+      ).context;
+    return out;
   }
 }
 

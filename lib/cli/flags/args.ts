@@ -15,7 +15,8 @@ export const USAGE = `Usage: agent [options] [prompt]
        agent -p "prompt"               one prompt, print the final answer, exit
        agent                           interactive session (on a terminal)
        agent mcp <add|add-json|remove> …  manage MCP servers (local, project or user scope)
-       agent mcp <list|get|tools|prompts|resources|call|prompt|read> …   inspect MCP servers, no model needed
+       agent mcp <list|get|tools|prompts|resources|call|prompt|read|tasks|task|skills|skill> …   inspect MCP servers, no model needed
+       agent mcp <login|logout|approve> …  log in to a remote server, forget its tokens, approve a project's .mcp.json servers
        agent mcp-init [FIXTURE]        print the MCP initialize request for a grader fixture
 
 Options:

@@ -9,6 +9,7 @@ import type { SettingsFile } from "../../agent/settings/files.ts";
 import { approvalRequired } from "../../agent/project-approval.ts";
 import type { CliArgs } from "./args.ts";
 import { scopedFlagRules } from "../../agent/permissions/flag-rules.ts";
+import { restoreRequestEnv, snapshotRequestEnv } from "../../shared/request-env.ts";
 
 /**
  * The settings of a run in `cwd`, or `{usage}` for a bad `--settings`/`--setting-sources` (exit 2).
@@ -29,6 +30,8 @@ export async function loadSettings(
     import("../../agent/policy/turn-hooks.ts"),
     import("../../agent/settings/files.ts"),
   ]);
+  // Without anyone to ask (-p, host), the variables that shape the request come from the process alone (request-env.ts).
+  const processValues = consent ? undefined : snapshotRequestEnv();
   try {
     // Read once: the consent question and the run's settings see the same files.
     const files = readSettingsFiles({ cwd, flag: args.settings, sources: args.settingSources, warn });
@@ -41,8 +44,11 @@ export async function loadSettings(
       approved,
       gateReason: consent ? "not approved" : undefined,
       flagRules,
+      // Nor do the user's own hooks add context to a scripted run's request.
+      homeContext: consent !== undefined,
       warn,
     });
+    if (processValues) restoreRequestEnv(processValues);
     if (hooks?.settings.effective.bypassDisabled && (args.permissionMode === "bypassPermissions" || args.skipPermissions)) {
       // Managed policy: the flag would slip it. The run goes on in default mode, which asks (or, with nobody to ask, refuses).
       warn("bypassPermissions is disabled by managed settings (disableBypassPermissionsMode); using the default permission mode");

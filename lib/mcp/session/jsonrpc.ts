@@ -211,7 +211,11 @@ export class JsonRpcConnection {
   private receive(line: FramedLine): void {
     if (this.closedError) return;
     this.stats.received++;
-    if (typeof line !== "string") return this.skip("line is not valid UTF-8", new TextDecoder().decode(line.subarray(0, 200)));
+    if (typeof line !== "string") {
+      // A stray bad byte in an answer must not turn the answer into a timeout: decoded with U+FFFD, it goes on.
+      line = new TextDecoder().decode(line);
+      this.note(`a line that is not valid UTF-8 was decoded with replacement characters: ${preview(line)}`);
+    }
     this.opts.trace?.("receive", line);
     let message: unknown;
     try {

@@ -67,7 +67,7 @@ export function pendingApproval(s: ServerSnapshot): boolean {
   return s.status === "disabled" && s.error === "pending approval";
 }
 
-/** `connected`, `failed`, `pending approval`, or `disabled (refused)` / `disabled (by its entry)`. */
+/** `connected`, `failed`, `pending approval`, or `disabled (not approved)` / `disabled (by its entry)`. */
 function statusText(s: ServerSnapshot): string {
   if (pendingApproval(s)) return "pending approval";
   return s.status === "disabled" ? `disabled (${s.error ?? "by its entry"})` : s.status;
