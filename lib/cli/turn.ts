@@ -140,6 +140,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
     const streams = onText !== undefined || events.onStreamEvent !== undefined;
     const gate = settings?.gate({
       route: (name) => runtime.route(name),
+      shellCwd: () => mode.toolState.shellDirectory().cwd,
       ask: turn.asks ? turn.canUseTool : undefined,
       fallback: turn.asks ? undefined : turn.canUseTool,
       notice: turn.events.line,

@@ -25,6 +25,8 @@ export interface GateOptions {
   ask?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, forced: boolean): Promise<PermissionDecision>;
   /** -p's --permission-mode check for calls no rule allowed (the existing permissionDenier). */
   fallback?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision>;
+  /** The directory the next Bash call runs in (a `cd` in an earlier call stays): Bash's relative paths are its. */
+  shellCwd?(): string;
   /** A line for the user (systemMessage, a hook's error), never stdout. */
   notice(line: string): void;
 }
@@ -63,7 +65,7 @@ export class ToolGate {
       hookAllows = out.permission?.decision === "allow";
     }
     if (tool.name === "Bash" && settings.rules.parsesBash) await this.grammar();
-    const match = settings.rules.decide(tool.name, input, this.opts.route(tool.name));
+    const match = settings.rules.decide(tool.name, input, this.opts.route(tool.name), this.opts.shellCwd?.());
     if (match?.behavior === "deny") return { behavior: "deny", message: denyText(tool, input, match.rule.path !== undefined) };
     if (match?.behavior === "ask") askWhy = askText(tool.name);
     const updated = input === given ? {} : { updatedInput: input };
