@@ -23,6 +23,10 @@ async function main(argv: string[]): Promise<number> {
   let args: CliArgs;
   try {
     args = parseCliArgs(argv);
+    // Compiled before anything starts: a bad schema is a usage error, never a run that ignores it.
+    if (args.jsonSchema !== undefined) {
+      args.outputSchema = await (await import("./lib/cli/flags/json-schema-flag.ts")).readJsonSchemaFlag(args.jsonSchema, process.cwd());
+    }
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     process.stderr.write(`error: ${err.message}\n`);

@@ -26,7 +26,7 @@ const COMMANDS = [
 ];
 
 export async function bashRulesFigure(ctx: BenchContext): Promise<FigureResult> {
-  const [{ loadBashGrammar }, rules] = await Promise.all([import("../lib/agent/permissions/bash/grammar.ts"), import("../lib/agent/settings/rules.ts")]);
+  const [{ loadBashGrammar }, rules] = await Promise.all([import("../lib/agent/permissions/bash/grammar.ts"), import("../lib/agent/permissions/rules.ts")]);
   const file = { scope: "project" as const, path: "/p/.claude/settings.json", root: "/p", doc: {} };
   const texts = [
     ...["Bash(rm:*)", "Bash(git push:*)", "Read(./secrets/**)", "Edit(./protected/**)"].map((text) => ({ text, behavior: "deny" as const, file })),

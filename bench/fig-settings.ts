@@ -51,7 +51,7 @@ function writePlace(): { cwd: string; config: string; flag: string; files: strin
 }
 
 export async function settingsFigure(ctx: BenchContext): Promise<FigureResult> {
-  const engine = await import("../lib/agent/settings/engine.ts").catch((e: Error) => e);
+  const engine = await import("../lib/agent/policy/run-settings.ts").catch((e: Error) => e);
   if (engine instanceof Error)
     return {
       rows: [naRow("settings: load all files", LOAD_TARGET, engine.message), naRow("settings: one rule decision (200 rules)", RULE_TARGET, engine.message)],

@@ -8,7 +8,7 @@ import { InputError } from "./input/types.ts";
 import type { FolderSources } from "./skills/folders.ts";
 import type { Skill } from "./skills/types.ts";
 import type { ToolContext } from "../tools/tool.ts";
-import type { SettingsHooks } from "./settings/turn-hooks.ts";
+import type { SettingsHooks } from "./policy/turn-hooks.ts";
 
 /** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
 export class McpConfigFlagError extends InputError {
@@ -25,6 +25,8 @@ export interface RuntimeOptions {
   disallowedTools: string[];
   /** --allowedTools, only for the warning about a scoped rule naming a tool we lack (the rules themselves are the settings engine's). */
   allowedTools?: string[];
+  /** Which mode runs, and the --allowedTools entries: what web-tools.ts needs to decide whether WebFetch is offered. */
+  web?: { mode: "print" | "session" | "host"; allowedTools: string[] };
   /** The run's settings files (lib/agent/settings): bare deny rules take tools off every request; turn.ts runs their rules and hooks. */
   settings?: SettingsHooks;
   systemPrompt?: string;

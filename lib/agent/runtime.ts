@@ -31,6 +31,7 @@ import { openSkills } from "./skills/open.ts";
 
 import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
+import { webTools } from "./web-tools.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
@@ -48,6 +49,8 @@ export class AgentRuntime {
   /** Servers still connecting, in configuration order. */
   readonly connecting = new Set<string>();
   private readonly compactor: AutoCompactor;
+  /** WebFetch when this run offers it (web-tools.ts), built once so its caches last the run. */
+  private readonly web: Tool[];
 
   /** MCP config entries or files that could not be used at start-up (each was logged then). */
   configProblems = 0;
@@ -65,6 +68,7 @@ export class AgentRuntime {
   ) {
     this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
     this.compactor = new AutoCompactor(autoCompactPercent(opts.autoCompactPercent, opts.log));
+    this.web = opts.web ? webTools({ ...opts.web, env: process.env, settings: opts.settings, createModel: (id) => this.createModel(id) }) : [];
   }
 
   /**
@@ -170,7 +174,7 @@ export class AgentRuntime {
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
     const skill = this.skills?.tool(this.opts.skillGate);
-    const own = skill ? [...builtinTools(), skill] : builtinTools();
+    const own = [...builtinTools(), ...this.web, ...(skill ? [skill] : [])];
     const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
     let all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
@@ -211,7 +215,7 @@ export class AgentRuntime {
   private warnUnknownDisallowed(): void {
     const scopedAllowed = (this.opts.allowedTools ?? []).filter(isScopedRule);
     if (!this.opts.disallowedTools.length && !scopedAllowed.length) return;
-    const names = [...builtinTools(), ...(this.mcpTools?.tools() ?? [])].map((t) => t.name);
+    const names = [...builtinTools(), ...this.web, ...(this.mcpTools?.tools() ?? [])].map((t) => t.name);
     const servers = this.configured.map((s) => serverRuleName(s.name));
     // A scoped rule (`Bash(rm:*)`) is the rule engine's; only the tool it names must exist (Skill exists once skills do).
     const unknownTool = (flag: string, rule: string) => {

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
-import { editJsonFile } from "../../mcp/config/write.ts";
+import { editJsonFile } from "../../files/json-edit.ts";
 import { userConfigDir } from "../../shared/config-dir.ts";
 import { readSettingsFiles } from "./files.ts";
 import type { SettingsDoc } from "./schema.ts";

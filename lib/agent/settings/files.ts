@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { jsonErrorOffset, lineColumn } from "../../mcp/config/json-position.ts";
+import { jsonErrorOffset, lineColumn } from "../../files/json-position.ts";
 import { managedSettingsDir } from "./locate.ts";
 import { checkSettings, type SettingsDoc } from "./schema.ts";
 

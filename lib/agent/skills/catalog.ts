@@ -14,7 +14,7 @@ import { runSkillCommand } from "./run.ts";
 import type { SkillInput } from "../input/types.ts";
 import { isScopedGrant, scopedGrantAllows } from "./grants.ts";
 import { loadBashGrammar } from "../permissions/bash/grammar.ts";
-import type { ToolRoute } from "../settings/rules.ts";
+import type { ToolRoute } from "../permissions/rules.ts";
 
 export interface CatalogOptions {
   local: readonly Skill[];

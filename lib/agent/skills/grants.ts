@@ -1,11 +1,11 @@
 /**
  * Scoped `allowed-tools` of the skills loaded in a turn (`Bash(git:*)`, `Read(./docs/**)`;
  * Claude Code skills.md, "Restrict tool access"): matched by the settings rule matcher
- * (settings/rules.ts), so a grant covers exactly what the same `permissions.allow` rule would.
+ * (permissions/rules.ts), so a grant covers exactly what the same `permissions.allow` rule would.
  * Bare names (`Bash`) are the catalog's `grantedTools`, matched like --allowedTools.
  */
 import { homedir } from "node:os";
-import { compileRules, PermissionRules, type ToolRoute } from "../settings/rules.ts";
+import { compileRules, PermissionRules, type ToolRoute } from "../permissions/rules.ts";
 
 /** A grant with a specifier: `Tool(spec)` other than `Tool(*)`. */
 export const isScopedGrant = (rule: string): boolean => !/^[\w-]+(\(\*\))?$/.test(rule);

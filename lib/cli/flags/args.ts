@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { ignoredSdkFlags, SDK_IGNORED } from "./sdk-flags.ts";
 import { splitRuleList } from "../../agent/permissions/flag-rules.ts";
+import type { CompiledSchema } from "../../tools/json-schema.ts";
 import { ELICITATION_POLICIES, type ElicitationPolicy, isElicitationPolicy } from "../../agent/elicitation-policy.ts";
 
 /** The version `--version` prints (package.json's). */
@@ -40,16 +41,17 @@ Options:
   --no-session-persistence      save nothing of this conversation
   --no-cache                    send no prompt-caching breakpoints (also DISABLE_PROMPT_CACHING=1)
   --input-format <fmt>          text (default) or stream-json: JSON messages on stdin (the Agent SDK's host protocol)
-  --permission-mode <mode>      default, acceptEdits or bypassPermissions (print mode runs every tool without it)
+  --permission-mode <mode>      default, acceptEdits, bypassPermissions or dontAsk (print mode runs every tool without it)
   --permission-prompt-tool stdio  ask the host program (stream-json input) before tools that need permission
   --include-partial-messages    stream-json: also the model's stream events as they arrive
+  --json-schema <json|file>     end with an answer matching this JSON Schema (the result's structured_output)
   --verbose                     server stderr and start-up progress on stderr
   --debug                       also the JSON-RPC traffic on stderr
   -v, --version                 print the version
   -h, --help                    print this help`;
 
 export type OutputFormat = "text" | "json" | "stream-json";
-export type PermissionModeFlag = "default" | "acceptEdits" | "bypassPermissions";
+export type PermissionModeFlag = "default" | "acceptEdits" | "bypassPermissions" | "dontAsk";
 
 export interface CliArgs {
   print: boolean;
@@ -89,6 +91,10 @@ export interface CliArgs {
   /** `--permission-prompt-tool stdio`: permission questions go to the host as can_use_tool. */
   permissionPromptStdio: boolean;
   includePartialMessages: boolean;
+  /** `--json-schema`: the schema's JSON text or file, as given (index.ts compiles it into `outputSchema`). */
+  jsonSchema?: string;
+  /** The compiled `--json-schema`: the model must end by calling StructuredOutput with a matching input. */
+  outputSchema?: CompiledSchema;
   /** Agent SDK flags given that we accept and ignore (sdk-flags.ts), as `--name`. */
   ignoredFlags: string[];
   version: boolean;
@@ -153,6 +159,7 @@ const options = {
   "permission-mode": { type: "string" },
   "permission-prompt-tool": { type: "string" },
   "include-partial-messages": { type: "boolean" },
+  "json-schema": { type: "string" },
   ...SDK_IGNORED,
   version: { type: "boolean", short: "v" },
   help: { type: "boolean", short: "h" },
@@ -187,8 +194,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (inputFormat === "stream-json" && format !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
   const mode = values["permission-mode"] as string | undefined;
   if (mode === "plan") throw new UsageError("--permission-mode plan is not supported yet (use default, acceptEdits or bypassPermissions)");
-  if (mode !== undefined && !["default", "acceptEdits", "bypassPermissions"].includes(mode)) {
-    throw new UsageError(`--permission-mode must be default, acceptEdits or bypassPermissions (got "${mode}")`);
+  if (mode !== undefined && !["default", "acceptEdits", "bypassPermissions", "dontAsk"].includes(mode)) {
+    throw new UsageError(`--permission-mode must be default, acceptEdits, bypassPermissions or dontAsk (got "${mode}")`);
   }
   const promptTool = values["permission-prompt-tool"] as string | undefined;
   if (promptTool !== undefined && promptTool !== "stdio") {
@@ -225,6 +232,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     permissionMode: mode as PermissionModeFlag | undefined,
     permissionPromptStdio: promptTool === "stdio",
     includePartialMessages: Boolean(values["include-partial-messages"]),
+    jsonSchema: values["json-schema"] as string | undefined,
     ignoredFlags: ignoredSdkFlags(values),
     version: Boolean(values.version),
     help: Boolean(values.help),

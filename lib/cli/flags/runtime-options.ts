@@ -5,7 +5,7 @@ import type { RuntimeOptions } from "../../agent/runtime-options.ts";
 import { DEFAULT_MODEL } from "../../agent/model.ts";
 import { elicitationPolicy } from "../../agent/elicitation-policy.ts";
 import type { CliArgs } from "./args.ts";
-import type { SettingsHooks } from "../../agent/settings/turn-hooks.ts";
+import type { SettingsHooks } from "../../agent/policy/turn-hooks.ts";
 import { mcpReporter } from "../ui/server-lines.ts";
 import { lazyAuthFor } from "../oauth/lazy.ts";
 import { colorEnabled, plainUnlessColor } from "../ui/style.ts";
@@ -32,6 +32,7 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     strictMcpConfig: args.strictMcpConfig,
     disallowedTools: args.disallowedTools,
     allowedTools: args.allowedTools,
+    web: { mode: args.inputFormat === "stream-json" ? "host" : args.print || !process.stdin.isTTY ? "print" : "session", allowedTools: args.allowedTools },
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
     sampling: args.sampling,

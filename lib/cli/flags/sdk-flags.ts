@@ -15,7 +15,6 @@ export const SDK_IGNORED = {
   "task-budget": { type: "string" },
   agent: { type: "string" },
   betas: { type: "string" },
-  "json-schema": { type: "string" },
   "debug-file": { type: "string" },
   "permission-prompts": { type: "string" },
   channels: { type: "string", multiple: true },

@@ -3,7 +3,7 @@
  * `--settings` is given, so a run without settings never loads the engine.
  */
 import { hasSettings } from "../../agent/settings/locate.ts";
-import type { SettingsHooks } from "../../agent/settings/turn-hooks.ts";
+import type { SettingsHooks } from "../../agent/policy/turn-hooks.ts";
 import type { Loosening } from "../../agent/settings/consent.ts";
 import { approvalRequired } from "../../agent/project-approval.ts";
 import type { CliArgs } from "./args.ts";
@@ -24,7 +24,7 @@ export async function loadSettings(
   // A scoped rule in --allowedTools/--disallowedTools is a rule like a settings file's: it needs the engine too.
   const flagRules = scopedFlagRules(args.allowedTools, args.disallowedTools);
   if (!hasSettings(cwd, args.settings) && !flagRules.allow.length && !flagRules.deny.length) return {};
-  const { prepareSettings, SettingsFlagError } = await import("../../agent/settings/turn-hooks.ts");
+  const { prepareSettings, SettingsFlagError } = await import("../../agent/policy/turn-hooks.ts");
   const approved = consent ? await askConsent(cwd, consent, warn) : false;
   try {
     const hooks = prepareSettings({

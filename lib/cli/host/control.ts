@@ -8,7 +8,7 @@
 import type { AgentRuntime } from "../../agent/runtime.ts";
 import { DEFAULT_MODEL } from "../../agent/model.ts";
 import { listCustomCommands } from "../../agent/input/custom-commands.ts";
-import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions.ts";
+import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/modes.ts";
 import type { CliArgs } from "../flags/args.ts";
 import type { ToolState } from "../../tools/tool-state.ts";
 import type { HostChannel } from "./channel.ts";
@@ -100,7 +100,7 @@ async function answer(request: { subtype: string; [k: string]: unknown }, state:
       const mode = request.mode;
       if (mode === "plan") throw new Error("plan mode is not supported yet");
       if (!PERMISSION_MODES.includes(mode as PermissionMode))
-        throw new Error(`unknown permission mode ${JSON.stringify(mode)} (default, acceptEdits or bypassPermissions)`);
+        throw new Error(`unknown permission mode ${JSON.stringify(mode)} (${PERMISSION_MODES.join(", ")})`);
       state.mode = mode as PermissionMode;
       return {};
     }

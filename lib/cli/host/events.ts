@@ -58,7 +58,7 @@ export function streamEvent(sessionId: string, event: { type: string }): object 
 }
 
 export interface HostResult {
-  subtype: "success" | "error_max_turns" | "error_during_execution";
+  subtype: "success" | "error_max_turns" | "error_during_execution" | "error_max_structured_output_retries";
   /** The final answer's text (success), or what went wrong. */
   text: string;
   durationMs: number;
@@ -68,6 +68,8 @@ export interface HostResult {
   usage: UsageTotals;
   totalCostUsd: number;
   denials: { tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }[];
+  /** Runs with an output schema only: the matching StructuredOutput input, or null. */
+  structuredOutput?: unknown;
 }
 
 /**
@@ -89,6 +91,7 @@ export function resultEvent(sessionId: string, o: HostResult): object {
     usage: o.usage,
     modelUsage: {},
     permission_denials: o.denials,
+    ...("structuredOutput" in o ? { structured_output: o.structuredOutput } : {}),
     ...base(sessionId),
   };
 }

@@ -14,9 +14,10 @@ import { loadSettings } from "../flags/settings.ts";
 import { writeStdout } from "../io/stdout.ts";
 import { HostChannel } from "./channel.ts";
 import { handleControl, initializeResponse, type HostState } from "./control.ts";
-import { hostPermission, runHostTurn, type UserLine } from "./turn.ts";
+import { hostPermissions, runHostTurn, type UserLine } from "./turn.ts";
+import { decide } from "../../agent/policy/decide.ts";
 import type { Skill } from "../../agent/skills/types.ts";
-import { skillAllowed } from "../../agent/skills/permission.ts";
+import { skillAllowed } from "../../agent/policy/skill-permission.ts";
 import type { ToolContext } from "../../tools/tool.ts";
 import type { ServerConfig } from "../../mcp/config/load.ts";
 import { errorMessage } from "../../shared/values.ts";
@@ -220,7 +221,13 @@ async function hostSkillGate(state: HostState, channel: HostChannel, skill: Skil
   if (skillAllowed(skill, state.args.allowedTools, state.runtime.opts.settings)) return undefined;
   const tool = state.runtime.tools().find((t) => t.name === "Skill");
   if (!tool) return undefined;
-  const decision = await hostPermission(state, channel, ctx.signal, { ...tool, asksPermission: true }, { skill: skill.name }, { id: ctx.callId ?? "" });
+  const asking = { ...tool, asksPermission: true };
+  const input = { skill: skill.name };
+  const permissions = hostPermissions(state, channel, ctx.signal);
+  const verdict = decide({ tool: asking, input, flagAllows: permissions.flagAllows(asking, input), mode: permissions.mode() });
+  if (verdict.behavior === "allow") return undefined;
+  if (verdict.behavior === "deny" || !permissions.ask) return verdict.message;
+  const decision = await permissions.ask(asking, input, { type: "tool_use", id: ctx.callId ?? "", name: "Skill", input }, verdict.message);
   if (decision === true || (typeof decision === "object" && decision.behavior === "allow")) return undefined;
   return typeof decision === "object" && decision.behavior === "deny" ? decision.message : `The host denied skill ${skill.name}.`;
 }

@@ -8,7 +8,7 @@ import type { ContentBlock } from "../../agent/messages.ts";
 import type { PermissionDecision } from "../../agent/loop.ts";
 import { ModelError } from "../../agent/model.ts";
 import { InputError } from "../../agent/input/input.ts";
-import { isAllowed, needsPermission } from "../../agent/permissions.ts";
+import { flagsAllow, type ModePermissions } from "../../agent/policy/gate.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import type { HostChannel } from "./channel.ts";
@@ -16,7 +16,7 @@ import { slashCommands, TurnInterrupted, type HostState } from "./control.ts";
 import { assistantEvent, compactBoundaryEvent, initEvent, resultEvent, streamEvent, toolProgressEvent, userEvent, type HostResult } from "./events.ts";
 import { zeroUsage } from "../../agent/usage.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { runTurn, type TurnOutcome } from "../turn.ts";
+import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
 
 /** A `user` line of stdin (the SDK's `SDKUserMessage`). */
 export interface UserLine {
@@ -39,7 +39,7 @@ export async function runHostTurn(
   const controller = new AbortController();
   state.current = controller;
   const sid = () => conversation.sessionId;
-  const result = (subtype: HostResult["subtype"], text: string, outcome?: TurnOutcome, stopReason: string | null = null) =>
+  const result = (subtype: HostResult["subtype"], text: string, outcome?: TurnOutcome, stopReason: string | null = null, structured?: { value: unknown }) =>
     emit(
       resultEvent(sid(), {
         subtype,
@@ -51,6 +51,7 @@ export async function runHostTurn(
         usage: outcome?.usage ?? zeroUsage(),
         totalCostUsd: outcome?.costUsd ?? 0,
         denials: outcome?.denials ?? [],
+        ...(structured ? { structuredOutput: structured.value } : {}),
       }),
     );
   try {
@@ -68,12 +69,19 @@ export async function runHostTurn(
     );
     const started = new Map<string, number>();
     const outcome = await runTurn(
-      { runtime, conversation, toolState: state.tools, builtins: PRINT_BUILTINS, maxTurns: args.maxTurns, debug: args.debug },
+      {
+        runtime,
+        conversation,
+        toolState: state.tools,
+        builtins: PRINT_BUILTINS,
+        maxTurns: args.maxTurns,
+        debug: args.debug,
+        outputSchema: args.outputSchema,
+      },
       {
         input: userInput(line.message?.content),
         interrupt: controller.signal,
-        canUseTool: (tool, input, call, forced) => hostPermission(state, channel, controller.signal, tool, input, call, forced),
-        asks: args.permissionPromptStdio,
+        permissions: hostPermissions(state, channel, controller.signal),
         events: {
           line: stderr,
           onAssistant: (reply) => emit(assistantEvent(sid(), reply)),
@@ -91,8 +99,16 @@ export async function runHostTurn(
     switch (outcome.kind) {
       case "builtin":
         return result("success", printBuiltin(outcome.name, runtime), outcome);
-      case "success":
-        return result("success", outcome.text, outcome, outcome.stopReason);
+      case "success": {
+        const structured = outcome.structured;
+        if (structured?.exhausted) {
+          const message = "The model gave no input matching the output schema within MAX_STRUCTURED_OUTPUT_RETRIES calls of StructuredOutput.";
+          return result("error_max_structured_output_retries", message, outcome, outcome.stopReason);
+        }
+        // The Agent SDK's outputFormat: `result` is the value's JSON, `structured_output` the value (null when the model only wrote text).
+        if (structured && structured.value !== null) return result("success", JSON.stringify(structured.value), outcome, outcome.stopReason, structured);
+        return result("success", outcome.text, outcome, outcome.stopReason, structured);
+      }
       case "interrupted":
         return result("error_during_execution", "Interrupted by the host.", outcome);
       case "max_turns":
@@ -119,28 +135,28 @@ function userInput(content: unknown): string | ContentBlock[] {
   return content as ContentBlock[];
 }
 
-/** The mode's question: allowed tools run, others ask the host (`can_use_tool`) or are refused. */
-export async function hostPermission(
-  state: HostState,
+/**
+ * Host mode's part in the permission decision (policy/): the mode the host set (none: every tool
+ * runs), --allowedTools, and the host's answer to `can_use_tool` when it asked for questions
+ * (`--permission-prompt-tool stdio`); without that, nobody is asked and an ask is refused.
+ */
+export function hostPermissions(state: HostState, channel: HostChannel, signal: AbortSignal): ModePermissions {
+  const { runtime, args } = state;
+  return {
+    mode: () => state.mode,
+    flagAllows: (tool, input) => flagsAllow(runtime, args.allowedTools, tool, input),
+    ask: args.permissionPromptStdio ? (tool, input, call) => askHost(channel, signal, tool, input, call) : undefined,
+  };
+}
+
+/** The host's answer to `can_use_tool`. */
+async function askHost(
   channel: HostChannel,
   signal: AbortSignal,
   tool: Tool,
   toolInput: Record<string, unknown>,
   call: { id: string },
-  forced = false,
 ): Promise<PermissionDecision> {
-  const { runtime, args } = state;
-  const mode = state.mode;
-  // A settings ask rule or hook asks the host even where the mode would not.
-  if (
-    !forced &&
-    (!mode ||
-      !needsPermission(tool, mode) ||
-      isAllowed(tool.name, [...args.allowedTools, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)) ||
-      runtime.skillGrantsCall(tool.name, toolInput))
-  )
-    return true;
-  if (!args.permissionPromptStdio) return { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
   const answer = await channel.request(
     { subtype: "can_use_tool", tool_name: tool.name, input: toolInput, tool_use_id: call.id, permission_suggestions: [] },
     signal,

@@ -10,7 +10,7 @@ import { writeStdout } from "../io/stdout.ts";
 
 export interface ResultEvent {
   type: "result";
-  subtype: "success" | "error_max_turns" | "error_during_execution";
+  subtype: "success" | "error_max_turns" | "error_during_execution" | "error_max_structured_output_retries";
   is_error: boolean;
   /** The answer; on an error, its message (what scripts read), or "" for error_max_turns. */
   result: string;
@@ -23,6 +23,8 @@ export interface ResultEvent {
   /** USD from the price table (lib/agent/model-table.ts); null when a model of the run has no price. */
   total_cost_usd: number | null;
   session_id: string;
+  /** `--json-schema` runs only: the StructuredOutput input that matched, or null (Claude Code's field). */
+  structured_output?: unknown;
 }
 
 export interface InitInfo {

@@ -13,19 +13,17 @@ import { describeUsage, zeroUsage } from "../../agent/usage.ts";
 import { describeCompaction } from "../../agent/compact.ts";
 import { fatalLine, shutdown, shutdownSignal } from "../../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "../io/stdin.ts";
-import { OutputWriter } from "./output.ts";
+import { OutputWriter, type ResultEvent } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import { openRunSession, SessionError } from "../flags/session-flags.ts";
 import type { OpenedSession } from "../../agent/sessions/session-open.ts";
-import { isAllowed, needsPermission, type PermissionMode } from "../../agent/permissions.ts";
-import type { PermissionDecision } from "../../agent/loop.ts";
-import type { Tool } from "../../tools/tool.ts";
+import { flagsAllow } from "../../agent/policy/gate.ts";
 import { runtimeOptions } from "../flags/runtime-options.ts";
 import { StartupStatus } from "../ui/startup-status.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { runTurn, type TurnOutcome } from "../turn.ts";
-import { skillGate } from "../../agent/skills/permission.ts";
+import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
+import { skillGate } from "../../agent/policy/skill-permission.ts";
 import { loadSettings } from "../flags/settings.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
@@ -40,7 +38,13 @@ const NO_PROMPT = 'no prompt: give one as an argument or on stdin (agent -p "…
 /** Nobody interrupts a -p turn but a signal, which shuts the whole run down (lifecycle.ts). */
 const neverInterrupted = new AbortController().signal;
 
-type Result = { subtype: "success" | "error_max_turns" | "error_during_execution"; result: string; errors?: string[] };
+type Result = {
+  subtype: ResultEvent["subtype"];
+  result: string;
+  errors?: string[];
+  /** `--json-schema` runs only: the matching StructuredOutput input, or null. */
+  structured_output?: unknown;
+};
 
 /**
  * Runs one prompt to its end: the answer (or the --output-format events) on stdout, one line
@@ -123,12 +127,21 @@ export async function runPrint(args: CliArgs): Promise<number> {
       settings?.identify(conversation.sessionId, session.path, args.permissionMode);
     };
     const outcome = await runTurn(
-      { runtime: s, conversation, toolState: new ToolState(cwd), builtins: PRINT_BUILTINS, maxTurns: args.maxTurns, debug: args.debug },
+      {
+        runtime: s,
+        conversation,
+        toolState: new ToolState(cwd),
+        builtins: PRINT_BUILTINS,
+        maxTurns: args.maxTurns,
+        debug: args.debug,
+        outputSchema: args.outputSchema,
+      },
       {
         input: prompt,
         interrupt: neverInterrupted,
-        // --permission-mode with nobody to ask: what needs permission is refused (without it, everything runs).
-        canUseTool: args.permissionMode && permissionDenier(args.permissionMode, args.allowedTools, s),
+        // The mode comes from --permission-mode alone (never a settings defaultMode), and nobody is
+        // asked: what needs permission is refused. Without the flag, everything runs.
+        permissions: { mode: () => args.permissionMode, flagAllows: (tool, input) => flagsAllow(s, args.allowedTools, tool, input) },
         events: {
           line: stderr,
           onUserMessage: init,
@@ -175,9 +188,20 @@ function report(outcome: TurnOutcome, finish: (r: Result) => void, builtin: (nam
     case "builtin":
       finish({ subtype: "success", result: builtin(outcome.name) });
       return 0;
-    case "success":
-      finish({ subtype: "success", result: outcome.text });
+    case "success": {
+      const structured = outcome.structured;
+      if (structured?.exhausted) {
+        const message = "the model gave no input matching --json-schema within MAX_STRUCTURED_OUTPUT_RETRIES calls of StructuredOutput";
+        stderr(`error: ${message}`);
+        finish({ subtype: "error_max_structured_output_retries", result: "", errors: [message] });
+        return 1;
+      }
+      // With --json-schema the answer is the value's JSON (text format prints just that); null when the model only wrote text.
+      if (structured && structured.value !== null)
+        finish({ subtype: "success", result: JSON.stringify(structured.value), structured_output: structured.value });
+      else finish({ subtype: "success", result: outcome.text, ...(structured ? { structured_output: null } : {}) });
       return 0;
+    }
     case "interrupted":
       // Only a signal interrupts -p: its handler sets the exit code and says nothing more.
       return 1;
@@ -198,14 +222,4 @@ function report(outcome: TurnOutcome, finish: (r: Result) => void, builtin: (nam
       return 1;
     }
   }
-}
-
-/** The loop's permission hook for -p with --permission-mode: allowed tools run, others that need permission are refused. */
-function permissionDenier(mode: PermissionMode, allowed: string[], runtime: AgentRuntime) {
-  return async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> =>
-    !needsPermission(tool, mode) ||
-    isAllowed(tool.name, [...allowed, ...runtime.skillGrants()], (n, r) => runtime.matchesRule(n, r)) ||
-    runtime.skillGrantsCall(tool.name, input)
-      ? true
-      : { behavior: "deny", message: `Permission to use ${tool.name} was not granted (--permission-mode ${mode}).` };
 }

@@ -1,12 +1,12 @@
 /**
  * The session's `[a]lways` answers, as Claude Code's "Yes, and don't ask again" keeps them
- * (lib/agent/settings/always.ts decides what): a Bash prefix rule or an MCP tool rule is saved to
+ * (lib/agent/permissions/always-rule.ts decides what): a Bash prefix rule or an MCP tool rule is saved to
  * `.claude/settings.local.json` and holds at once; Edit and Write become acceptEdits for the
  * session. The question names what will be kept and where before `a` is pressed.
  */
 import { homedir } from "node:os";
-import { type Always, alwaysFor, saveAllowRule } from "../../agent/settings/always.ts";
-import { compileRules, PermissionRules, type ToolRoute } from "../../agent/settings/rules.ts";
+import { type Always, alwaysFor, saveAllowRule } from "../../agent/permissions/always-rule.ts";
+import { compileRules, PermissionRules, type ToolRoute } from "../../agent/permissions/rules.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { loadBashGrammar } from "../../agent/permissions/bash/grammar.ts";
 

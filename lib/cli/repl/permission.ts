@@ -1,17 +1,27 @@
 /**
- * Permission prompts of the interactive session (the loop's `canUseTool` hook), as in Claude
- * Code: a tool that declares `asksPermission: false` (Read, Glob, Grep) never asks; every other tool (Bash, Write, Edit, MCP tools) shows what
- * it will do (permission-preview.ts) and asks `Allow <title>? [y]es / [n]o / [a]lways: <what is kept>`
- * (always.ts: a saved Bash prefix or MCP rule, or acceptEdits; none for a compound command)
- * unless it is allowed by --allowedTools, an earlier "always", or --dangerously-skip-permissions.
+ * Permission prompts of the interactive session, as in Claude Code: when the one decision
+ * (lib/agent/policy/decide.ts) says "ask", the call shows what it will do (permission-preview.ts)
+ * and asks `Allow <title>? [y]es / [n]o / [a]lways: <what is kept>` (always.ts: a saved Bash prefix
+ * or MCP rule, or acceptEdits; none for a compound command). Whether to ask at all (the mode,
+ * --allowedTools, an earlier "always", a settings rule) is the policy's, not this file's.
  * `n` may carry a reason for the model (`n use the other file`). Print mode never asks.
  */
 import type { Tool } from "../../tools/tool.ts";
 import type { PermissionDecision } from "../../agent/loop.ts";
 import type { Preview } from "../ui/permission-preview.ts";
 import { shortArgs } from "../ui/tool-lines.ts";
-import { isAllowed, type RuleMatcher } from "../../agent/permissions.ts";
 import type { AlwaysStore } from "./always.ts";
+import { isAllowed, type PermissionMode, type RuleMatcher } from "../../agent/permissions/modes.ts";
+import { type ModePermissions, ToolGate } from "../../agent/policy/gate.ts";
+import { modeText } from "../../agent/policy/decide.ts";
+
+/**
+ * The session's permission mode: --dangerously-skip-permissions, else --permission-mode, else the
+ * settings' `permissions.defaultMode` (a person is there to consent to a repository's, consent.ts), else default.
+ */
+export function sessionMode(args: { skipPermissions: boolean; permissionMode?: PermissionMode }, settings?: { defaultMode?: PermissionMode }): PermissionMode {
+  return args.skipPermissions ? "bypassPermissions" : (args.permissionMode ?? settings?.defaultMode ?? "default");
+}
 
 export type Answer = "yes" | "no" | "always";
 
@@ -33,7 +43,6 @@ export interface PermissionOptions {
   cwd: string;
   /** --allowedTools; "always" answers are added to it. */
   allowed: Set<string>;
-  skipAll: boolean;
   /** The turn's signal: once aborted, queued questions are not asked and the call is refused. */
   signal: AbortSignal;
   /** Shows `body` and a question; resolves with the typed line, or null when the user interrupted. */
@@ -42,38 +51,57 @@ export interface PermissionOptions {
   preview?(tool: Tool, input: Record<string, unknown>): Preview;
   /** Called when the user pressed Ctrl-C at the question: the turn is interrupted. */
   onInterrupt(): void;
+  /** What `[a]lways` keeps (always.ts); absent: it allows the tool for the session. */
+  always?: AlwaysStore;
+}
+
+/** What the session's part in the decision needs besides its question. */
+export interface SessionPermissionOptions extends PermissionOptions {
+  /** The session's mode (sessionMode); default when absent. */
+  mode?: PermissionMode;
+  /** --dangerously-skip-permissions: bypassPermissions whatever `mode` says. */
+  skipAll?: boolean;
   /** How a rule names a tool (AgentRuntime.matchesRule). */
   matches: RuleMatcher;
   /** Tools a skill loaded in this turn lets run without asking (its allowed-tools). */
   granted?(): string[];
   /** Whether a scoped allowed-tools rule of such a skill (`Bash(git:*)`) lets this call run. */
   grantsCall?(tool: Tool, input: Record<string, unknown>): boolean;
-  /** What `[a]lways` keeps (always.ts); absent: it allows the tool for the session. */
-  always?: AlwaysStore;
+}
+
+/** The session's part in the permission decision (policy/gate.ts): its mode, its flags and "always" answers, its question. */
+export function sessionPermissions(opts: SessionPermissionOptions): ModePermissions {
+  const question = permissionQuestion(opts);
+  return {
+    mode: () => (opts.skipAll ? "bypassPermissions" : (opts.mode ?? "default")),
+    flagAllows: (tool, input) =>
+      isAllowed(tool.name, [...opts.allowed, ...(opts.granted?.() ?? [])], opts.matches) ||
+      opts.grantsCall?.(tool, input) === true ||
+      opts.always?.allows(tool, input) === true,
+    // The mode's own question reads modeText; any other message is an ask rule's or a hook's.
+    ask: (tool, input, _call, message) => question(tool, input, message !== modeText(tool.name, opts.skipAll ? "bypassPermissions" : (opts.mode ?? "default"))),
+    // A saved Bash rule matches on the shell grammar: have it loaded before flagAllows asks the store.
+    prepare: async (tool) => {
+      await opts.always?.ready(tool);
+    },
+  };
+}
+
+/** The session's whole decision for a call when no settings file exists: the gate over sessionPermissions. */
+export function permissionHook(opts: SessionPermissionOptions): (tool: Tool, input: Record<string, unknown>) => Promise<PermissionDecision> {
+  const gate = new ToolGate({ route: () => undefined, permissions: sessionPermissions(opts), notice: () => undefined });
+  return (tool, input) => gate.canUseTool(tool, input, { type: "tool_use", id: "", name: tool.name, input });
 }
 
 /**
- * The `canUseTool` hook for one turn: true to run; false, or a deny carrying the user's reason, to refuse.
+ * The session's question for one turn: true to run; false, or a deny carrying the user's reason, to refuse.
  * Questions are asked one at a time (concurrent read-only MCP calls may both need one); an
  * unclear answer asks again; an interrupt refuses and interrupts the turn.
  */
-export function permissionHook(
-  opts: PermissionOptions,
-): (tool: Tool, input: Record<string, unknown>, call?: unknown, forced?: boolean) => Promise<PermissionDecision> {
+export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>, forced?: boolean) => Promise<PermissionDecision> {
   let queue: Promise<unknown> = Promise.resolve();
-  const decide = async (tool: Tool, input: Record<string, unknown>, forced: boolean): Promise<PermissionDecision> => {
-    // `forced`: a settings ask rule or hook, which asks even past --allowedTools, a skill's grants, "always" and skipped permissions.
-    const allowed = [...opts.allowed, ...(opts.granted?.() ?? [])];
-    await opts.always?.ready(tool);
-    if (
-      !forced &&
-      (opts.skipAll ||
-        tool.asksPermission === false ||
-        isAllowed(tool.name, allowed, opts.matches) ||
-        opts.grantsCall?.(tool, input) ||
-        opts.always?.allows(tool, input))
-    )
-      return true;
+  // `forced`: an ask rule or hook asked, not the mode: no always is offered, the call asks each time.
+  const askOnce = async (tool: Tool, input: Record<string, unknown>, forced: boolean): Promise<PermissionDecision> => {
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };
     // A call an ask rule or hook asked about gets no always: it asks each time.
@@ -101,8 +129,8 @@ export function permissionHook(
       return parsed.reason ? { behavior: "deny", message: `The user refused to run ${tool.name}. They said: ${parsed.reason}` } : false;
     }
   };
-  return (tool, input, _call, forced = false) => {
-    const turn = queue.then(() => decide(tool, input, forced));
+  return (tool, input, forced = false) => {
+    const turn = queue.then(() => askOnce(tool, input, forced));
     queue = turn.catch(() => undefined);
     return turn;
   };

@@ -29,6 +29,7 @@ import { openRunSession, SessionError } from "../flags/session-flags.ts";
 import type { OpenedSession } from "../../agent/sessions/session-open.ts";
 import type { ReplState } from "./commands.ts";
 import { TurnRunner } from "./turn-runner.ts";
+import { sessionMode } from "./permission.ts";
 
 /**
  * Runs the session until the user leaves. Returns 0 after a normal exit (servers shut down),
@@ -63,7 +64,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   }
   const settings = loaded.hooks;
   if (args.resume !== undefined || args.continue) settings?.restart("resume");
-  settings?.identify(session.conversation.sessionId, session.path, args.skipPermissions ? "bypassPermissions" : args.permissionMode);
+  settings?.identify(session.conversation.sessionId, session.path, sessionMode(args, settings));
   if (settings) onShutdown(() => settings.sessionEnd("prompt_input_exit"));
   // Leaving while servers connect (Ctrl-C, SIGTERM) must not leave the live line half-drawn.
   const dropStatus = onShutdown(async () => status.abandon());
@@ -141,7 +142,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
     },
     style,
     args.allowedTools,
-    args.skipPermissions,
+    sessionMode(args, settings),
     settings,
   );
   elicitation.attach({ term, style, waiting: (server) => turn.waitingForUser(`Waiting for your answer to ${server}…`) });

@@ -16,11 +16,12 @@ import { TurnStatus } from "../ui/turn-status.ts";
 import { permissionPreview } from "../ui/permission-preview.ts";
 import { mcpCallName, toolStartLine } from "../ui/tool-lines.ts";
 import type { Terminal } from "./terminal.ts";
-import { permissionHook } from "./permission.ts";
+import { sessionMode, sessionPermissions } from "./permission.ts";
+import type { PermissionMode } from "../../agent/permissions/modes.ts";
 import { AlwaysStore } from "./always.ts";
 import { REPL_BUILTINS, runBuiltin, type ReplState } from "./commands.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { runTurn } from "../turn.ts";
+import { runTurn } from "../../agent/turn.ts";
 
 /** The abort reason of a turn the user interrupted with Ctrl-C. */
 class TurnInterrupted extends Error {
@@ -34,6 +35,8 @@ export class TurnRunner {
   private readonly allowed: Set<string>;
   /** The `[a]lways` answers that saved a rule (always.ts). */
   private readonly always: AlwaysStore;
+  /** The session's permission mode: the flags', else the settings' `defaultMode`. */
+  private readonly mode: PermissionMode;
   /** While a turn runs: says on its status line that the user is being asked, until the returned call. */
   private waiting: ((phase: string) => () => void) | undefined;
   private interruptTurn: (() => void) | undefined;
@@ -46,6 +49,7 @@ export class TurnRunner {
     private readonly args: CliArgs,
   ) {
     this.allowed = new Set(args.allowedTools);
+    this.mode = sessionMode(args, runtime.opts.settings);
     this.always = new AlwaysStore(
       runtime.opts.cwd,
       (name) => runtime.route(name),
@@ -95,10 +99,10 @@ export class TurnRunner {
         {
           input: line,
           interrupt: controller.signal,
-          canUseTool: permissionHook({
+          permissions: sessionPermissions({
             cwd,
             allowed: this.allowed,
-            skipAll: this.args.skipPermissions,
+            mode: this.mode,
             signal: controller.signal,
             ask: async (question, body) => {
               // Claude Code's Notification hook: the session waits for the user.
@@ -118,7 +122,6 @@ export class TurnRunner {
             grantsCall: (tool, input) => runtime.skillGrantsCall(tool.name, input),
             always: this.always,
           }),
-          asks: true,
           events: {
             line: (text) => view.line(text),
             onWaitingForServers: (names) => {

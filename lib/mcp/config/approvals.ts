@@ -91,7 +91,7 @@ export function approvalStatus(paths: ApprovalPaths, entries: Record<string, unk
 export async function recordApprovals(paths: ApprovalPaths, answers: { name: string; approved: boolean; entry: unknown }[]): Promise<void> {
   if (!answers.length) return;
   // Loaded only when there is something to write: a plain run reads these files, never writes them.
-  const { editJsonFile } = await import("./write.ts");
+  const { editJsonFile } = await import("../../files/json-edit.ts");
   editJsonFile(paths.localSettings, (doc) => {
     let enabled = names(valueAt(doc, ["enabledMcpjsonServers"]));
     let disabled = names(valueAt(doc, ["disabledMcpjsonServers"]));
@@ -116,6 +116,6 @@ export async function recordApprovals(paths: ApprovalPaths, answers: { name: str
 export async function adoptApprovals(paths: ApprovalPaths, entries: Record<string, unknown>): Promise<void> {
   const edits = Object.entries(entries).map(([name, entry]) => ({ path: [paths.project, name], value: fingerprint(entry) }));
   if (!edits.length) return;
-  const { editJsonFile } = await import("./write.ts");
+  const { editJsonFile } = await import("../../files/json-edit.ts");
   editJsonFile(paths.fingerprints, () => edits, { mode: USER_FILE_MODE });
 }

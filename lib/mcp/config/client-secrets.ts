@@ -4,7 +4,7 @@
  * one JSON file `{"<server>": {"url": "…", "clientSecret": "…"}}`, mode 0600, in the user's
  * config folder. The OAuth side reads it with `readClientSecret`.
  */
-import { editJsonFile } from "./write.ts";
+import { editJsonFile } from "../../files/json-edit.ts";
 import { readJsonFile, valueAt } from "./scopes.ts";
 
 /** The store's file name inside the user's config folder. */

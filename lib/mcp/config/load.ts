@@ -5,7 +5,7 @@
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { jsonErrorOffset, lineColumn } from "./json-position.ts";
+import { jsonErrorOffset, lineColumn } from "../../files/json-position.ts";
 import { isObject } from "../../shared/values.ts";
 import { readJsonFile, readScope, SCOPES, scopeLabel, scopePaths, valueAt } from "./scopes.ts";
 import { validateEntry } from "./entries.ts";

@@ -4,7 +4,7 @@
  * replaces the file atomically; the user file is always left with mode 0600, since entries hold
  * `env` values and headers that may be secrets.
  */
-import { editJsonFile } from "./write.ts";
+import { editJsonFile } from "../../files/json-edit.ts";
 import { readScope, readScopes, type Scope, type ScopePaths, scopeFile, scopeLabel, serversKeyPath, USER_FILE_MODE, valueAt } from "./scopes.ts";
 
 /** A refused change; `exitCode` 2 for the user's input (a duplicate, an ambiguous name), 1 for a missing entry. */

@@ -13,7 +13,7 @@
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
 import { join, resolve } from "node:path";
-import { jsonErrorOffset, lineColumn } from "./json-position.ts";
+import { jsonErrorOffset, lineColumn } from "../../files/json-position.ts";
 
 export type Scope = "local" | "project" | "user";
 

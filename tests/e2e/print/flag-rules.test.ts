@@ -62,10 +62,10 @@ describe("--disallowedTools with a scoped rule", () => {
 describe("--allowedTools with a scoped rule", () => {
   test("a rule for a tool we lack is one warning line; a settings rule for one stays silent", async () => {
     const p = place();
-    projectSettings(p, { permissions: { deny: ["WebFetch(domain:example.org)"] } });
-    const run = await runPrint(p, [], ["--allowedTools", "WebFetch(domain:example.com),Bash(ls:*)"]);
+    projectSettings(p, { permissions: { deny: ["NotebookEdit(./a.ipynb)"] } });
+    const run = await runPrint(p, [], ["--allowedTools", "NotebookEdit(./b.ipynb),Bash(ls:*)"]);
     expect(run.code).toBe(0);
-    expect(run.stderr.trim().split("\n")).toEqual(['--allowedTools: no tool named "WebFetch" for the rule "WebFetch(domain:example.com)"']);
+    expect(run.stderr.trim().split("\n")).toEqual(['--allowedTools: no tool named "NotebookEdit" for the rule "NotebookEdit(./b.ipynb)"']);
   });
 
   test("under --permission-mode default it lets the matching command run, and only that one", async () => {

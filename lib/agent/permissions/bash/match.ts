@@ -4,7 +4,7 @@
  * quoting) may be anything, so a deny or ask rule whose words reach it matches, and an allow rule
  * whose words reach it does not. The specifier syntax is bash-rules.ts's.
  */
-import { SAFE_ASSIGNS, specRegExp } from "../../settings/bash-rules.ts";
+import { SAFE_ASSIGNS, specRegExp } from "../bash-rules.ts";
 import type { ShellCommand } from "./tree.ts";
 
 /** The literal words a specifier compares (`git push:*` → git, push), and whether it holds a `*` inside. */

@@ -5,7 +5,7 @@
  */
 import { join } from "node:path";
 import { CLIENT_SECRETS_FILE, forgetClientSecret, saveClientSecret } from "../../../mcp/config/client-secrets.ts";
-import { ConfigWriteError } from "../../../mcp/config/write.ts";
+import { ConfigWriteError } from "../../../files/json-edit.ts";
 import { addServer, removeServer, ScopeEditError } from "../../../mcp/config/scope-edit.ts";
 import { scopeLabel, scopePaths } from "../../../mcp/config/scopes.ts";
 import { userConfigDir } from "../../../shared/config-dir.ts";

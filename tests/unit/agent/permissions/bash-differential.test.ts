@@ -9,10 +9,10 @@
 import { beforeAll, expect, test } from "bun:test";
 import { loadBashGrammar } from "../../../../lib/agent/permissions/bash/grammar.ts";
 import { analyzeBash } from "../../../../lib/agent/permissions/bash/tree.ts";
-import { parseBash } from "../../../../lib/agent/settings/bash-parse.ts";
-import { bashPartMatches, bashWholeMatches } from "../../../../lib/agent/settings/bash-rules.ts";
+import { parseBash } from "../../../../lib/agent/permissions/bash-parse.ts";
+import { bashPartMatches, bashWholeMatches } from "../../../../lib/agent/permissions/bash-rules.ts";
 import type { SettingsFile } from "../../../../lib/agent/settings/files.ts";
-import { compileRules, PermissionRules } from "../../../../lib/agent/settings/rules.ts";
+import { compileRules, PermissionRules } from "../../../../lib/agent/permissions/rules.ts";
 import { prng } from "../../../support/prng.ts";
 
 beforeAll(() => loadBashGrammar());

@@ -10,7 +10,7 @@ import { beforeAll, describe, expect, test } from "bun:test";
 import { loadBashGrammar } from "../../../../lib/agent/permissions/bash/grammar.ts";
 import type { SettingsFile } from "../../../../lib/agent/settings/files.ts";
 import type { Behavior } from "../../../../lib/agent/settings/merge.ts";
-import { compileRules, PermissionRules } from "../../../../lib/agent/settings/rules.ts";
+import { compileRules, PermissionRules } from "../../../../lib/agent/permissions/rules.ts";
 
 beforeAll(() => loadBashGrammar());
 

@@ -9,8 +9,8 @@ import { describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { RunSettings } from "../../../../lib/agent/settings/engine.ts";
-import { ToolGate } from "../../../../lib/agent/settings/gate.ts";
+import { RunSettings } from "../../../../lib/agent/policy/run-settings.ts";
+import { ToolGate } from "../../../../lib/agent/policy/gate.ts";
 import { bashTool } from "../../../../lib/tools/bash.ts";
 
 type Hook = "allow" | "deny" | "ask" | undefined;
@@ -73,7 +73,8 @@ describe("one decision: deny, then ask, then allow, then the mode", () => {
     const gate = new ToolGate({
       settings,
       route: () => undefined,
-      fallback: row.mode ? async () => ({ behavior: "deny", message: "mode" }) : undefined,
+      // -p: nobody to ask; with --permission-mode default the mode would ask, so it refuses.
+      permissions: { mode: () => (row.mode ? "default" : undefined), flagAllows: () => false },
       notice: () => {},
     });
     const decision = await gate.canUseTool(bashTool, { command: "rm -f x" }, { type: "tool_use", id: "t1", name: "Bash", input: {} });
@@ -81,7 +82,7 @@ describe("one decision: deny, then ask, then allow, then the mode", () => {
       decision === true || (typeof decision === "object" && decision.behavior === "allow")
         ? "allow"
         : typeof decision === "object" && decision.behavior === "deny"
-          ? decision.message === "mode"
+          ? decision.message.startsWith("Permission to use Bash was not granted")
             ? "deny:mode"
             : decision.message.startsWith("Claude requested permissions") || decision.message === "hook says"
               ? "deny:ask"

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { exclusionBelow, searchExclusions } from "../../../../lib/agent/permissions/search-exclusions.ts";
-import { compilePathPattern } from "../../../../lib/agent/settings/path-rules.ts";
+import { compilePathPattern } from "../../../../lib/agent/permissions/path-rules.ts";
 import { globTool } from "../../../../lib/tools/glob.ts";
 import { createGrepTool } from "../../../../lib/tools/grep/grep.ts";
 

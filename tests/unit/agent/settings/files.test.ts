@@ -5,7 +5,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { RunSettings } from "../../../../lib/agent/settings/engine.ts";
+import { RunSettings } from "../../../../lib/agent/policy/run-settings.ts";
 import { SettingsFlagError } from "../../../../lib/agent/settings/files.ts";
 import { tempDir } from "../../../support/run.ts";
 

@@ -1,4 +1,4 @@
-/** Scoped allowed-tools grants (grants.ts) match as the same settings allow rule would (settings/rules.ts). */
+/** Scoped allowed-tools grants (grants.ts) match as the same settings allow rule would (permissions/rules.ts). */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { loadBashGrammar } from "../../../../lib/agent/permissions/bash/grammar.ts";
 import { isScopedGrant, scopedGrantAllows } from "../../../../lib/agent/skills/grants.ts";

@@ -7,7 +7,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { History, HISTORY_SIZE, historyPath } from "../../../../lib/cli/repl/history.ts";
 import { parseAnswer, permissionHook } from "../../../../lib/cli/repl/permission.ts";
-import { isAllowed } from "../../../../lib/agent/permissions.ts";
+import { isAllowed } from "../../../../lib/agent/permissions/modes.ts";
 import { ruleNamesTool } from "../../../../lib/agent/mcp/names.ts";
 import { builtinTools } from "../../../../lib/tools/builtin.ts";
 import { colorEnabled, createStyle, plainUnlessColor } from "../../../../lib/cli/ui/style.ts";

@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { loadMcpConfig, type ServerConfig, type StdioServerConfig } from "../../../../lib/mcp/config/load.ts";
 import { expandVars } from "../../../../lib/mcp/config/entries.ts";
-import { jsonErrorOffset, lineColumn } from "../../../../lib/mcp/config/json-position.ts";
+import { jsonErrorOffset, lineColumn } from "../../../../lib/files/json-position.ts";
 import { Peer } from "../../../../fixtures/servers/peer.ts";
 import { BUN, FIXTURE_SERVER, tempDir } from "../../../support/run.ts";
 

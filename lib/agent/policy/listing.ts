@@ -2,10 +2,10 @@
  * What `/permissions` and `/hooks` show in the session (Claude Code's /permissions and /hooks):
  * the effective rules and hooks, each with the file it came from, in the order they are checked.
  */
-import type { RunSettings } from "./engine.ts";
+import type { RunSettings } from "./run-settings.ts";
 
 /** Tools a rule may name here; any other name (WebFetch, Task, Agent…) is kept but never matches. */
-const OURS = /^(Bash|Read|Edit|Write|Glob|Grep|ToolSearch|mcp__.*|\*)$/;
+const OURS = /^(Bash|Read|Edit|Write|Glob|Grep|ToolSearch|WebFetch|mcp__.*|\*)$/;
 
 const where = (path: string, cwd: string) => (path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path);
 

@@ -1,44 +1,54 @@
 /**
- * The loop's permission gate with settings (Claude Code permissions.md, "How permissions
- * interact"; hooks.md, "PreToolUse"/"PostToolUse"): PreToolUse hooks first (a deny or exit 2 ends
- * it; `updatedInput` replaces the input; `allow` skips the mode's question), then the rules (deny,
- * ask, allow; a hook's allow never beats a deny or ask rule), then the mode's own question. With
- * nobody to ask (-p), an ask refuses in Claude Code's words. After a tool ran, PostToolUse or
- * PostToolUseFailure hooks may add text for the model or stop the run.
+ * The loop's permission gate, the same in every mode: PreToolUse hooks first (Claude Code hooks.md,
+ * "PreToolUse": a block or `continue: false` ends it; `updatedInput` replaces the input), then the
+ * one decision (decide.ts) over the hooks' decision, the settings rules, the flags and the mode;
+ * an "ask" goes to the mode's own question, or is refused when the mode has nobody to ask (-p).
+ * After a tool ran, PostToolUse or PostToolUseFailure hooks may add text for the model or stop the run.
  */
 import type { PermissionDecision } from "../loop.ts";
 import type { ToolUseBlock } from "../messages.ts";
 import type { Tool, ToolOutput } from "../../tools/tool.ts";
-import type { RunSettings } from "./engine.ts";
-import type { ToolRoute } from "./rules.ts";
+import type { RunSettings } from "./run-settings.ts";
+import type { ToolRoute } from "../permissions/rules.ts";
+import { isAllowed, type PermissionMode } from "../permissions/modes.ts";
+import { decide, type CallFacts } from "./decide.ts";
 import { loadBashGrammar } from "../permissions/bash/grammar.ts";
 
+/** What a mode supplies to the decision: its mode, what its flags allow, and how it asks. */
+export interface ModePermissions {
+  /** The permission mode now (host mode may change it); undefined: none was set, every tool runs. */
+  mode(): PermissionMode | undefined;
+  /** Anything the mode must load before `flagAllows` can answer for this call (the session's saved Bash rules need the shell grammar). */
+  prepare?(tool: Tool): Promise<void>;
+  /** --allowedTools, an "always" answer or a loaded skill's grant allows this call. */
+  flagAllows(tool: Tool, input: Record<string, unknown>): boolean;
+  /** The mode's question, with what the model reads if the answer is no; absent: nobody can be asked (-p), an ask is a deny. */
+  ask?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, message: string): Promise<PermissionDecision>;
+}
+
+/** The run's pieces the flags' allow needs (AgentRuntime's). */
+export interface GrantSource {
+  matchesRule(toolName: string, rule: string): boolean;
+  skillGrants(): string[];
+  skillGrantsCall(toolName: string, input: Record<string, unknown>): boolean;
+}
+
+/** True when one of `allowed` (--allowedTools, "always" answers) or a loaded skill's grant allows the call. */
+export function flagsAllow(run: GrantSource, allowed: Iterable<string>, tool: Tool, input: Record<string, unknown>): boolean {
+  return isAllowed(tool.name, [...allowed, ...run.skillGrants()], (n, r) => run.matchesRule(n, r)) || run.skillGrantsCall(tool.name, input);
+}
+
 export interface GateOptions {
-  settings: RunSettings;
+  /** The run's settings; absent when no settings file exists (no hooks, no rules). */
+  settings?: RunSettings;
   /** Where an MCP tool's API name leads (AgentRuntime.route). */
   route(name: string): ToolRoute | undefined;
-  /**
-   * The mode's own answer for a call no rule or hook allowed; `forced` when a rule or hook said
-   * "ask", so the mode must ask even where it would not. Absent: nobody can be asked (-p), and
-   * calls run unless a rule or hook says otherwise.
-   */
-  ask?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, forced: boolean): Promise<PermissionDecision>;
-  /** -p's --permission-mode check for calls no rule allowed (the existing permissionDenier). */
-  fallback?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision>;
+  permissions: ModePermissions;
   /** The directory the next Bash call runs in (a `cd` in an earlier call stays): Bash's relative paths are its. */
   shellCwd?(): string;
   /** A line for the user (systemMessage, a hook's error), never stdout. */
   notice(line: string): void;
 }
-
-/** Claude Code's texts for the model (verified with 2.1.328 in -p). */
-export const denyText = (tool: Tool, input: Record<string, unknown>, path: boolean): string =>
-  path
-    ? "<tool_use_error>File is in a directory that is denied by your permission settings.</tool_use_error>"
-    : tool.name === "Bash"
-      ? `Permission to use Bash with command ${String(input.command ?? "")} has been denied.`
-      : `Permission to use ${tool.name} has been denied.`;
-export const askText = (name: string) => `Claude requested permissions to use ${name}, but you haven't granted it yet.`;
 
 export class ToolGate {
   /** A hook's `continue: false`: the reason, once one said so; the loop ends after this step. */
@@ -49,44 +59,44 @@ export class ToolGate {
 
   /** The loop's `canUseTool`. */
   readonly canUseTool = async (tool: Tool, given: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision> => {
-    const { settings } = this.opts;
+    const { settings, permissions } = this.opts;
     let input = given;
-    let hookAllows = false;
-    let askWhy: string | undefined;
-    if (settings.listens("PreToolUse")) {
+    let hook: CallFacts["hook"];
+    if (settings?.listens("PreToolUse")) {
       const out = await settings.fire("PreToolUse", tool.name, { tool_name: tool.name, tool_input: input, tool_use_id: call.id });
       for (const line of out.notices) this.opts.notice(line);
       if (out.stop !== undefined) return this.stop(out.stop);
       if (out.block) return { behavior: "deny", message: out.block };
-      if (out.permission?.decision === "deny") return { behavior: "deny", message: `PreToolUse:${tool.name} hook error: ${out.permission.reason ?? "denied"}` };
       if (out.updatedInput) input = out.updatedInput;
       if (out.context.length) this.pending.set(call.id, out.context);
-      if (out.permission?.decision === "ask") askWhy = out.permission.reason ?? askText(tool.name);
-      hookAllows = out.permission?.decision === "allow";
+      hook = out.permission;
     }
-    if (tool.name === "Bash" && settings.rules.parsesBash) await this.grammar();
-    const match = settings.rules.decide(tool.name, input, this.opts.route(tool.name), this.opts.shellCwd?.());
-    if (match?.behavior === "deny") return { behavior: "deny", message: denyText(tool, input, match.rule.path !== undefined) };
-    if (match?.behavior === "ask") askWhy = askText(tool.name);
+    if (tool.name === "Bash" && settings?.rules.parsesBash) await this.grammar();
+    await permissions.prepare?.(tool);
+    const match = settings?.rules.decide(tool.name, input, this.opts.route(tool.name), this.opts.shellCwd?.());
+    const verdict = decide({
+      tool,
+      input,
+      hook,
+      rule: match && { behavior: match.behavior, path: match.rule.path !== undefined },
+      flagAllows: permissions.flagAllows(tool, input),
+      mode: permissions.mode(),
+    });
     const updated = input === given ? {} : { updatedInput: input };
-    if (askWhy !== undefined) {
-      if (!this.opts.ask) return { behavior: "deny", message: askWhy };
-      return withInput(await this.opts.ask(tool, input, call, true), updated);
-    }
-    if (hookAllows || match?.behavior === "allow") return { behavior: "allow", ...updated };
-    const mode = this.opts.ask ?? this.opts.fallback;
-    return withInput(mode ? await mode(tool, input, call, false) : true, updated);
+    if (verdict.behavior === "allow") return input === given ? true : { behavior: "allow", ...updated };
+    if (verdict.behavior === "deny" || !permissions.ask) return { behavior: "deny", message: verdict.message };
+    return withInput(await permissions.ask(tool, input, call, verdict.message), updated);
   };
 
   /** The loop's `afterTool`: PostToolUse (or PostToolUseFailure) hooks, and the context PreToolUse left for this call. */
   readonly afterTool = async (call: ToolUseBlock, input: Record<string, unknown>, given: ToolOutput): Promise<{ context?: string[]; output?: ToolOutput }> => {
     const context = this.pending.get(call.id) ?? [];
     // Grep and Glob leave what the Read rules deny out of the search itself (ToolContext.excluded).
+    const { settings } = this.opts;
     const output = given;
     this.pending.delete(call.id);
-    const { settings } = this.opts;
     const event = output.isError ? "PostToolUseFailure" : "PostToolUse";
-    if (settings.listens(event)) {
+    if (settings?.listens(event)) {
       const response = typeof output.content === "string" ? output.content : output.content;
       const fields = output.isError ? { error: textOf(output) } : { tool_response: response };
       const out = await settings.fire(event, call.name, { tool_name: call.name, tool_input: input, tool_use_id: call.id, ...fields });

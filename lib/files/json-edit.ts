@@ -7,10 +7,10 @@
  * (lib/files/locked-write.ts), so neither program loses the other's change.
  */
 import { applyEdits, findNodeAtLocation, modify, parseTree } from "jsonc-parser";
-import { ConfigWriteError, lockedWrite } from "../../files/locked-write.ts";
+import { ConfigWriteError, lockedWrite } from "./locked-write.ts";
 import { jsonErrorOffset, lineColumn } from "./json-position.ts";
 
-export { ConfigWriteError } from "../../files/locked-write.ts";
+export { ConfigWriteError } from "./locked-write.ts";
 
 /** One change: the value at `path` becomes `value`; `undefined` removes the key. */
 export interface JsonEdit {

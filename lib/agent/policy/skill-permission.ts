@@ -2,11 +2,11 @@
  * Whether a skill with `allowed-tools` may load without a person to ask (Claude Code `-p`,
  * checked against 2.1.328): only with a `Skill(<name>)` (or bare `Skill`) allow rule; otherwise
  * the Skill call's error result says how to allow it, in Claude Code's words. The rules are
- * --allowedTools and the settings files' `permissions.allow` (settings/rules.ts decides those).
+ * --allowedTools and the settings files' `permissions.allow` (permissions/rules.ts decides those).
  */
-import type { Skill } from "./types.ts";
+import type { Skill } from "../skills/types.ts";
 
-/** The run's settings, as far as a skill's permission goes (settings/turn-hooks.ts SettingsHooks). */
+/** The run's settings, as far as a skill's permission goes (policy/turn-hooks.ts SettingsHooks). */
 export interface SkillSettings {
   allowsSkill(name: string): boolean;
 }

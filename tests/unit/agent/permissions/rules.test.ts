@@ -4,11 +4,11 @@
  */
 import { beforeAll, describe, expect, test } from "bun:test";
 import { loadBashGrammar } from "../../../../lib/agent/permissions/bash/grammar.ts";
-import { parseBash } from "../../../../lib/agent/settings/bash-parse.ts";
+import { parseBash } from "../../../../lib/agent/permissions/bash-parse.ts";
 import type { SettingsFile } from "../../../../lib/agent/settings/files.ts";
 import type { Behavior } from "../../../../lib/agent/settings/merge.ts";
-import { compilePathPattern } from "../../../../lib/agent/settings/path-rules.ts";
-import { compileRules, parseRuleText, PermissionRules } from "../../../../lib/agent/settings/rules.ts";
+import { compilePathPattern } from "../../../../lib/agent/permissions/path-rules.ts";
+import { compileRules, parseRuleText, PermissionRules } from "../../../../lib/agent/permissions/rules.ts";
 
 // Bash decisions read the shell grammar, which the gate loads before the first Bash call.
 beforeAll(() => loadBashGrammar());

@@ -6,10 +6,10 @@
  * to the project's `.claude/settings.local.json` by a minimal, atomic edit that keeps every other key.
  */
 import { join } from "node:path";
-import { editJsonFile } from "../../mcp/config/write.ts";
+import { editJsonFile } from "../../files/json-edit.ts";
 import { parseBash } from "./bash-parse.ts";
-import { analyzeBash } from "../permissions/bash/tree.ts";
-import { fileUse } from "../permissions/bash/files.ts";
+import { analyzeBash } from "./bash/tree.ts";
+import { fileUse } from "./bash/files.ts";
 import type { ToolRoute } from "./rules.ts";
 
 export type Always = { rule: string; file: string } | { acceptEdits: true } | undefined;

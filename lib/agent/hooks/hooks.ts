@@ -7,7 +7,7 @@
  * and output mean is hook-outcome.ts.
  */
 import { killProcessGroup, trackGroup } from "../../process/group.ts";
-import type { Sourced } from "./merge.ts";
+import type { Sourced } from "../settings/merge.ts";
 
 export const HOOK_EVENTS = [
   "PreToolUse",

@@ -10,12 +10,13 @@
 import { ruleNamesTool } from "../mcp/names.ts";
 import { parseBash } from "./bash-parse.ts";
 import { bashPartMatches, bashWholeMatches } from "./bash-rules.ts";
-import { analyzeBash } from "../permissions/bash/tree.ts";
-import { allowMatches, denyMatches } from "../permissions/bash/match.ts";
-import { directories, fileUse, pathsOf } from "../permissions/bash/files.ts";
-import type { Word } from "../permissions/bash/tree.ts";
-import type { Behavior, RuleText } from "./merge.ts";
+import { analyzeBash } from "./bash/tree.ts";
+import { allowMatches, denyMatches } from "./bash/match.ts";
+import { directories, fileUse, pathsOf } from "./bash/files.ts";
+import type { Word } from "./bash/tree.ts";
+import type { Behavior, RuleText } from "../settings/merge.ts";
 import { candidatePaths, compilePathPattern, type PathPattern } from "./path-rules.ts";
+import { domainSpecCovers, hostOfInput } from "../../tools/web/domain-rule.ts";
 
 /** A rule that parsed: its tool name (may hold `*` for deny/ask), its specifier, where it came from. */
 export interface Rule {
@@ -99,6 +100,11 @@ function covers(rule: Rule, name: string, paths: () => string[], route: ToolRout
   if (rule.spec === undefined) return true;
   if (rule.path) return paths().some((p) => rule.path!.matches(p));
   if (rule.tool === "Skill") return typeof input.skill === "string" && input.skill.trim().replace(/^\//, "") === rule.spec;
+  // WebFetch(domain:host): the host of the call's url (a url that does not parse matches no domain).
+  if (rule.tool === "WebFetch") {
+    const host = hostOfInput(input);
+    return host !== undefined && domainSpecCovers(rule.spec, host);
+  }
   // Write(path) and specifiers of other tools are never consulted (Claude Code: Edit(…) covers writes).
   return false;
 }

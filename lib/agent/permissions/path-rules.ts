@@ -6,7 +6,7 @@
  * without a slash matches at any depth, and a pattern that matches a folder covers what is in it.
  */
 import { dirname, resolve } from "node:path";
-import { realPath } from "../permissions/real-path.ts";
+import { realPath } from "./real-path.ts";
 
 export interface PathContext {
   cwd: string;

@@ -1,19 +1,20 @@
 /**
  * Which tool calls need permission under Claude Code's permission modes (`--permission-mode`):
  * `default` asks before every tool but those that declare `asksPermission: false` (Read, Glob,
- * Grep); `acceptEdits` also lets Write and Edit run; `bypassPermissions` never asks. MCP tools
+ * Grep); `acceptEdits` also lets Write and Edit run; `bypassPermissions` never asks; `dontAsk`
+ * needs permission where `default` does, and refuses what no rule or flag allowed (policy/decide.ts). MCP tools
  * always ask outside `bypassPermissions`, whatever their readOnlyHint: a hint from a server is not our consent.
  */
-import type { Tool } from "../tools/tool.ts";
+import type { Tool } from "../../tools/tool.ts";
 
-export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions";
+export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "dontAsk";
 
-export const PERMISSION_MODES: readonly PermissionMode[] = ["default", "acceptEdits", "bypassPermissions"];
+export const PERMISSION_MODES: readonly PermissionMode[] = ["default", "acceptEdits", "bypassPermissions", "dontAsk"];
 
 const EDITS = new Set(["Write", "Edit"]);
 
 /** True when `tool` must be allowed (by a rule or by someone) before it runs in `mode`. */
-export function needsPermission(tool: Tool, mode: PermissionMode): boolean {
+export function needsPermission(tool: Pick<Tool, "name" | "asksPermission">, mode: PermissionMode): boolean {
   if (mode === "bypassPermissions") return false;
   if (tool.asksPermission === false) return false;
   if (mode === "acceptEdits" && EDITS.has(tool.name)) return false;

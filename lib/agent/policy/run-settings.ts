@@ -5,14 +5,13 @@
  */
 import { homedir } from "node:os";
 import { resolve } from "node:path";
-import { hookOutcome, type HookOutcome } from "./hook-outcome.ts";
-import { type HookCommand, type HookEvent, matcherMatches, parseHooks, runHookCommands, SESSION_END_BUDGET_MS } from "./hooks.ts";
-import { readSettingsFiles } from "./files.ts";
-import { type EffectiveSettings, mergeSettings } from "./merge.ts";
-import { compileRules, PermissionRules } from "./rules.ts";
-import { trustFile, workspaceTrusted } from "./trust.ts";
+import { hookOutcome, type HookOutcome } from "../hooks/hook-outcome.ts";
+import { type HookCommand, type HookEvent, matcherMatches, parseHooks, runHookCommands, SESSION_END_BUDGET_MS } from "../hooks/hooks.ts";
+import { readSettingsFiles } from "../settings/files.ts";
+import { type EffectiveSettings, mergeSettings, type RuleText } from "../settings/merge.ts";
+import { compileRules, PermissionRules } from "../permissions/rules.ts";
+import { trustFile, workspaceTrusted } from "../settings/trust.ts";
 import type { FlagRules } from "../permissions/flag-rules.ts";
-import type { RuleText } from "./merge.ts";
 
 export interface SettingsLoadOptions {
   cwd: string;

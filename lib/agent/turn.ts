@@ -9,27 +9,28 @@
  * to every mode's turn: SessionStart and UserPromptSubmit before the message, the permission gate
  * around the mode's own question, PostToolUse after each call, PreCompact, and Stop at the end.
  *
- * Modes differ only in how they ask (`canUseTool`) and how they show events (`events`): the
+ * Modes differ only in how they ask (`permissions`, decided by policy/) and how they show events (`events`): the
  * request each mode sends is its own only in streaming, which follows from the events it shows
  * (`onText` or `onStreamEvent` make the loop stream; -p sets neither).
  */
-import type { AgentRuntime } from "../agent/runtime.ts";
-import type { Conversation } from "../agent/conversation.ts";
-import type { ContentBlock } from "../agent/messages.ts";
-import { parseInput, InputError } from "../agent/input/input.ts";
-import { runLoop, MaxTurnsError, type LoopHooks, type LoopOptions, type PermissionDecision } from "../agent/loop.ts";
-import { ModelError } from "../agent/model.ts";
-import { addUserInput, recordInterrupt } from "../agent/interrupts.ts";
-import type { UsageTotals } from "../agent/usage.ts";
+import type { AgentRuntime } from "./runtime.ts";
+import type { Conversation } from "./conversation.ts";
+import type { ContentBlock } from "./messages.ts";
+import { parseInput, InputError } from "./input/input.ts";
+import { runLoop, MaxTurnsError, type LoopHooks, type LoopOptions, type PermissionDecision } from "./loop.ts";
+import { ModelError } from "./model.ts";
+import { addUserInput, recordInterrupt } from "./interrupts.ts";
+import type { UsageTotals } from "./usage.ts";
 import type { ToolState } from "../tools/tool-state.ts";
-import { shutdownSignal } from "../agent/lifecycle.ts";
-import { toolBugReport } from "./ui/tool-bugs.ts";
-import type { SettingsHooks } from "../agent/settings/turn-hooks.ts";
-import type { Tool } from "../tools/tool.ts";
-import type { ToolUseBlock } from "../agent/messages.ts";
+import { shutdownSignal } from "./lifecycle.ts";
+import { toolBugReport } from "./tool-bugs.ts";
+import type { SettingsHooks } from "./policy/turn-hooks.ts";
+import { type ModePermissions, ToolGate } from "./policy/gate.ts";
+import type { CompiledSchema } from "../tools/json-schema.ts";
+import { STRUCTURED_OUTPUT_REMINDER, StructuredOutputCall } from "../tools/structured-output.ts";
 
-/** A mode's permission question; `forced` when a settings ask rule or hook wants a question even where the mode would not ask. */
-export type AskTool = (tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, forced?: boolean) => Promise<PermissionDecision>;
+/** A mode's part when it has none: no mode, no flags, nobody to ask. */
+const EVERY_TOOL_RUNS: ModePermissions = { mode: () => undefined, flagAllows: () => false };
 
 /** What a mode shows of a turn: the loop's hooks, plus the turn's own notices. */
 export interface TurnEvents extends Omit<LoopHooks, "onToolBug"> {
@@ -54,6 +55,8 @@ export interface TurnMode {
   maxTurns?: number;
   /** --debug: a tool's bug shows its stack at once. */
   debug?: boolean;
+  /** `--json-schema`: each turn offers StructuredOutput and ends when a call matches (structured-output.ts). */
+  outputSchema?: CompiledSchema;
 }
 
 /** One input to run. */
@@ -62,13 +65,11 @@ export interface TurnInput {
   input: string | ContentBlock[];
   /** The mode's interrupt (Esc, Ctrl-C, the host's `interrupt`); shutdown interrupts every turn too. */
   interrupt: AbortSignal;
-  /** Asked before a tool runs (loop.ts); absent → every tool runs, as in -p. */
-  canUseTool?: AskTool;
   /**
-   * `canUseTool` asks someone (the session's question, the host's `can_use_tool`): a settings ask
-   * rule goes to it, with `forced`. Otherwise nobody can approve, and an ask rule refuses the call.
+   * The mode's part in the permission decision (policy/gate.ts): its permission mode, what its flags
+   * allow, and how it asks. Absent: every tool runs unless a settings rule or hook says otherwise.
    */
-  asks?: boolean;
+  permissions?: ModePermissions;
   events: TurnEvents;
 }
 
@@ -76,7 +77,16 @@ export interface TurnInput {
 export type TurnOutcome = TurnTotals &
   (
     | { kind: "builtin"; name: string; args: string }
-    | { kind: "success"; text: string; stopReason: string | null }
+    | {
+        kind: "success";
+        text: string;
+        stopReason: string | null;
+        /**
+         * With `outputSchema`: the matching StructuredOutput input (`value` null when the model
+         * answered in text twice), or `exhausted` when it made too many invalid calls.
+         */
+        structured?: { value: unknown; exhausted: boolean };
+      }
     | { kind: "max_turns"; error: MaxTurnsError }
     | { kind: "interrupted" }
     /** `rolledBack`: the API refused the request itself (400, 413), so the turn was dropped whole. */
@@ -138,18 +148,24 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
     let stopReason: string | null = null;
     const { onText, onAssistant, onWaitingForServers, onUserMessage, line, ...events } = turn.events;
     const streams = onText !== undefined || events.onStreamEvent !== undefined;
-    const gate = settings?.gate({
-      route: (name) => runtime.route(name),
-      shellCwd: () => mode.toolState.shellDirectory().cwd,
-      ask: turn.asks ? turn.canUseTool : undefined,
-      fallback: turn.asks ? undefined : turn.canUseTool,
-      notice: turn.events.line,
-    });
-    const ask = gate?.canUseTool ?? turn.canUseTool;
+    // One gate for every mode (policy/): without settings and without a mode's part, nothing is asked.
+    const gate =
+      settings || turn.permissions
+        ? new ToolGate({
+            settings: settings?.settings,
+            route: (name) => runtime.route(name),
+            shellCwd: () => mode.toolState.shellDirectory().cwd,
+            permissions: turn.permissions ?? EVERY_TOOL_RUNS,
+            notice: turn.events.line,
+          })
+        : undefined;
+    const ask = gate?.canUseTool;
+    // Per turn, never for subagents: they get their tools from the runtime, not from here.
+    const structured = mode.outputSchema && new StructuredOutputCall(mode.outputSchema);
     const loop: LoopOptions = {
       model: runtime.model,
       system: runtime.systemPrompt(),
-      tools: () => runtime.tools(),
+      tools: structured ? () => [...runtime.tools(), structured.tool] : () => runtime.tools(),
       offer: (tools) => runtime.offer(tools),
       // The skills listing, after the first message of every request, where Claude Code puts it.
       context: () => runtime.skillContext(),
@@ -159,8 +175,9 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
         conversation.noteRoutes(runtime.routes());
       },
       canUseTool: ask && recordingDenials(ask, totals.denials),
-      afterTool: gate?.afterTool,
-      halted: gate?.halted,
+      afterTool: settings ? gate?.afterTool : undefined,
+      // A matching StructuredOutput call ends the run at once: no further model request.
+      halted: structured ? () => structured.finished || (gate?.halted?.() ?? false) : gate?.halted,
       cwd: runtime.opts.cwd,
       excluded: settings?.searchExclusions(),
       toolState: mode.toolState,
@@ -185,10 +202,21 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       },
     };
     let result = await runLoop(conversation, loop);
+    if (structured && !structured.finished && gate?.stopped === undefined) {
+      // One reminder when the model ended in text (Claude Code's rule); text again ends the run with a null value.
+      if (loop.maxTurns !== undefined && totals.numTurns >= loop.maxTurns) throw new MaxTurnsError(loop.maxTurns);
+      conversation.append({ role: "user", content: [{ type: "text", text: STRUCTURED_OUTPUT_REMINDER }] });
+      result = await runLoop(conversation, { ...loop, maxTurns: loop.maxTurns === undefined ? undefined : loop.maxTurns - totals.numTurns });
+    }
     if (settings && gate) result = await stopHooks(settings, gate, conversation, loop, result, () => totals.numTurns, turn.events.line);
     const crashed = bugs.summary();
     if (crashed) turn.events.line(crashed);
-    return close({ kind: "success", text: result.text, stopReason });
+    return close({
+      kind: "success",
+      text: result.text,
+      stopReason,
+      ...(structured ? { structured: { value: structured.accepted ? structured.value : null, exhausted: structured.exhausted } } : {}),
+    });
   } catch (err) {
     if (turn.interrupt.aborted) {
       if (added) recordInterrupt(conversation, partial);
@@ -238,7 +266,7 @@ async function userContent(mode: TurnMode, turn: TurnInput, signal: AbortSignal)
  */
 async function stopHooks(
   settings: SettingsHooks,
-  gate: NonNullable<ReturnType<SettingsHooks["gate"]>>,
+  gate: ToolGate,
   conversation: Conversation,
   loop: LoopOptions,
   first: { text: string; toolBugs: number },
@@ -266,8 +294,10 @@ function promptText(content: ContentBlock[]): string {
     .join("\n");
 }
 
-/** The mode's question, noting each refusal for the turn's `denials`. */
-function recordingDenials(ask: AskTool, denials: TurnTotals["denials"]): AskTool {
+type CanUseTool = NonNullable<LoopOptions["canUseTool"]>;
+
+/** The permission gate, noting each refusal for the turn's `denials`. */
+function recordingDenials(ask: CanUseTool, denials: TurnTotals["denials"]): CanUseTool {
   return async (tool, input, call): Promise<PermissionDecision> => {
     const decision = await ask(tool, input, call);
     if (decision === false || (typeof decision === "object" && decision.behavior === "deny")) {

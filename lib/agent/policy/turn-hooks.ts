@@ -1,22 +1,22 @@
 /**
  * The settings' points in a run (Claude Code hooks.md): loading (env applied, `model` resolved,
- * `defaultMode` checked), then, for every mode's turns (lib/cli/turn.ts), SessionStart,
- * UserPromptSubmit, the permission gate (gate.ts), Stop, PreCompact and SessionEnd.
+ * `defaultMode` checked), then, for every mode's turns (lib/agent/turn.ts), SessionStart,
+ * UserPromptSubmit, Stop, PreCompact and SessionEnd (the permission gate, gate.ts, reads `settings`).
  * Mode-independent: nothing here writes to stdout.
  */
 import type { ContentBlock } from "../messages.ts";
-import { RunSettings, type SettingsLoadOptions } from "./engine.ts";
-import { applySettingsEnv } from "./env.ts";
-import { type GateOptions, ToolGate } from "./gate.ts";
-import { settingsModel } from "./model.ts";
-import type { ToolRoute } from "./rules.ts";
+import { RunSettings, type SettingsLoadOptions } from "./run-settings.ts";
+import { applySettingsEnv } from "../settings/env.ts";
+import { settingsModel } from "../settings/model.ts";
+import type { ToolRoute } from "../permissions/rules.ts";
+import { PERMISSION_MODES, type PermissionMode } from "../permissions/modes.ts";
 import type { SearchExclusions } from "../../tools/tool.ts";
 import { searchExclusions } from "../permissions/search-exclusions.ts";
 
-export { SettingsFlagError } from "./files.ts";
+export { SettingsFlagError } from "../settings/files.ts";
 
-/** Modes a settings file may choose (permission-modes.md); `plan`, `auto` and `dontAsk` are not ours. */
-const FILE_MODES = new Set(["default", "acceptEdits", "bypassPermissions"]);
+/** Modes a settings file may choose (permission-modes.md); `plan` and `auto` are not ours. */
+const FILE_MODES = new Set<string>(PERMISSION_MODES);
 
 /** What UserPromptSubmit said: drop the prompt or stop (a message for the user), or add context. */
 export type PromptVerdict = { drop: string } | { stop: string } | { context: ContentBlock[] };
@@ -38,7 +38,7 @@ export class SettingsHooks {
   /** The settings' model, resolved (its place in the precedence is runtime-options.ts's). */
   readonly model: string | undefined;
   /** `permissions.defaultMode`, when it is one we have. */
-  readonly defaultMode: "default" | "acceptEdits" | "bypassPermissions" | undefined;
+  readonly defaultMode: PermissionMode | undefined;
   /** SessionStart's source for the next turn (`startup`, `resume`, `clear`, `compact`); undefined once it fired. */
   private startSource: string | undefined = "startup";
 
@@ -102,11 +102,6 @@ export class SettingsHooks {
     // Claude Code's words, the hook's stderr kept as it came.
     if (out.block !== undefined) return { drop: `UserPromptSubmit operation blocked by hook:\n${out.block}\n\nOriginal prompt: ${prompt}` };
     return { context: out.context.map((text) => ({ type: "text", text })) };
-  }
-
-  /** The permission gate for one turn (gate.ts). */
-  gate(opts: Omit<GateOptions, "settings">): ToolGate {
-    return new ToolGate({ settings: this.settings, ...opts });
   }
 
   /**

@@ -1,7 +1,7 @@
 /** Hook matchers and what hook output means (hook-outcome.ts), without processes. */
 import { describe, expect, test } from "bun:test";
-import { hookOutcome } from "../../../../lib/agent/settings/hook-outcome.ts";
-import { type HookCommand, type HookRun, matcherMatches } from "../../../../lib/agent/settings/hooks.ts";
+import { hookOutcome } from "../../../../lib/agent/hooks/hook-outcome.ts";
+import { type HookCommand, type HookRun, matcherMatches } from "../../../../lib/agent/hooks/hooks.ts";
 import { applySettingsEnv } from "../../../../lib/agent/settings/env.ts";
 
 const hook: HookCommand = { event: "PreToolUse", command: "/h.sh", source: "x" };
