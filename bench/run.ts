@@ -20,6 +20,7 @@ import { httpFigure } from "./fig-http.ts";
 import { modernFigure } from "./fig-modern.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { settingsFigure } from "./fig-settings.ts";
+import { bashRulesFigure } from "./fig-bash-rules.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
 import { structuredFigure } from "./fig-structured.ts";
@@ -43,6 +44,7 @@ const FIGURES: Record<string, Figure> = {
   context: contextFigure,
   http: httpFigure,
   settings: settingsFigure,
+  "bash-rules": bashRulesFigure,
   modern: modernFigure,
   tasks: tasksFigure,
   structured: structuredFigure,

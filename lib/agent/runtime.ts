@@ -199,15 +199,19 @@ export class AgentRuntime {
 
   /** A misspelt --disallowedTools entry would silently leave the tool on: say so. */
   private warnUnknownDisallowed(): void {
-    if (!this.opts.disallowedTools.length) return;
+    const scopedAllowed = (this.opts.allowedTools ?? []).filter(isScopedRule);
+    if (!this.opts.disallowedTools.length && !scopedAllowed.length) return;
     const names = [...builtinTools(), ...this.web, ...(this.mcpTools?.tools() ?? [])].map((t) => t.name);
     const servers = this.configured.map((s) => serverRuleName(s.name));
+    // A scoped rule (`Bash(rm:*)`) is the rule engine's; only the tool it names must exist (Skill exists once skills do).
+    const unknownTool = (flag: string, rule: string) => {
+      const tool = ruleToolName(rule);
+      if (!names.includes(tool) && tool !== "Skill" && !tool.startsWith("mcp__")) this.opts.log(`${flag}: no tool named "${tool}" for the rule "${rule}"`);
+    };
+    for (const rule of scopedAllowed) unknownTool("--allowedTools", rule);
     for (const rule of this.opts.disallowedTools) {
-      // A scoped rule (`Bash(rm:*)`) is the rule engine's; only the tool it names must exist.
-      if (isScopedRule(rule)) {
-        const tool = ruleToolName(rule);
-        if (!names.includes(tool) && !tool.startsWith("mcp__")) this.opts.log(`--disallowedTools: no tool named "${tool}" for the rule "${rule}"`);
-      } else if (!names.some((n) => this.matchesRule(n, rule)) && !servers.includes(rule)) {
+      if (isScopedRule(rule)) unknownTool("--disallowedTools", rule);
+      else if (!names.some((n) => this.matchesRule(n, rule)) && !servers.includes(rule)) {
         this.opts.log(`--disallowedTools: no tool or MCP server named "${rule}"`);
       }
     }

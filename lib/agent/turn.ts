@@ -155,6 +155,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
         ? new ToolGate({
             settings: settings?.settings,
             route: (name) => runtime.route(name),
+            shellCwd: () => mode.toolState.shellDirectory().cwd,
             permissions: turn.permissions ?? EVERY_TOOL_RUNS,
             notice: turn.events.line,
           })

@@ -10,11 +10,11 @@
 import { ruleNamesTool } from "../mcp/names.ts";
 import { parseBash } from "./bash-parse.ts";
 import { bashPartMatches, bashWholeMatches } from "./bash-rules.ts";
-import type { Behavior, RuleText } from "../settings/merge.ts";
 import { analyzeBash } from "./bash/tree.ts";
 import { allowMatches, denyMatches } from "./bash/match.ts";
-import { fileUse, pathsOf } from "./bash/files.ts";
+import { directories, fileUse, pathsOf } from "./bash/files.ts";
 import type { Word } from "./bash/tree.ts";
+import type { Behavior, RuleText } from "../settings/merge.ts";
 import { candidatePaths, compilePathPattern, type PathPattern } from "./path-rules.ts";
 import { domainSpecCovers, hostOfInput } from "../../tools/web/domain-rule.ts";
 
@@ -144,8 +144,8 @@ export class PermissionRules {
   }
 
   /** Deny, then ask, then allow: the first list with a rule covering the call decides. */
-  decide(name: string, input: Record<string, unknown>, route?: ToolRoute): RuleMatch | undefined {
-    if (name === "Bash") return this.decideBash(typeof input.command === "string" ? input.command : "");
+  decide(name: string, input: Record<string, unknown>, route?: ToolRoute, shellCwd?: string): RuleMatch | undefined {
+    if (name === "Bash") return this.decideBash(typeof input.command === "string" ? input.command : "", shellCwd ?? this.ctx.cwd);
     let resolved: string[] | undefined;
     const paths = () => {
       const value = PATH_FIELD[name] ? input[PATH_FIELD[name]] : undefined;
@@ -185,7 +185,7 @@ export class PermissionRules {
    * be resolved; allow only when the command has nothing unsafe and every simple command is allowed.
    * Before the grammar is loaded, the tokenizer finds deny and ask rules and no allow rule matches.
    */
-  private decideBash(command: string): RuleMatch | undefined {
+  private decideBash(command: string, shellCwd: string): RuleMatch | undefined {
     const tree = analyzeBash(command);
     const parsed = tree ? undefined : parseBash(command);
     const partMatches = (spec: string) =>
@@ -193,7 +193,13 @@ export class PermissionRules {
     const any = (list: Rule[]) => list.find((r) => r.tool === "Bash" && (r.spec === undefined || bashWholeMatches(r.spec, command) || partMatches(r.spec)));
     // Read and Edit rules reach the files the command reads and writes (permissions/bash/files.ts); an unknown path may be any.
     const use = tree && fileUse(tree);
-    const paths = (w: Word) => pathsOf(w, this.ctx.cwd)?.map((p) => candidatePaths(p, this.ctx.cwd, this.ctx.home));
+    // Relative paths are the shell's: its directory now (a cd in an earlier call stays), and any cd in this command.
+    const dirs = tree && directories(tree, shellCwd, this.ctx.home);
+    const paths = (w: Word) => {
+      if (!dirs) return w.value?.startsWith("/") ? [candidatePaths(w.value, "/", this.ctx.home)] : undefined;
+      const each = dirs.map((d) => pathsOf(w, d)?.map((p) => candidatePaths(p, d, this.ctx.home)));
+      return each.some((e) => e === undefined) ? undefined : each.flatMap((e) => e!);
+    };
     const touches = (r: Rule, tool: "Read" | "Edit", words: Word[]) =>
       r.tool === tool && r.path !== undefined && words.some((w) => paths(w)?.some((c) => c.some((p) => r.path!.matches(p))) ?? true);
     const fileRule = (list: Rule[]) => use && list.find((r) => touches(r, "Read", use.reads) || touches(r, "Edit", use.writes));

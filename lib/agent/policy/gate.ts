@@ -19,6 +19,8 @@ import { loadBashGrammar } from "../permissions/bash/grammar.ts";
 export interface ModePermissions {
   /** The permission mode now (host mode may change it); undefined: none was set, every tool runs. */
   mode(): PermissionMode | undefined;
+  /** Anything the mode must load before `flagAllows` can answer for this call (the session's saved Bash rules need the shell grammar). */
+  prepare?(tool: Tool): Promise<void>;
   /** --allowedTools, an "always" answer or a loaded skill's grant allows this call. */
   flagAllows(tool: Tool, input: Record<string, unknown>): boolean;
   /** The rules behind flagAllows (--allowedTools, "always" answers, a skill's grants): a scoped Bash rule among them needs the shell grammar. */
@@ -57,6 +59,8 @@ export interface GateOptions {
   /** Where an MCP tool's API name leads (AgentRuntime.route). */
   route(name: string): ToolRoute | undefined;
   permissions: ModePermissions;
+  /** The directory the next Bash call runs in (a `cd` in an earlier call stays): Bash's relative paths are its. */
+  shellCwd?(): string;
   /** A line for the user (systemMessage, a hook's error), never stdout. */
   notice(line: string): void;
 }
@@ -83,7 +87,8 @@ export class ToolGate {
       hook = out.permission;
     }
     if (tool.name === "Bash" && (settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
-    const match = settings?.rules.decide(tool.name, input, this.opts.route(tool.name));
+    await permissions.prepare?.(tool);
+    const match = settings?.rules.decide(tool.name, input, this.opts.route(tool.name), this.opts.shellCwd?.());
     const verdict = decide({
       tool,
       input,

@@ -83,6 +83,10 @@ export function sessionPermissions(opts: SessionPermissionOptions): ModePermissi
       opts.always?.allows(tool, input) === true,
     flagRules: () => [...opts.allowed, ...(opts.grantRules?.() ?? [])],
     ask: (tool, input, _call, _message, forced) => question(tool, input, forced),
+    // A saved Bash rule matches on the shell grammar: have it loaded before flagAllows asks the store.
+    prepare: async (tool) => {
+      await opts.always?.ready(tool);
+    },
   };
 }
 
@@ -99,6 +103,7 @@ export function permissionHook(opts: SessionPermissionOptions): (tool: Tool, inp
  */
 export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>, forced?: boolean) => Promise<PermissionDecision> {
   let queue: Promise<unknown> = Promise.resolve();
+  // `forced`: an ask rule or hook asked, not the mode: no always is offered, the call asks each time.
   const askOnce = async (tool: Tool, input: Record<string, unknown>, forced: boolean): Promise<PermissionDecision> => {
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };

@@ -48,7 +48,7 @@ describe("Read deny rules reach Bash's file readers", () => {
     writeFileSync(join(p.dir, "secrets", "key.txt"), "TOPSECRET\n");
     writeFileSync(join(p.dir, "notes.txt"), "plain\n");
     projectSettings(p, { permissions: { deny: ["Read(./secrets/**)"] } });
-    const commands = ["cat secrets/key.txt", "head -n 1 secrets/key.txt", "grep -h TOP secrets/key.txt", "wc -c < secrets/key.txt", "cat notes.txt"];
+    const commands = ["cat secrets/key.txt", "head -n 1 secrets/key.txt", "grep -h TOP secrets/key.txt", "cat < secrets/key.txt", "cat notes.txt"];
     const run = await runPrint(
       p,
       commands.map((command) => reply(toolUse("Bash", { command }))),
@@ -57,4 +57,14 @@ describe("Read deny rules reach Bash's file readers", () => {
     expect(resultsOf(run, 4)[0]).toMatchObject({ content: "plain" });
     expect(JSON.stringify(run.requests.map((r) => r.body.messages))).not.toContain("TOPSECRET");
   });
+});
+
+test("relative paths are the shell's: after a cd in an earlier call, cat key.txt is the denied file", async () => {
+  const p = place();
+  mkdirSync(join(p.dir, "secrets"));
+  writeFileSync(join(p.dir, "secrets", "key.txt"), "TOPSECRET\n");
+  projectSettings(p, { permissions: { deny: ["Read(./secrets/**)"] } });
+  const run = await runPrint(p, [reply(toolUse("Bash", { command: "cd secrets" })), reply(toolUse("Bash", { command: "cat key.txt" }))]);
+  expect(resultsOf(run, 1)[0]!.is_error).toBe(true);
+  expect(JSON.stringify(run.requests.map((r) => r.body.messages))).not.toContain("TOPSECRET");
 });

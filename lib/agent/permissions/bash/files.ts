@@ -176,3 +176,27 @@ export function pathsOf(word: Word, cwd: string): string[] | undefined {
     return undefined;
   }
 }
+
+/** Programs that change the shell's directory for what follows them. */
+const CD = new Set(["cd", "pushd", "popd"]);
+
+/**
+ * The directories the command's relative paths may be relative to: `start`, and every literal
+ * `cd` target in it; undefined when a `cd` goes somewhere its words do not say (`cd $X`, `cd -`, `popd`).
+ */
+export function directories(analysis: BashAnalysis, start: string, home: string): string[] | undefined {
+  const dirs = [start];
+  for (const part of analysis.parts) {
+    const program = part.words[0]?.value;
+    if (program === undefined || !CD.has(program)) continue;
+    const target = part.words.slice(1).find((w) => !(w.value ?? "").startsWith("-") || w.value === "-");
+    if (program === "popd" || target?.value === undefined || target.value === "-") {
+      if (program === "cd" && !target) dirs.push(home);
+      else return undefined;
+      continue;
+    }
+    const value = target.value.startsWith("~/") ? `${home}/${target.value.slice(2)}` : target.value === "~" ? home : target.value;
+    for (const d of [...dirs]) dirs.push(value.startsWith("/") ? value : `${d}/${value}`);
+  }
+  return dirs;
+}

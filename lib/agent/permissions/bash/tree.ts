@@ -132,6 +132,24 @@ function redirect(node: Node, ctx: Ctx): void {
   const op = node.children.find((c) => c && !c.isNamed)?.type ?? "";
   const dest = node.childForFieldName("destination");
   if (dest) ctx.out.redirects.push({ op, target: wordOf(dest) });
+  // The grammar takes the words after a redirection's target as more targets, even past a newline
+  // (`a < in⏎rm x` comes out as one command): bash runs a second command there, so fail closed.
+  if (destinations(node).length > 1 && node.text.includes("\n")) opaque(ctx, "This command could not be parsed");
+}
+
+/** A redirection's target and the words the grammar hung on it (bash's arguments of the command). */
+function destinations(node: Node): Node[] {
+  return node.childrenForFieldName("destination").filter((d): d is Node => d !== null);
+}
+
+/** The words after a redirection's target (`echo > f a b`: a and b), which bash passes to the command. */
+function trailingWords(command: Node): Word[] {
+  const parent = command.parent;
+  const redirects = [
+    ...command.namedChildren,
+    ...(parent?.type === "redirected_statement" && parent.childForFieldName("body")?.id === command.id ? parent.namedChildren : []),
+  ];
+  return redirects.filter((r) => r?.type === "file_redirect").flatMap((r) => destinations(r!).slice(1).map(wordOf));
 }
 
 /** A simple command: its assignments, redirections, words; then what it runs. */
@@ -145,6 +163,7 @@ function command(node: Node, ctx: Ctx): void {
     else if (!child.type.endsWith("redirect")) words.push(wordOf(child));
     visit(child, ctx);
   }
+  words.push(...trailingWords(node));
   resolve(words, assigns, ctx);
 }
 

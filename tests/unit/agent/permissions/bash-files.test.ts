@@ -88,6 +88,23 @@ describe("Read deny rules cover Bash reads", () => {
   test.each(["cat notes.txt", "grep secrets notes.txt", "echo secrets/key.txt", "ls secrets"])("%p is not", (c) => expect(bash(r, c)).toBeUndefined());
 });
 
+describe("relative paths are the shell's", () => {
+  const r = rules({ deny: ["Read(./secrets/**)", "Edit(./protected/**)"] });
+  test.each([
+    "cd secrets && cat key.txt",
+    "cd /p/secrets; head key.txt",
+    "pushd secrets && grep x key.txt",
+    "cd $DIR && cat key.txt",
+    "cd - && cat key.txt",
+    "cd protected && echo x > a",
+  ])("%p is denied", (c) => expect(bash(r, c)).toBe("deny"));
+  test.each(["cd src && cat a.txt", "cd /tmp && echo x > a"])("%p is not", (c) => expect(bash(r, c)).toBeUndefined());
+  test("a cd in an earlier call stays: the shell's directory is where relative paths start", () => {
+    expect(r.decide("Bash", { command: "cat key.txt" }, undefined, "/p/secrets")?.behavior).toBe("deny");
+    expect(r.decide("Bash", { command: "cat key.txt" }, undefined, "/p")?.behavior).toBeUndefined();
+  });
+});
+
 describe("[a]lways", () => {
   test.each([
     ["echo hi", "Bash(echo:*)"],

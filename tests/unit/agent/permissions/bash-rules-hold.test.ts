@@ -87,6 +87,8 @@ const DENIED: [string, string][] = [
   ["substitution in an assignment", "export A=$(rm victim)"],
   ["default-value substitution", "echo ${X:-$(rm victim)}"],
   ["unclosed quote", 'rm "victim'],
+  ["a command on the line after an input redirection", "cat < in\nrm victim"],
+  ["a command on the line after an output redirection", "echo a >> log\n\\rm victim"],
   ["absolute path", "/bin/rm victim"],
 ];
 
@@ -103,6 +105,7 @@ const NOT_DENIED = [
   "grep -r rm .",
   "FOO=1 npm run build > build.log",
   "xargs -n 1 echo < list.txt",
+  "echo a > out.txt b c",
 ];
 
 describe("Bash(rm:*) denies every rewrite of rm", () => {
