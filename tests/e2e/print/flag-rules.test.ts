@@ -62,10 +62,11 @@ describe("--disallowedTools with a scoped rule", () => {
 describe("--allowedTools with a scoped rule", () => {
   test("a rule for a tool we lack is one warning line; a settings rule for one stays silent", async () => {
     const p = place();
-    projectSettings(p, { permissions: { deny: ["NotebookEdit(./a.ipynb)"] } });
-    const run = await runPrint(p, [], ["--allowedTools", "NotebookEdit(./b.ipynb),Bash(ls:*)"]);
+    // LSP is a tool of Claude Code's that this agent lacks (NotebookEdit, once lacking, is an opt-in tool now).
+    projectSettings(p, { permissions: { deny: ["LSP(./a.ts)"] } });
+    const run = await runPrint(p, [], ["--allowedTools", "LSP(./b.ts),Bash(ls:*)"]);
     expect(run.code).toBe(0);
-    expect(run.stderr.trim().split("\n")).toEqual(['--allowedTools: no tool named "NotebookEdit" for the rule "NotebookEdit(./b.ipynb)"']);
+    expect(run.stderr.trim().split("\n")).toEqual(['--allowedTools: no tool named "LSP" for the rule "LSP(./b.ts)"']);
   });
 
   test("under --permission-mode default it lets the matching command run, and only that one", async () => {
