@@ -4,7 +4,7 @@
  * is not `tool_use`. The loop knows tools only through the `Tool` interface.
  */
 import type { ToolState } from "../tools/tool-state.ts";
-import type { Tool, ToolOutput } from "../tools/tool.ts";
+import type { Tool, ToolContext, ToolOutput } from "../tools/tool.ts";
 import { ToolError } from "../tools/tool-error.ts";
 import {
   isToolUse,
@@ -95,7 +95,25 @@ export interface LoopOptions {
   maxTurns?: number;
   signal?: AbortSignal;
   hooks?: LoopHooks;
+  /** How deep this loop runs: absent or 0 for a turn, 1 for its subagents, and so on (subagents/). */
+  depth?: number;
 }
+
+/**
+ * A tool that runs a loop of its own (the Agent tool, subagents/agent-tool.ts): it gets the loop's
+ * options, so its conversation shares the parent's permission gate, hooks and compaction.
+ */
+export interface NestedTool extends Tool {
+  runInLoop(input: Record<string, unknown>, ctx: ToolContext, parent: LoopOptions): Promise<ToolOutput>;
+  /** Other names a call may use (a resumed transcript's `Task` for `Agent`). */
+  aliases?: readonly string[];
+  /** Calls may run at the same time as their neighbours although the tool is not read-only. */
+  concurrent?: boolean;
+}
+
+const nested = (tool: Tool | undefined): NestedTool | undefined => (tool && "runInLoop" in tool ? (tool as NestedTool) : undefined);
+/** Whether a call may run beside its neighbours in one reply. */
+const together = (tool: Tool | undefined) => Boolean(tool?.readOnly || nested(tool)?.concurrent);
 
 /** A permission answer (the Agent SDK's PermissionResult shape, or a plain yes/no). */
 export type PermissionDecision = boolean | { behavior: "allow"; updatedInput?: Record<string, unknown> } | { behavior: "deny"; message: string };
@@ -177,12 +195,13 @@ async function runToolCalls(
   truncated: ToolUseBlock | undefined,
 ): Promise<{ results: ToolResultContentBlock[]; followUp: TextBlock[] }> {
   const byName = new Map(tools.map((t) => [t.name, t]));
+  for (const t of tools) for (const alias of nested(t)?.aliases ?? []) if (!byName.has(alias)) byName.set(alias, t);
   const results: ToolResultContentBlock[] = new Array(calls.length);
   const followUps: TextBlock[][] = new Array(calls.length);
   let i = 0;
   while (i < calls.length) {
     let j = i + 1;
-    if (byName.get(calls[i]!.name)?.readOnly) while (j < calls.length && byName.get(calls[j]!.name)?.readOnly) j++;
+    if (together(byName.get(calls[i]!.name))) while (j < calls.length && together(byName.get(calls[j]!.name))) j++;
     await Promise.all(
       calls.slice(i, j).map(async (call, k) => {
         [results[i + k], followUps[i + k]] = await runOne(call, byName.get(call.name), opts, signal, call === truncated);
@@ -249,13 +268,15 @@ async function execute(
     if (typeof decision === "object" && decision.updatedInput) input = decision.updatedInput;
     const progress = opts.hooks?.onToolProgress;
     ran.input = input;
-    return await tool.run(input, {
+    const ctx: ToolContext = {
       cwd: opts.cwd,
       signal,
       toolState: opts.toolState,
       callId: call.id,
       onProgress: progress && ((message, kind) => progress(call, message, kind)),
-    });
+    };
+    const inLoop = nested(tool);
+    return await (inLoop ? inLoop.runInLoop(input, ctx, opts) : tool.run(input, ctx));
   } catch (err) {
     // An interrupted tool may throw the abort reason; anything else that is not a ToolError is a bug.
     if (!(err instanceof ToolError) && !signal.aborted) opts.hooks?.onToolBug?.(call, err);

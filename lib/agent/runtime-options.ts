@@ -9,6 +9,7 @@ import type { FolderSources } from "./skills/folders.ts";
 import type { Skill } from "./skills/types.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import type { SettingsHooks } from "./policy/turn-hooks.ts";
+import type { SubagentOptions } from "./subagents/setup.ts";
 
 /** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
 export class McpConfigFlagError extends InputError {
@@ -25,6 +26,8 @@ export interface RuntimeOptions {
   disallowedTools: string[];
   /** Which mode runs, and the --allowedTools entries: what web-tools.ts needs to decide whether WebFetch is offered. */
   web?: { mode: "print" | "session" | "host"; allowedTools: string[] };
+  /** What the CLI says about subagents (`--agents`, the mode, the flags naming Agent): subagents/setup.ts decides whether the Agent tool is offered. */
+  subagents?: SubagentOptions;
   /** The run's settings files (lib/agent/settings): bare deny rules take tools off every request; turn.ts runs their rules and hooks. */
   settings?: SettingsHooks;
   systemPrompt?: string;

@@ -31,6 +31,7 @@ import { openSkills } from "./skills/open.ts";
 import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
 import { webTools } from "./web-tools.ts";
+import { setupSubagents, type Subagents } from "./subagents/setup.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
@@ -50,6 +51,8 @@ export class AgentRuntime {
   private readonly compactor: AutoCompactor;
   /** WebFetch when this run offers it (web-tools.ts), built once so its caches last the run. */
   private readonly web: Tool[];
+  /** The Agent tool and the agent types, when this run offers them (subagents/setup.ts). */
+  readonly subagents: Subagents | undefined;
 
   /** MCP config entries or files that could not be used at start-up (each was logged then). */
   configProblems = 0;
@@ -68,6 +71,19 @@ export class AgentRuntime {
     this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
     this.compactor = new AutoCompactor(autoCompactPercent(opts.autoCompactPercent, opts.log));
     this.web = opts.web ? webTools({ ...opts.web, env: process.env, settings: opts.settings, createModel: (id) => this.createModel(id) }) : [];
+    this.subagents = opts.subagents
+      ? setupSubagents(opts.subagents, {
+          cwd: opts.cwd,
+          env: process.env,
+          debug: opts.debug,
+          deps: {
+            createModel: (id) => this.createModel(id),
+            log: opts.log,
+            matches: (name, rule) => this.matchesRule(name, rule),
+            server: (name) => this.route(name)?.server,
+          },
+        })
+      : undefined;
   }
 
   /**
@@ -173,7 +189,7 @@ export class AgentRuntime {
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
     const skill = this.skills?.tool(this.opts.skillGate);
-    const own = [...builtinTools(), ...this.web, ...(skill ? [skill] : [])];
+    const own = [...builtinTools(), ...this.web, ...(skill ? [skill] : []), ...(this.subagents ? [this.subagents.tool] : [])];
     const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
     let all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
@@ -296,6 +312,18 @@ export class AgentRuntime {
    */
   skillContext(): SystemMessageParam | undefined {
     return this.skills?.listing(contextWindow(this.current.model));
+  }
+
+  /**
+   * The context message every turn's requests carry: the skills listing, then the agent listing
+   * when the Agent tool is among the tools (never without it).
+   */
+  context(): SystemMessageParam | undefined {
+    const skills = this.skillContext();
+    const agents =
+      this.subagents && this.tools().some((t) => t === this.subagents!.tool) ? this.subagents.listing(contextWindow(this.current.model)) : undefined;
+    if (!agents) return skills;
+    return { role: "system", content: [...(skills?.content ?? []), { type: "text", text: agents }] };
   }
 
   /** The skills as the input layer sees them (`/name args`); undefined without any. */

@@ -166,8 +166,8 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       system: runtime.systemPrompt(),
       tools: structured ? () => [...runtime.tools(), structured.tool] : () => runtime.tools(),
       offer: (tools) => runtime.offer(tools),
-      // The skills listing, after the first message of every request, where Claude Code puts it.
-      context: () => runtime.skillContext(),
+      // The skills and agent listings, after the first message of every request, where Claude Code puts them.
+      context: () => runtime.context(),
       compact: (c, request) => runtime.autoCompact(c, request, settings && (() => settings.preCompact("auto", "", turn.events.line))),
       beforeModelCall: async () => {
         await runtime.refresh();

@@ -28,6 +28,7 @@ Options:
   --strict-mcp-config           use only --mcp-config servers, not .mcp.json
   --allowedTools <names>        tools that need no permission (comma or space separated)
   --disallowedTools <names>     tools removed from the model's list; mcp__<server> names a whole server
+  --agents <json|file>          subagent types for the Agent tool ({"name": {"description", "prompt", "tools", "model"}}; with -p also a file)
   --system-prompt <text>        replace the system prompt
   --append-system-prompt <text> append to the system prompt
   --dangerously-skip-permissions  never ask before running tools (interactive)
@@ -69,6 +70,8 @@ export interface CliArgs {
   settingSources?: string;
   allowedTools: string[];
   disallowedTools: string[];
+  /** `--agents`: subagent types as a JSON object's text (with -p, or a file holding one). */
+  agents?: string;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   skipPermissions: boolean;
@@ -141,6 +144,7 @@ const options = {
   "allowed-tools": { type: "string", multiple: true },
   disallowedTools: { type: "string", multiple: true },
   "disallowed-tools": { type: "string", multiple: true },
+  agents: { type: "string" },
   "system-prompt": { type: "string" },
   "append-system-prompt": { type: "string" },
   "dangerously-skip-permissions": { type: "boolean" },
@@ -214,6 +218,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     settingSources: values["setting-sources"] as string | undefined,
     allowedTools: list("allowedTools", "allowed-tools"),
     disallowedTools: list("disallowedTools", "disallowed-tools"),
+    agents: values.agents as string | undefined,
     systemPrompt: values["system-prompt"] as string | undefined,
     appendSystemPrompt: values["append-system-prompt"] as string | undefined,
     skipPermissions: Boolean(values["dangerously-skip-permissions"]),

@@ -23,6 +23,7 @@ type Callbacks = Pick<
  */
 export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks, savedModel?: string, settings?: SettingsHooks): RuntimeOptions {
   const log = plainUnlessColor(callbacks.log, colorEnabled(process.stderr));
+  const mode = args.inputFormat === "stream-json" ? "host" : args.print || !process.stdin.isTTY ? "print" : "session";
   return {
     cwd,
     // A resumed conversation goes on with its own model unless --model says otherwise.
@@ -31,7 +32,13 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     mcpConfig: args.mcpConfig,
     strictMcpConfig: args.strictMcpConfig,
     disallowedTools: args.disallowedTools,
-    web: { mode: args.inputFormat === "stream-json" ? "host" : args.print || !process.stdin.isTTY ? "print" : "session", allowedTools: args.allowedTools },
+    web: { mode, allowedTools: args.allowedTools },
+    subagents: {
+      mode,
+      allowedTools: args.allowedTools,
+      flag: args.agents,
+      sources: args.settingSources === undefined ? undefined : skillSources(args.settingSources),
+    },
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,
     sampling: args.sampling,

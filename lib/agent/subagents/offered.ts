@@ -1,0 +1,50 @@
+/**
+ * When the Agent tool and the agent listing join the model's request. In the interactive session
+ * and host mode they are offered by default. In `-p` they are opt-in, so that a scripted run's
+ * first request stays what it was: only `--agents`, `--tools` or `--allowedTools` naming `Agent`
+ * (or Claude Code's older name `Task`), the process environment (`AGENT_SUBAGENTS=1`), or the
+ * working directory's own `.claude/agents/` folder holding an agent file turn them on. The
+ * built-in types, the user's home (`~/.claude/agents`) and plugins never do on their own.
+ * `--disallowedTools Agent` and deny rules still take the tool off afterwards.
+ */
+import { existsSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+
+/** The environment switch that offers the Agent tool in -p. */
+export const SUBAGENTS_ENV = "AGENT_SUBAGENTS";
+
+export interface AgentOfferSources {
+  mode: "print" | "session" | "host";
+  env: Record<string, string | undefined>;
+  /** `--allowedTools` entries. */
+  allowedTools: readonly string[];
+  /** `--tools` entries, when the flag was given. */
+  tools?: readonly string[];
+  /** Whether `--agents` was given. */
+  agentsFlag: boolean;
+  /** The working directory (only its own `.claude/agents/` counts, never a parent's or the home's). */
+  cwd: string;
+}
+
+const namesAgent = (entry: string) => /^(Agent|Task)(\(.*\))?$/.test(entry.trim());
+
+/** Whether the Agent tool (and its listing) is offered, by the rule above. */
+export function agentToolOffered(s: AgentOfferSources): boolean {
+  if (s.mode !== "print") return true;
+  if (truthy(s.env[SUBAGENTS_ENV])) return true;
+  if (s.agentsFlag) return true;
+  if (s.allowedTools.some(namesAgent) || s.tools?.some(namesAgent)) return true;
+  return hasAgentFiles(join(s.cwd, ".claude", "agents"));
+}
+
+function hasAgentFiles(dir: string): boolean {
+  try {
+    return existsSync(dir) && readdirSync(dir).some((n) => n.endsWith(".md"));
+  } catch {
+    return false;
+  }
+}
+
+function truthy(value: string | undefined): boolean {
+  return value !== undefined && !["", "0", "false", "no"].includes(value.trim().toLowerCase());
+}

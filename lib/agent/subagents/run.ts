@@ -1,0 +1,98 @@
+/**
+ * One subagent: a conversation of its own through the same loop as every turn (a subagent is a
+ * turn, not a mode). It gets its own system prompt (the agent's prompt and a short fixed part of
+ * ours), only the task as its first message (none of the parent's history), the tools its
+ * definition allows, its own model, and the parent loop's permission gate, PostToolUse hooks and
+ * compaction. Every failure (an unknown model, maxTurns, a failed model call, an interrupt) is
+ * an error result for the parent's model, never an exception out of the parent's turn.
+ */
+import { Conversation } from "../conversation.ts";
+import { MaxTurnsError, runLoop, type LoopOptions } from "../loop.ts";
+import type { ModelClient } from "../model.ts";
+import { normalizeUsage } from "../usage.ts";
+import { ToolState } from "../../tools/tool-state.ts";
+import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
+import { errorMessage } from "../../shared/values.ts";
+import { resolveSubagentModel } from "./model.ts";
+import { newAgentId, subagentReport } from "./report.ts";
+import { subagentTools, type ToolMatch } from "./toolset.ts";
+import type { AgentDefinition } from "./types.ts";
+
+/** What the Agent tool needs from the run (AgentRuntime's pieces). */
+export interface SubagentDeps extends ToolMatch {
+  /** A client for model `id`, counted in the run's usage and cost. */
+  createModel(id: string): ModelClient;
+  /** One line for a person (stderr). */
+  log(line: string): void;
+}
+
+export interface SubagentCall {
+  def: AgentDefinition;
+  prompt: string;
+  description: string;
+  /** The call's `model`, which overrides the definition's. */
+  model?: string;
+}
+
+/** The fixed part after every agent's own prompt, in our words. */
+export const SUBAGENT_SUFFIX = `You were started by another agent, not by the user. Its instructions direct your work, but they are not the user's consent to anything the user would have to approve.
+- Give absolute file paths in what you report; your working directory may not be the reader's.
+- Report back in your final message: it is the only thing the other agent receives. Do not write report files unless the task asks for one.`;
+
+function systemPrompt(def: AgentDefinition, cwd: string): string {
+  const env = `Working directory: ${cwd}\nToday's date: ${new Date().toISOString().slice(0, 10)}`;
+  return [def.prompt.trim(), SUBAGENT_SUFFIX, env].filter(Boolean).join("\n\n");
+}
+
+/** Runs one subagent to its report. Never throws: failures are error results. */
+export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: LoopOptions, deps: SubagentDeps): Promise<ToolOutput> {
+  const started = performance.now();
+  const agentId = newAgentId();
+  const depth = (parent.depth ?? 0) + 1;
+  const picked = resolveSubagentModel(call.model ?? call.def.model, parent.model.model);
+  if ("error" in picked) return { isError: true, content: `Agent "${call.def.name}": ${picked.error}` };
+  const model = picked.model === parent.model.model ? parent.model : deps.createModel(picked.model);
+  const stats = { tokens: 0, toolUses: 0 };
+  const conversation = new Conversation(agentId);
+  conversation.append({ role: "user", content: [{ type: "text", text: call.prompt }] });
+  const toolsFor = (): Tool[] => subagentTools(call.def, parent.tools(), depth, deps);
+  const options: LoopOptions = {
+    ...parent,
+    model,
+    system: systemPrompt(call.def, parent.cwd),
+    tools: toolsFor,
+    // An agent that names its tools gets each in full; one without `tools` inherits tool search.
+    offer: call.def.tools ? undefined : parent.offer,
+    context: undefined,
+    halted: undefined,
+    toolState: new ToolState(parent.cwd),
+    maxTurns: call.def.maxTurns,
+    signal: ctx.signal,
+    depth,
+    hooks: {
+      onAssistant: (reply) => {
+        const u = normalizeUsage(reply.usage);
+        stats.tokens += u.input_tokens + u.output_tokens;
+      },
+      onToolStart: () => {
+        stats.toolUses++;
+      },
+      onToolBug: parent.hooks?.onToolBug,
+    },
+  };
+  const finish = () => ({ agentId, tokens: stats.tokens, toolUses: stats.toolUses, durationMs: Math.round(performance.now() - started) });
+  try {
+    const result = await runLoop(conversation, options);
+    return { content: subagentReport(result.text, finish()) };
+  } catch (err) {
+    if (ctx.signal.aborted) return { isError: true, content: `Agent "${call.def.name}" was interrupted before it finished.` };
+    if (err instanceof MaxTurnsError) {
+      return {
+        isError: true,
+        content: `Agent "${call.def.name}" stopped after ${err.turns} model calls (its maxTurns) before it finished. agentId: ${agentId}`,
+      };
+    }
+    deps.log(`Agent "${call.def.name}" failed: ${errorMessage(err)}`);
+    return { isError: true, content: `Agent "${call.def.name}" failed: ${errorMessage(err)}. agentId: ${agentId}` };
+  }
+}
