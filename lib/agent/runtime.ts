@@ -81,6 +81,11 @@ export class AgentRuntime {
             log: opts.log,
             matches: (name, rule) => this.matchesRule(name, rule),
             server: (name) => this.route(name)?.server,
+            ready: () => this.connected,
+            configured: () => this.configured.map((s) => s.name),
+            cwd: opts.cwd,
+            verbose: opts.verbose,
+            debug: opts.debug,
           },
         })
       : undefined;

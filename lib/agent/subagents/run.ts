@@ -14,16 +14,18 @@ import { ToolState } from "../../tools/tool-state.ts";
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { resolveSubagentModel } from "./model.ts";
+import { printable } from "./parse.ts";
 import { newAgentId, subagentReport } from "./report.ts";
 import { subagentTools, type ToolMatch } from "./toolset.ts";
 import type { AgentDefinition } from "./types.ts";
+import { startInlineServers, type InlineContext } from "./inline-servers.ts";
 
 /** What the Agent tool needs from the run (AgentRuntime's pieces). */
-export interface SubagentDeps extends ToolMatch {
+export interface SubagentDeps extends ToolMatch, InlineContext {
   /** A client for model `id`, counted in the run's usage and cost. */
   createModel(id: string): ModelClient;
-  /** One line for a person (stderr). */
-  log(line: string): void;
+  /** Settles when every configured server has connected or failed: a subagent waits for them, as a turn does. */
+  ready(): Promise<void>;
 }
 
 export interface SubagentCall {
@@ -53,16 +55,27 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
   if ("error" in picked) return { isError: true, content: `Agent "${call.def.name}": ${picked.error}` };
   const model = picked.model === parent.model.model ? parent.model : deps.createModel(picked.model);
   const stats = { tokens: 0, toolUses: 0 };
+  await deps.ready();
+  const inline = await startInlineServers(call.def, deps);
+  const configured = new Set(deps.configured());
+  const named = call.def.mcpServers?.names ?? [];
+  const notes = [...inline.notes, ...named.filter((n) => !configured.has(n)).map((n) => `No MCP server named "${n}" is configured; it is not available.`)];
+  // Servers it names, and inline ones the run already has, limit which of the parent's servers it sees.
+  const limit = [...named, ...inline.shared];
+  const def: AgentDefinition = limit.length ? { ...call.def, mcpServers: { names: limit, inline: [] } } : call.def;
   const conversation = new Conversation(agentId);
-  conversation.append({ role: "user", content: [{ type: "text", text: call.prompt }] });
-  const toolsFor = (): Tool[] => subagentTools(call.def, parent.tools(), depth, deps);
+  conversation.append({
+    role: "user",
+    content: [{ type: "text", text: call.prompt }, ...(notes.length ? [{ type: "text" as const, text: `Note from the harness: ${notes.join(" ")}` }] : [])],
+  });
+  const toolsFor = (): Tool[] => subagentTools(def, parent.tools(), depth, deps, inline.tools);
   const options: LoopOptions = {
     ...parent,
     model,
     system: systemPrompt(call.def, parent.cwd),
     tools: toolsFor,
     // An agent that names its tools gets each in full; one without `tools` inherits tool search.
-    offer: call.def.tools ? undefined : parent.offer,
+    offer: def.tools ? undefined : parent.offer,
     context: undefined,
     halted: undefined,
     toolState: new ToolState(parent.cwd),
@@ -92,7 +105,9 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
         content: `Agent "${call.def.name}" stopped after ${err.turns} model calls (its maxTurns) before it finished. agentId: ${agentId}`,
       };
     }
-    deps.log(`Agent "${call.def.name}" failed: ${errorMessage(err)}`);
+    deps.log(`Agent "${call.def.name}" failed: ${printable(errorMessage(err))}`);
     return { isError: true, content: `Agent "${call.def.name}" failed: ${errorMessage(err)}. agentId: ${agentId}` };
+  } finally {
+    await inline.close();
   }
 }
