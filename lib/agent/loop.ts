@@ -80,13 +80,18 @@ export interface LoopOptions {
    * input instead, when given); false (the user refused) or `{behavior: "deny", message}` gives
    * the model an `is_error` result instead.
    */
-  canUseTool?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision>;
+  canUseTool?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, agent?: AgentIdentity): Promise<PermissionDecision>;
   /**
    * After a tool ran (settings' PostToolUse hooks), with the input it ran with: `context` texts go
    * to the model as text blocks after that reply's tool_result blocks; `output`, when given, is what
    * the model reads instead (a search's results in denied paths left out).
    */
-  afterTool?(call: ToolUseBlock, input: Record<string, unknown>, output: ToolOutput): Promise<{ context?: string[]; output?: ToolOutput }>;
+  afterTool?(
+    call: ToolUseBlock,
+    input: Record<string, unknown>,
+    output: ToolOutput,
+    agent?: AgentIdentity,
+  ): Promise<{ context?: string[]; output?: ToolOutput }>;
   /** Checked after each reply's tool results: true ends the loop there, with an empty answer (a hook's `continue: false`). */
   halted?(): boolean;
   cwd: string;
@@ -95,6 +100,11 @@ export interface LoopOptions {
   maxTurns?: number;
   signal?: AbortSignal;
   hooks?: LoopHooks;
+  /** Settings' SubagentStart and SubagentStop hooks, for the subagents this loop starts (turn.ts sets them). */
+  subagentHooks?: {
+    start(agent: AgentIdentity): Promise<void>;
+    stop(agent: AgentIdentity, lastText: string): Promise<void>;
+  };
   /** How deep this loop runs: absent or 0 for a turn, 1 for its subagents, and so on (subagents/). */
   depth?: number;
 }
@@ -114,6 +124,12 @@ export interface NestedTool extends Tool {
 const nested = (tool: Tool | undefined): NestedTool | undefined => (tool && "runInLoop" in tool ? (tool as NestedTool) : undefined);
 /** Whether a call may run beside its neighbours in one reply. */
 const together = (tool: Tool | undefined) => Boolean(tool?.readOnly || nested(tool)?.concurrent);
+
+/** The subagent a call belongs to, as hooks see it (`agent_id`, `agent_type`). */
+export interface AgentIdentity {
+  id: string;
+  type: string;
+}
 
 /** A permission answer (the Agent SDK's PermissionResult shape, or a plain yes/no). */
 export type PermissionDecision = boolean | { behavior: "allow"; updatedInput?: Record<string, unknown> } | { behavior: "deny"; message: string };

@@ -175,6 +175,10 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       },
       canUseTool: ask && recordingDenials(ask, totals.denials),
       afterTool: settings ? gate?.afterTool : undefined,
+      subagentHooks: settings && {
+        start: (agent) => settings.subagentStart(agent, turn.events.line),
+        stop: (agent, lastText) => settings.subagentStop(agent, lastText, turn.events.line),
+      },
       // A matching StructuredOutput call ends the run at once: no further model request.
       halted: structured ? () => structured.finished || (gate?.halted?.() ?? false) : gate?.halted,
       cwd: runtime.opts.cwd,
@@ -296,8 +300,8 @@ type CanUseTool = NonNullable<LoopOptions["canUseTool"]>;
 
 /** The permission gate, noting each refusal for the turn's `denials`. */
 function recordingDenials(ask: CanUseTool, denials: TurnTotals["denials"]): CanUseTool {
-  return async (tool, input, call): Promise<PermissionDecision> => {
-    const decision = await ask(tool, input, call);
+  return async (tool, input, call, agent): Promise<PermissionDecision> => {
+    const decision = await ask(tool, input, call, agent);
     if (decision === false || (typeof decision === "object" && decision.behavior === "deny")) {
       denials.push({ tool_name: tool.name, tool_use_id: call.id, tool_input: input });
     }

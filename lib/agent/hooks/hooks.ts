@@ -19,6 +19,8 @@ export const HOOK_EVENTS = [
   "SessionEnd",
   "PreCompact",
   "Notification",
+  "SubagentStart",
+  "SubagentStop",
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
@@ -26,8 +28,6 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 const CLAUDE_CODE_ONLY = new Set([
   "PermissionRequest",
   "PermissionDenied",
-  "SubagentStart",
-  "SubagentStop",
   "UserPromptExpansion",
   "PostCompact",
   "TeammateIdle",

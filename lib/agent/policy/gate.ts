@@ -5,7 +5,7 @@
  * an "ask" goes to the mode's own question, or is refused when the mode has nobody to ask (-p).
  * After a tool ran, PostToolUse or PostToolUseFailure hooks may add text for the model or stop the run.
  */
-import type { PermissionDecision } from "../loop.ts";
+import type { AgentIdentity, PermissionDecision } from "../loop.ts";
 import type { ToolUseBlock } from "../messages.ts";
 import type { Tool, ToolOutput } from "../../tools/tool.ts";
 import type { RunSettings } from "./run-settings.ts";
@@ -55,12 +55,12 @@ export class ToolGate {
   constructor(private readonly opts: GateOptions) {}
 
   /** The loop's `canUseTool`. */
-  readonly canUseTool = async (tool: Tool, given: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision> => {
+  readonly canUseTool = async (tool: Tool, given: Record<string, unknown>, call: ToolUseBlock, agent?: AgentIdentity): Promise<PermissionDecision> => {
     const { settings, permissions } = this.opts;
     let input = given;
     let hook: CallFacts["hook"];
     if (settings?.listens("PreToolUse")) {
-      const out = await settings.fire("PreToolUse", tool.name, { tool_name: tool.name, tool_input: input, tool_use_id: call.id });
+      const out = await settings.fire("PreToolUse", tool.name, { tool_name: tool.name, tool_input: input, tool_use_id: call.id, ...agentFields(agent) });
       for (const line of out.notices) this.opts.notice(line);
       if (out.stop !== undefined) return this.stop(out.stop);
       if (out.block) return { behavior: "deny", message: out.block };
@@ -84,7 +84,12 @@ export class ToolGate {
   };
 
   /** The loop's `afterTool`: PostToolUse (or PostToolUseFailure) hooks, and the context PreToolUse left for this call. */
-  readonly afterTool = async (call: ToolUseBlock, input: Record<string, unknown>, given: ToolOutput): Promise<{ context?: string[]; output?: ToolOutput }> => {
+  readonly afterTool = async (
+    call: ToolUseBlock,
+    input: Record<string, unknown>,
+    given: ToolOutput,
+    agent?: AgentIdentity,
+  ): Promise<{ context?: string[]; output?: ToolOutput }> => {
     const context = this.pending.get(call.id) ?? [];
     // A search over a folder above a denied one must not show what the Read rules keep from the model.
     const { settings } = this.opts;
@@ -94,7 +99,7 @@ export class ToolGate {
     if (settings?.listens(event)) {
       const response = typeof output.content === "string" ? output.content : output.content;
       const fields = output.isError ? { error: textOf(output) } : { tool_response: response };
-      const out = await settings.fire(event, call.name, { tool_name: call.name, tool_input: input, tool_use_id: call.id, ...fields });
+      const out = await settings.fire(event, call.name, { tool_name: call.name, tool_input: input, tool_use_id: call.id, ...fields, ...agentFields(agent) });
       for (const line of out.notices) this.opts.notice(line);
       if (out.stop !== undefined) this.stop(out.stop);
       if (out.block) context.push(out.block);
@@ -110,6 +115,11 @@ export class ToolGate {
     this.stopped ??= reason;
     return { behavior: "deny", message: `Operation stopped by hook: ${reason}` };
   }
+}
+
+/** Claude Code's fields for a call made inside a subagent; none in the main conversation. */
+function agentFields(agent: AgentIdentity | undefined): Record<string, string> {
+  return agent ? { agent_id: agent.id, agent_type: agent.type } : {};
 }
 
 function withInput(decision: PermissionDecision, updated: { updatedInput?: Record<string, unknown> }): PermissionDecision {

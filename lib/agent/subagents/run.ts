@@ -93,9 +93,16 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
       onToolBug: parent.hooks?.onToolBug,
     },
   };
+  const agent = { id: agentId, type: call.def.name };
+  const { canUseTool, afterTool } = parent;
+  options.canUseTool = canUseTool && ((tool, input, c) => canUseTool(tool, input, c, agent));
+  options.afterTool = afterTool && ((c, input, output) => afterTool(c, input, output, agent));
   const finish = () => ({ agentId, tokens: stats.tokens, toolUses: stats.toolUses, durationMs: Math.round(performance.now() - started) });
+  let last = "";
   try {
+    await parent.subagentHooks?.start(agent);
     const result = await runLoop(conversation, options);
+    last = result.text;
     return { content: subagentReport(result.text, finish()) };
   } catch (err) {
     if (ctx.signal.aborted) return { isError: true, content: `Agent "${call.def.name}" was interrupted before it finished.` };
@@ -109,5 +116,6 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
     return { isError: true, content: `Agent "${call.def.name}" failed: ${errorMessage(err)}. agentId: ${agentId}` };
   } finally {
     await inline.close();
+    if (!ctx.signal.aborted) await parent.subagentHooks?.stop(agent, last).catch(() => {});
   }
 }

@@ -1,0 +1,73 @@
+/**
+ * Settings inside subagents through the real program in -p: PreToolUse and PostToolUse hooks of a
+ * subagent's calls see `agent_id` and `agent_type`; SubagentStart and SubagentStop fire with
+ * Claude Code's fields; a deny rule refuses a subagent's call as it refuses the parent's.
+ */
+import { expect, test } from "bun:test";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, text, toolUse } from "../../support/model-server.ts";
+import { hook, hookScript, place, projectSettings, resultsOf, runPrint } from "./settings-support.ts";
+
+const AGENTS = JSON.stringify({ reviewer: { description: "Reviews code", prompt: "REVIEW", tools: ["Read", "Bash"] } });
+const lines = (file: string) =>
+  existsSync(file)
+    ? readFileSync(file, "utf8")
+        .trim()
+        .split("\n")
+        .filter(Boolean)
+        .map((l) => JSON.parse(l))
+    : [];
+
+test("hooks see a subagent's calls with agent_id and agent_type; SubagentStart and SubagentStop fire", async () => {
+  const p = place();
+  const log = join(p.dir, "hooks.jsonl");
+  writeFileSync(join(p.dir, "a.txt"), "hello\n");
+  const record = hookScript(`cat >> ${log}; echo >> ${log}`);
+  projectSettings(p, {
+    hooks: { ...hook("PreToolUse", record), ...hook("PostToolUse", record), ...hook("SubagentStart", record), ...hook("SubagentStop", record, "reviewer") },
+  });
+  const run = await runPrint(
+    p,
+    [
+      reply(toolUse("Agent", { description: "r", prompt: "read a.txt", subagent_type: "reviewer" })),
+      reply(toolUse("Read", { file_path: join(p.dir, "a.txt") })),
+      reply(text("FINAL")),
+    ],
+    ["--agents", AGENTS],
+  );
+  expect(run.stdout).toBe("done\n");
+  const events = lines(log);
+  const agentId = events.find((e) => e.hook_event_name === "SubagentStart")?.agent_id;
+  expect(agentId).toMatch(/^a[0-9a-f]{16}$/);
+  expect(events.map((e) => [e.hook_event_name, e.tool_name, e.agent_type])).toEqual([
+    ["PreToolUse", "Agent", undefined],
+    ["SubagentStart", undefined, "reviewer"],
+    ["PreToolUse", "Read", "reviewer"],
+    ["PostToolUse", "Read", "reviewer"],
+    ["SubagentStop", undefined, "reviewer"],
+    ["PostToolUse", "Agent", undefined],
+  ]);
+  expect(events.filter((e) => e.agent_type).every((e) => e.agent_id === agentId)).toBe(true);
+  expect(events.find((e) => e.hook_event_name === "SubagentStop")).toMatchObject({ last_assistant_message: "FINAL", stop_hook_active: false });
+});
+
+test("a settings deny rule refuses a subagent's call as it refuses the parent's", async () => {
+  const p = place();
+  projectSettings(p, { permissions: { deny: ["Bash(rm:*)"] } });
+  writeFileSync(join(p.dir, "victim.txt"), "x");
+  const run = await runPrint(
+    p,
+    [
+      reply(toolUse("Agent", { description: "r", prompt: "remove it", subagent_type: "reviewer" })),
+      reply(toolUse("Bash", { command: "rm victim.txt" })),
+      reply(text("could not")),
+    ],
+    ["--agents", AGENTS],
+  );
+  expect(run.stdout).toBe("done\n");
+  expect(existsSync(join(p.dir, "victim.txt"))).toBe(true);
+  const refused = resultsOf(run, 1)[0]!;
+  expect(refused.is_error).toBe(true);
+  expect(String(refused.content)).toContain("denied");
+});
