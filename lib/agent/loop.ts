@@ -22,6 +22,7 @@ import { toApi, type ToolOffer } from "./tool-search/tool-search.ts";
 import type { Conversation } from "./conversation.ts";
 import { errorMessage } from "../shared/values.ts";
 import type { CompactInfo } from "./compact.ts";
+import type { SubagentEvent } from "./subagent-event.ts";
 
 /** Thrown when `--max-turns` model calls were made and the model still wanted tools. */
 export class MaxTurnsError extends Error {
@@ -51,6 +52,8 @@ export interface LoopHooks {
    * still gets an is_error result; this is for --debug's stack and the run's count.
    */
   onToolBug?(call: ToolUseBlock, error: unknown): void;
+  /** A subagent started by this loop (or one of its own subagents) started, spoke or finished. */
+  onSubagent?(event: SubagentEvent): void;
 }
 
 export interface LoopOptions {
@@ -105,6 +108,8 @@ export interface LoopOptions {
     start(agent: AgentIdentity): Promise<void>;
     stop(agent: AgentIdentity, lastText: string): Promise<void>;
   };
+  /** The session's transcript file, when it is saved: subagents save theirs beside it. */
+  transcriptPath?(): string | undefined;
   /** How deep this loop runs: absent or 0 for a turn, 1 for its subagents, and so on (subagents/). */
   depth?: number;
 }

@@ -182,6 +182,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       // A matching StructuredOutput call ends the run at once: no further model request.
       halted: structured ? () => structured.finished || (gate?.halted?.() ?? false) : gate?.halted,
       cwd: runtime.opts.cwd,
+      transcriptPath: () => conversation.transcriptPath,
       toolState: mode.toolState,
       maxTurns: mode.maxTurns,
       signal,

@@ -19,6 +19,7 @@ import { newAgentId, subagentReport } from "./report.ts";
 import { subagentTools, type ToolMatch } from "./toolset.ts";
 import type { AgentDefinition } from "./types.ts";
 import { startInlineServers, type InlineContext } from "./inline-servers.ts";
+import { SidechainWriter } from "./transcript.ts";
 
 /** What the Agent tool needs from the run (AgentRuntime's pieces). */
 export interface SubagentDeps extends ToolMatch, InlineContext {
@@ -63,7 +64,33 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
   // Servers it names, and inline ones the run already has, limit which of the parent's servers it sees.
   const limit = [...named, ...inline.shared];
   const def: AgentDefinition = limit.length ? { ...call.def, mcpServers: { names: limit, inline: [] } } : call.def;
-  const conversation = new Conversation(agentId);
+  const base = { agentId, toolUseId: ctx.callId ?? "", subagentType: call.def.name, description: call.description };
+  const emit = parent.hooks?.onSubagent;
+  const session = parent.transcriptPath?.();
+  const sidechain: SidechainWriter | undefined = session
+    ? new SidechainWriter(
+        session,
+        agentId,
+        session.replace(/^.*\//, "").replace(/\.jsonl$/, ""),
+        parent.cwd,
+        {
+          agentType: call.def.name,
+          isBuiltIn: call.def.source === "built-in",
+          description: call.description,
+          toolUseId: base.toolUseId,
+          spawnDepth: depth,
+          model: model.model,
+        },
+        deps.log,
+      )
+    : undefined;
+  emit?.({ ...base, type: "started", prompt: call.prompt, depth });
+  const conversation = new Conversation(agentId, {
+    write: (record) => {
+      sidechain?.write(record);
+      if (record.type === "message") emit?.({ ...base, type: "message", message: record.entry.message });
+    },
+  });
   conversation.append({
     role: "user",
     content: [{ type: "text", text: call.prompt }, ...(notes.length ? [{ type: "text" as const, text: `Note from the harness: ${notes.join(" ")}` }] : [])],
@@ -91,6 +118,8 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
         stats.toolUses++;
       },
       onToolBug: parent.hooks?.onToolBug,
+      // A subagent's own subagents are shown too, each under its own Agent call.
+      onSubagent: emit,
     },
   };
   const agent = { id: agentId, type: call.def.name };
@@ -99,23 +128,36 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
   options.afterTool = afterTool && ((c, input, output) => afterTool(c, input, output, agent));
   const finish = () => ({ agentId, tokens: stats.tokens, toolUses: stats.toolUses, durationMs: Math.round(performance.now() - started) });
   let last = "";
+  let ended: { status: "completed" | "failed" | "stopped"; summary: string } = { status: "failed", summary: "" };
   try {
     await parent.subagentHooks?.start(agent);
     const result = await runLoop(conversation, options);
     last = result.text;
+    ended = { status: "completed", summary: result.text };
     return { content: subagentReport(result.text, finish()) };
   } catch (err) {
-    if (ctx.signal.aborted) return { isError: true, content: `Agent "${call.def.name}" was interrupted before it finished.` };
-    if (err instanceof MaxTurnsError) {
-      return {
-        isError: true,
-        content: `Agent "${call.def.name}" stopped after ${err.turns} model calls (its maxTurns) before it finished. agentId: ${agentId}`,
-      };
-    }
-    deps.log(`Agent "${call.def.name}" failed: ${printable(errorMessage(err))}`);
-    return { isError: true, content: `Agent "${call.def.name}" failed: ${errorMessage(err)}. agentId: ${agentId}` };
+    const failure = failureText(call.def.name, err, ctx.signal.aborted, agentId);
+    ended = { status: ctx.signal.aborted ? "stopped" : "failed", summary: failure };
+    if (!ctx.signal.aborted && !(err instanceof MaxTurnsError)) deps.log(`Agent "${call.def.name}" failed: ${printable(errorMessage(err))}`);
+    return { isError: true, content: failure };
   } finally {
     await inline.close();
+    sidechain?.finish();
+    const f = finish();
+    emit?.({
+      ...base,
+      type: "finished",
+      ...ended,
+      usage: { total_tokens: f.tokens, tool_uses: f.toolUses, duration_ms: f.durationMs },
+      outputFile: sidechain?.path,
+    });
     if (!ctx.signal.aborted) await parent.subagentHooks?.stop(agent, last).catch(() => {});
   }
+}
+
+/** The error result for a subagent that did not finish. */
+function failureText(name: string, err: unknown, interrupted: boolean, agentId: string): string {
+  if (interrupted) return `Agent "${name}" was interrupted before it finished.`;
+  if (err instanceof MaxTurnsError) return `Agent "${name}" stopped after ${err.turns} model calls (its maxTurns) before it finished. agentId: ${agentId}`;
+  return `Agent "${name}" failed: ${errorMessage(err)}. agentId: ${agentId}`;
 }

@@ -13,7 +13,17 @@ import type { Tool } from "../../tools/tool.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import type { HostChannel } from "./channel.ts";
 import { slashCommands, TurnInterrupted, type HostState } from "./control.ts";
-import { assistantEvent, compactBoundaryEvent, initEvent, resultEvent, streamEvent, toolProgressEvent, userEvent, type HostResult } from "./events.ts";
+import {
+  assistantEvent,
+  compactBoundaryEvent,
+  initEvent,
+  resultEvent,
+  streamEvent,
+  subagentEvent,
+  toolProgressEvent,
+  userEvent,
+  type HostResult,
+} from "./events.ts";
 import { zeroUsage } from "../../agent/usage.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
@@ -86,6 +96,7 @@ export async function runHostTurn(
           line: stderr,
           onAssistant: (reply) => emit(assistantEvent(sid(), reply)),
           onToolResults: (m) => emit(userEvent(sid(), m)),
+          onSubagent: (e) => emit(subagentEvent(sid(), e)),
           onStreamEvent: args.includePartialMessages ? (event) => emit(streamEvent(sid(), event)) : undefined,
           onCompact: (info) => emit(compactBoundaryEvent(sid(), info)),
           // An MCP task's status change is the SDK's tool_progress for its tool_use (basic/utilities/tasks).

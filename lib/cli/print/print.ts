@@ -150,6 +150,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
             writer.assistant(reply);
           },
           onToolResults: (m) => writer.user(m),
+          onSubagent: (e) => writer.subagent(e),
           onCompact: (info) => {
             stderr(describeCompaction(info));
             writer.compact(info);
