@@ -134,6 +134,8 @@ const together = (tool: Tool | undefined) => Boolean(tool?.readOnly || nested(to
 export interface AgentIdentity {
   id: string;
   type: string;
+  /** Its definition's `permissionMode`: applied only where it is stricter than the run's mode. */
+  permissionMode?: "default" | "acceptEdits" | "bypassPermissions" | "dontAsk";
 }
 
 /** A permission answer (the Agent SDK's PermissionResult shape, or a plain yes/no). */

@@ -75,7 +75,7 @@ export class ToolGate {
       hook,
       rule: match && { behavior: match.behavior, path: match.rule.path !== undefined },
       flagAllows: permissions.flagAllows(tool, input),
-      mode: permissions.mode(),
+      mode: stricter(permissions.mode(), agent?.permissionMode),
     });
     const updated = input === given ? {} : { updatedInput: input };
     if (verdict.behavior === "allow") return input === given ? true : { behavior: "allow", ...updated };
@@ -115,6 +115,16 @@ export class ToolGate {
     this.stopped ??= reason;
     return { behavior: "deny", message: `Operation stopped by hook: ${reason}` };
   }
+}
+
+/** How much a mode lets run without asking, least first; undefined (no mode) lets everything run. */
+const LOOSENESS: PermissionMode[] = ["dontAsk", "default", "acceptEdits", "bypassPermissions"];
+
+/** The run's mode, or a subagent's own when that is stricter: an agent file can tighten, never loosen. */
+function stricter(run: PermissionMode | undefined, agent: PermissionMode | undefined): PermissionMode | undefined {
+  if (agent === undefined) return run;
+  if (run === undefined) return agent;
+  return LOOSENESS.indexOf(agent) < LOOSENESS.indexOf(run) ? agent : run;
 }
 
 /** Claude Code's fields for a call made inside a subagent; none in the main conversation. */

@@ -70,7 +70,14 @@ export function parseDefinition(meta: Record<string, unknown>, body: string, fal
   if (tools) def.tools = tools;
   if (disallowedTools) def.disallowedTools = disallowedTools;
   if (typeof meta.model === "string" && meta.model.trim()) def.model = meta.model.trim();
-  if (typeof meta.permissionMode === "string") def.permissionMode = meta.permissionMode.trim();
+  if (meta.permissionMode !== undefined) {
+    const mode = typeof meta.permissionMode === "string" ? meta.permissionMode.trim() : "";
+    if (["default", "acceptEdits", "bypassPermissions", "dontAsk", "plan"].includes(mode)) def.permissionMode = mode;
+    else
+      warnings.push(
+        `${where}: agent "${name}": permissionMode must be default, acceptEdits, bypassPermissions, dontAsk or plan (got ${JSON.stringify(meta.permissionMode)}); ignored`,
+      );
+  }
   const skills = nameList(meta.skills);
   if (skills) def.skills = skills;
   if (meta.maxTurns !== undefined) {

@@ -7,7 +7,8 @@
  * an error result for the parent's model, never an exception out of the parent's turn.
  */
 import { Conversation } from "../conversation.ts";
-import { MaxTurnsError, runLoop, type LoopOptions } from "../loop.ts";
+import { MaxTurnsError, runLoop, type AgentIdentity, type LoopOptions } from "../loop.ts";
+import { READ_ONLY_REMOVED } from "./builtin.ts";
 import type { ModelClient } from "../model.ts";
 import { normalizeUsage } from "../usage.ts";
 import { ToolState } from "../../tools/tool-state.ts";
@@ -63,7 +64,9 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
   const notes = [...inline.notes, ...named.filter((n) => !configured.has(n)).map((n) => `No MCP server named "${n}" is configured; it is not available.`)];
   // Servers it names, and inline ones the run already has, limit which of the parent's servers it sees.
   const limit = [...named, ...inline.shared];
-  const def: AgentDefinition = limit.length ? { ...call.def, mcpServers: { names: limit, inline: [] } } : call.def;
+  let def: AgentDefinition = limit.length ? { ...call.def, mcpServers: { names: limit, inline: [] } } : call.def;
+  // plan: only reading, as Explore and Plan (plan mode's own policy does not exist yet).
+  if (def.permissionMode === "plan") def = { ...def, disallowedTools: [...(def.disallowedTools ?? []), ...READ_ONLY_REMOVED] };
   const base = { agentId, toolUseId: ctx.callId ?? "", subagentType: call.def.name, description: call.description };
   const emit = parent.hooks?.onSubagent;
   const session = parent.transcriptPath?.();
@@ -122,7 +125,12 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
       onSubagent: emit,
     },
   };
-  const agent = { id: agentId, type: call.def.name };
+  const mode = call.def.permissionMode;
+  const agent: AgentIdentity = {
+    id: agentId,
+    type: call.def.name,
+    ...(mode && mode !== "plan" ? { permissionMode: mode as AgentIdentity["permissionMode"] } : {}),
+  };
   const { canUseTool, afterTool } = parent;
   options.canUseTool = canUseTool && ((tool, input, c) => canUseTool(tool, input, c, agent));
   options.afterTool = afterTool && ((c, input, output) => afterTool(c, input, output, agent));

@@ -71,3 +71,26 @@ test("a settings deny rule refuses a subagent's call as it refuses the parent's"
   expect(refused.is_error).toBe(true);
   expect(String(refused.content)).toContain("denied");
 });
+
+test("permissionMode in a definition tightens the run's mode and never loosens it", async () => {
+  const p = place();
+  const run = async (mode: string, args: string[]) =>
+    runPrint(
+      p,
+      [
+        reply(toolUse("Agent", { description: "r", prompt: "touch it", subagent_type: "m" })),
+        reply(toolUse("Bash", { command: "touch made.txt" })),
+        reply(text("tried")),
+      ],
+      ["--agents", JSON.stringify({ m: { description: "d", prompt: "p", tools: ["Bash"], permissionMode: mode } }), ...args],
+    );
+  // -p without --permission-mode runs everything; the agent's `default` asks, and nobody can answer.
+  const tightened = await run("default", []);
+  expect(String(resultsOf(tightened, 1)[0]!.content)).toBe("Permission to use Bash was not granted (--permission-mode default).");
+  expect(existsSync(join(p.dir, "made.txt"))).toBe(false);
+  const notLoosened = await run("bypassPermissions", ["--permission-mode", "default"]);
+  expect(resultsOf(notLoosened, 1)[0]!.is_error).toBe(true);
+  expect(existsSync(join(p.dir, "made.txt"))).toBe(false);
+  const plain = await run("acceptEdits", ["--permission-mode", "bypassPermissions"]);
+  expect(resultsOf(plain, 1)[0]!.is_error).toBe(true);
+});
