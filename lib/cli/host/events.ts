@@ -20,19 +20,21 @@ export interface InitFields {
   apiKeySource: string;
   /** The skills the model may load (their command names). */
   skills?: string[];
+  /** The agent types the Agent tool can start. */
+  agents?: string[];
 }
 
 const base = (sessionId: string) => ({ uuid: crypto.randomUUID(), session_id: sessionId });
 
 /** `{type:"system", subtype:"init", …}`: what this turn runs with. */
-export function initEvent(sessionId: string, { skills = [], ...f }: InitFields): object {
+export function initEvent(sessionId: string, { skills = [], agents = [], ...f }: InitFields): object {
   return {
     type: "system",
     subtype: "init",
     ...f,
     claude_code_version: VERSION,
     output_style: "default",
-    agents: [],
+    agents,
     skills,
     plugins: [],
     ...base(sessionId),

@@ -69,12 +69,14 @@ export async function runHostTurn(
       initEvent(sid(), {
         cwd: runtime.opts.cwd,
         model: runtime.model.model,
-        tools: runtime.tools().map((t) => t.name),
+        // Claude Code's init names the Agent tool `Task` (the model sees `Agent`).
+        tools: runtime.tools().map((t) => (t === runtime.subagents?.tool ? "Task" : t.name)),
         mcp_servers: runtime.servers().map(({ name, status }) => ({ name, status: runtime.disabled.has(name) ? "disabled" : status })),
         permissionMode: state.mode ?? "bypassPermissions",
         slash_commands: slashCommands(state),
         apiKeySource: process.env.ANTHROPIC_API_KEY ? "ANTHROPIC_API_KEY" : "none",
         skills: runtime.skills?.all().map((s) => s.name),
+        agents: runtime.subagents?.agents.map((a) => a.name),
       }),
     );
     const started = new Map<string, number>();
