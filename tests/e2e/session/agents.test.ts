@@ -1,6 +1,6 @@
 /**
  * Subagents in the interactive session, through a real terminal (tmux): the Agent tool is offered
- * by default, a subagent runs and its report reaches the model, and `/agents` lists every agent
+ * by default, a subagent runs, one line sums it up, its report reaches the model, and `/agents` lists every agent
  * type with its origin and tools.
  */
 import { afterEach, describe, expect, test } from "bun:test";
@@ -32,6 +32,8 @@ describe.skipIf(!TMUX)("subagents in the session", () => {
       await submit(term, "review please");
       // Agent calls never ask: the subagent's own calls go through the usual questions.
       await term.waitFor((s) => s.includes("all reviewed") && atPrompt(s));
+      // One line under the Agent call sums the subagent up.
+      expect(await term.screen()).toMatch(/⎿ Agent reviewer: review completed · 15 tokens · 0 tool uses · \d+\.\ds/);
       expect(server.requests[0]!.body.tools.map((t: { name: string }) => t.name)).toContain("Agent");
       expect(server.requests[1]!.body.model).toMatch(/^claude-haiku-/);
       expect(JSON.stringify(server.requests[2]!.body.messages.at(-1))).toContain("  SUB_REPORT");
