@@ -18,7 +18,7 @@ import { samplingHandler } from "./mcp/sampling.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
-import { UsageMeter } from "./usage.ts";
+import { UsageMeter, type UsageTotals } from "./usage.ts";
 import { keepSpills, removeSpills } from "../files/spill.ts";
 import { errorMessage } from "../shared/values.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search/tool-search.ts";
@@ -51,6 +51,8 @@ export class AgentRuntime {
   private readonly compactor: AutoCompactor;
   /** WebFetch when this run offers it (web-tools.ts), built once so its caches last the run. */
   private readonly web: Tool[];
+  /** The usage of subagents' model calls (also in `meter`, which prices the whole run). */
+  readonly subagentMeter = new UsageMeter();
   /** The Agent tool and the agent types, when this run offers them (subagents/setup.ts). */
   readonly subagents: Subagents | undefined;
 
@@ -82,6 +84,7 @@ export class AgentRuntime {
             matches: (name, rule) => this.matchesRule(name, rule),
             server: (name) => this.route(name)?.server,
             ready: () => this.connected,
+            recordUsage: (model, usage) => this.subagentMeter.record(model, usage),
             configured: () => this.configured.map((s) => s.name),
             cwd: opts.cwd,
             verbose: opts.verbose,
@@ -171,6 +174,21 @@ export class AgentRuntime {
     if (opts.background) made.connected = connected.then(() => made.warnUnknownDisallowed());
     else made.warnUnknownDisallowed();
     return session;
+  }
+
+  /**
+   * The run's usage without its subagents' calls: what a result's top-level `usage` reports, as
+   * Claude Code's does (its cost, `total_cost_usd`, counts everything).
+   */
+  ownUsage(): UsageTotals {
+    const all = this.meter.total();
+    const sub = this.subagentMeter.total();
+    return {
+      input_tokens: all.input_tokens - sub.input_tokens,
+      output_tokens: all.output_tokens - sub.output_tokens,
+      cache_creation_input_tokens: all.cache_creation_input_tokens - sub.cache_creation_input_tokens,
+      cache_read_input_tokens: all.cache_read_input_tokens - sub.cache_read_input_tokens,
+    };
   }
 
   /** The model client turns and MCP sampling use. */

@@ -110,12 +110,13 @@ export interface TurnTotals {
  */
 export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutcome> {
   const { runtime, conversation } = mode;
-  const before = { api: runtime.model.apiMs, usage: runtime.meter.total(), cost: runtime.meter.totalCostUsd() ?? 0 };
+  // The turn's usage is its own (its subagents' calls are in the cost only), as Claude Code reports it.
+  const before = { api: runtime.model.apiMs, usage: runtime.ownUsage(), cost: runtime.meter.totalCostUsd() ?? 0 };
   const totals: Pick<TurnTotals, "numTurns" | "denials"> = { numTurns: 0, denials: [] };
   const close = <T extends object>(outcome: T): T & TurnTotals => ({
     ...outcome,
     ...totals,
-    usage: minus(runtime.meter.total(), before.usage),
+    usage: minus(runtime.ownUsage(), before.usage),
     costUsd: (runtime.meter.totalCostUsd() ?? 0) - before.cost,
     apiMs: runtime.model.apiMs - before.api,
   });

@@ -10,6 +10,7 @@ import { Conversation } from "../conversation.ts";
 import { MaxTurnsError, runLoop, type AgentIdentity, type LoopOptions } from "../loop.ts";
 import { READ_ONLY_REMOVED } from "./builtin.ts";
 import type { ModelClient } from "../model.ts";
+import type { Usage } from "../messages.ts";
 import { normalizeUsage } from "../usage.ts";
 import { ToolState } from "../../tools/tool-state.ts";
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
@@ -26,6 +27,8 @@ import { SidechainWriter } from "./transcript.ts";
 export interface SubagentDeps extends ToolMatch, InlineContext {
   /** A client for model `id`, counted in the run's usage and cost. */
   createModel(id: string): ModelClient;
+  /** Notes one of the subagent's replies, so the run can tell its own usage from its subagents'. */
+  recordUsage(model: string, usage: Usage | undefined): void;
   /** Settles when every configured server has connected or failed: a subagent waits for them, as a turn does. */
   ready(): Promise<void>;
 }
@@ -114,6 +117,7 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
     depth,
     hooks: {
       onAssistant: (reply) => {
+        deps.recordUsage(reply.model || model.model, reply.usage);
         const u = normalizeUsage(reply.usage);
         stats.tokens += u.input_tokens + u.output_tokens;
       },

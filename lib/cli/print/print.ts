@@ -80,14 +80,14 @@ export async function runPrint(args: CliArgs): Promise<number> {
   let runtime: AgentRuntime | undefined;
   let turns = 0;
   const finish = (r: Result) => {
-    // Summed over every model call of the run, servers' sampling included (the runtime's meter).
+    // Summed over every model call of the run, servers' sampling included; usage leaves subagents' calls out (the cost has them).
     writer.result({
       ...r,
       is_error: r.subtype !== "success",
       num_turns: turns,
       duration_ms: Math.round(performance.now() - started),
       duration_api_ms: Math.round(runtime?.model.apiMs ?? 0),
-      usage: runtime?.meter.total() ?? zeroUsage(),
+      usage: runtime?.ownUsage() ?? zeroUsage(),
       total_cost_usd: runtime ? runtime.meter.totalCostUsd() : 0,
     });
     if (args.verbose && runtime) stderr(`usage: ${describeUsage(runtime.meter)}`);

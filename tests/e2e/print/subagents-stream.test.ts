@@ -97,7 +97,7 @@ test("depth limit 2: a general-purpose subagent may start one more, which is off
   }
 }, 60_000);
 
-test("total_cost_usd counts the subagent's calls at its own model's price", async () => {
+test("total_cost_usd counts the subagent's calls at its own model's price; usage is the parent's", async () => {
   // Small enough that no automatic compaction starts.
   const usage = { input_tokens: 100_000, output_tokens: 0 };
   const model = startModelServer([
@@ -110,6 +110,8 @@ test("total_cost_usd counts the subagent's calls at its own model's price", asyn
     const result = JSON.parse(r.stdout);
     // Two sonnet-4-6 calls at $3 per million input tokens, one haiku-4-5 call at $1.
     expect(result.total_cost_usd).toBeCloseTo(0.3 + 0.1 + 0.3, 6);
+    // The top-level usage is the parent's alone, as in Claude Code.
+    expect(result.usage.input_tokens).toBe(200_000);
   } finally {
     model.stop();
   }
