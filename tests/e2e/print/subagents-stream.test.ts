@@ -116,3 +116,32 @@ test("total_cost_usd counts the subagent's calls at its own model's price; usage
     model.stop();
   }
 }, 60_000);
+
+test("a resumed session whose transcript holds Task calls goes on, and Task still reaches the Agent tool", async () => {
+  const cwd = tempDir();
+  const config = tempDir("agent-config-");
+  const id = crypto.randomUUID();
+  const env = { CLAUDE_CONFIG_DIR: config };
+  const first = startModelServer([reply(toolUse("Task", { description: "old", prompt: "FIRST" })), reply(text("first report")), reply(text("first done"))]);
+  try {
+    const r = await runAgent(["-p", "one", "--allowedTools", "Agent", "--session-id", id], { cwd, model: first.url, env });
+    expect(r.stdout).toBe("first done\n");
+  } finally {
+    first.stop();
+  }
+  const second = startModelServer([
+    reply(toolUse("Task", { description: "again", prompt: "SECOND" })),
+    reply(text("second report")),
+    reply(text("second done")),
+  ]);
+  try {
+    const r = await runAgent(["-p", "two", "--allowedTools", "Agent", "--resume", id], { cwd, model: second.url, env });
+    expect([r.code, r.stdout]).toEqual([0, "second done\n"]);
+    const history = JSON.stringify(second.requests[0]!.body.messages);
+    expect(history).toContain('"name":"Task"');
+    expect(history).toContain("first report");
+    expect(JSON.stringify(second.requests.at(-1)!.body.messages.at(-1))).toContain("  second report");
+  } finally {
+    second.stop();
+  }
+}, 60_000);
