@@ -85,6 +85,7 @@ export class AgentRuntime {
             server: (name) => this.route(name)?.server,
             ready: () => this.connected,
             recordUsage: (model, usage) => this.subagentMeter.record(model, usage),
+            skill: (name) => this.skills?.find(name),
             configured: () => this.configured.map((s) => s.name),
             cwd: opts.cwd,
             verbose: opts.verbose,

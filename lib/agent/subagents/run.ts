@@ -27,6 +27,8 @@ import { SidechainWriter } from "./transcript.ts";
 export interface SubagentDeps extends ToolMatch, InlineContext {
   /** A client for model `id`, counted in the run's usage and cost. */
   createModel(id: string): ModelClient;
+  /** The run's skill of that name, for a definition's `skills` (loaded into the agent's first message). */
+  skill(name: string): { load(args: string): Promise<{ text: string }> } | undefined;
   /** Notes one of the subagent's replies, so the run can tell its own usage from its subagents'. */
   recordUsage(model: string, usage: Usage | undefined): void;
   /** Settles when every configured server has connected or failed: a subagent waits for them, as a turn does. */
@@ -91,6 +93,7 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
       )
     : undefined;
   emit?.({ ...base, type: "started", prompt: call.prompt, depth });
+  const skills = await preloadSkills(call.def.skills ?? [], deps, notes);
   const conversation = new Conversation(agentId, {
     write: (record) => {
       sidechain?.write(record);
@@ -99,7 +102,11 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
   });
   conversation.append({
     role: "user",
-    content: [{ type: "text", text: call.prompt }, ...(notes.length ? [{ type: "text" as const, text: `Note from the harness: ${notes.join(" ")}` }] : [])],
+    content: [
+      { type: "text", text: call.prompt },
+      ...skills,
+      ...(notes.length ? [{ type: "text" as const, text: `Note from the harness: ${notes.join(" ")}` }] : []),
+    ],
   });
   const toolsFor = (): Tool[] => subagentTools(def, parent.tools(), depth, deps, inline.tools);
   const options: LoopOptions = {
@@ -165,6 +172,24 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
     });
     if (!ctx.signal.aborted) await parent.subagentHooks?.stop(agent, last).catch(() => {});
   }
+}
+
+/** The skills a definition names, each loaded as a text block; one that is missing or fails is a note. */
+async function preloadSkills(names: readonly string[], deps: SubagentDeps, notes: string[]): Promise<{ type: "text"; text: string }[]> {
+  const out: { type: "text"; text: string }[] = [];
+  for (const name of names) {
+    const skill = deps.skill(name);
+    if (!skill) {
+      notes.push(`No skill named "${printable(name)}" is available.`);
+      continue;
+    }
+    try {
+      out.push({ type: "text", text: (await skill.load("")).text });
+    } catch (err) {
+      notes.push(`The skill "${printable(name)}" could not be loaded: ${printable(errorMessage(err))}`);
+    }
+  }
+  return out;
 }
 
 /** The error result for a subagent that did not finish. */

@@ -234,3 +234,15 @@ describe("MCP tools inside subagents", () => {
     expect(results(r.model)[0]!.content).toContain("tool_uses: 1");
   }, 60_000);
 });
+
+test("skills a definition names are loaded into the subagent's first message; a missing one is a note", async () => {
+  const cwd = tempDir();
+  mkdirSync(join(cwd, ".claude", "skills", "deploy"), { recursive: true });
+  writeFileSync(join(cwd, ".claude", "skills", "deploy", "SKILL.md"), "---\ndescription: Deploy the app\n---\nDEPLOY_STEPS here.\n");
+  const agents = JSON.stringify({ shipper: { description: "d", prompt: "p", tools: ["Read"], skills: ["deploy", "missing"] } });
+  const r = await run(router(reply(toolUse("Agent", { description: "x", prompt: "ship it", subagent_type: "shipper" }))), ["--agents", agents], { cwd });
+  expect(r.code).toBe(0);
+  const first = JSON.stringify(r.model.requests.find(isSub)!.body.messages[0]);
+  expect(first).toContain("DEPLOY_STEPS here.");
+  expect(first).toContain('No skill named \\"missing\\" is available.');
+}, 60_000);
