@@ -34,6 +34,8 @@ export interface InitInfo {
   cwd: string;
   model: string;
   mcp_servers: { name: string; status: string }[];
+  /** The agent types, when the Agent tool is offered (Claude Code's init lists them). */
+  agents?: string[];
 }
 
 /**

@@ -120,7 +120,14 @@ export async function runPrint(args: CliArgs): Promise<number> {
     const init = () => {
       if (initialised) return;
       initialised = true;
-      writer.init({ tools: s.tools().map((t) => t.name), cwd, model: s.model.model, mcp_servers: s.servers().map(({ name, status }) => ({ name, status })) });
+      writer.init({
+        // Claude Code's init names the Agent tool `Task` (the model sees `Agent`).
+        tools: s.tools().map((t) => (t === s.subagents?.tool ? "Task" : t.name)),
+        cwd,
+        model: s.model.model,
+        mcp_servers: s.servers().map(({ name, status }) => ({ name, status })),
+        ...(s.subagents ? { agents: s.subagents.agents.map((a) => a.name) } : {}),
+      });
       session.start(s.model.model);
       s.pinRoutes(conversation.routes);
       writer.sessionId = conversation.sessionId;

@@ -25,6 +25,9 @@ test("stream-json shows the subagent's start, messages and end; its transcript s
       .trim()
       .split("\n")
       .map((l) => JSON.parse(l));
+    // Claude Code's init names the tool Task and lists the agent types.
+    expect(events[0]).toMatchObject({ subtype: "init", agents: ["Explore", "general-purpose", "Plan", "reviewer"] });
+    expect(events[0].tools).toContain("Task");
     const started = events.find((e) => e.subtype === "task_started");
     expect(started).toMatchObject({
       type: "system",
