@@ -117,7 +117,8 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
     // An agent that names its tools gets each in full; one without `tools` inherits tool search.
     offer: def.tools ? undefined : parent.offer,
     context: undefined,
-    halted: undefined,
+    // A hook's `continue: false` inside the subagent ends it, and then its parent's turn.
+    halted: parent.halted,
     toolState: new ToolState(parent.cwd),
     maxTurns: call.def.maxTurns,
     signal: ctx.signal,
