@@ -22,7 +22,7 @@ export interface ModePermissions {
   /** --allowedTools, an "always" answer or a loaded skill's grant allows this call. */
   flagAllows(tool: Tool, input: Record<string, unknown>): boolean;
   /** The mode's question, with what the model reads if the answer is no; absent: nobody can be asked (-p), an ask is a deny. */
-  ask?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, message: string): Promise<PermissionDecision>;
+  ask?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, message: string, agent?: AgentIdentity): Promise<PermissionDecision>;
 }
 
 /** The run's pieces the flags' allow needs (AgentRuntime's). */
@@ -80,7 +80,7 @@ export class ToolGate {
     const updated = input === given ? {} : { updatedInput: input };
     if (verdict.behavior === "allow") return input === given ? true : { behavior: "allow", ...updated };
     if (verdict.behavior === "deny" || !permissions.ask) return { behavior: "deny", message: verdict.message };
-    return withInput(await permissions.ask(tool, input, call, verdict.message), updated);
+    return withInput(await permissions.ask(tool, input, call, verdict.message, agent), updated);
   };
 
   /** The loop's `afterTool`: PostToolUse (or PostToolUseFailure) hooks, and the context PreToolUse left for this call. */

@@ -158,7 +158,7 @@ export function hostPermissions(state: HostState, channel: HostChannel, signal: 
   return {
     mode: () => state.mode,
     flagAllows: (tool, input) => flagsAllow(runtime, args.allowedTools, tool, input),
-    ask: args.permissionPromptStdio ? (tool, input, call) => askHost(channel, signal, tool, input, call) : undefined,
+    ask: args.permissionPromptStdio ? (tool, input, call, _message, agent) => askHost(channel, signal, tool, input, call, agent?.id) : undefined,
   };
 }
 
@@ -169,9 +169,18 @@ async function askHost(
   tool: Tool,
   toolInput: Record<string, unknown>,
   call: { id: string },
+  agentId?: string,
 ): Promise<PermissionDecision> {
+  // A subagent's call names the agent (the SDK hands it to canUseTool as agentID).
   const answer = await channel.request(
-    { subtype: "can_use_tool", tool_name: tool.name, input: toolInput, tool_use_id: call.id, permission_suggestions: [] },
+    {
+      subtype: "can_use_tool",
+      tool_name: tool.name,
+      input: toolInput,
+      tool_use_id: call.id,
+      permission_suggestions: [],
+      ...(agentId ? { agent_id: agentId } : {}),
+    },
     signal,
   );
   if (answer.behavior === "allow") {

@@ -10,6 +10,7 @@ import type { Tool } from "../../tools/tool.ts";
 import type { PermissionDecision } from "../../agent/loop.ts";
 import type { Preview } from "../ui/permission-preview.ts";
 import { shortArgs } from "../ui/tool-lines.ts";
+import { preview as previewText } from "../../shared/values.ts";
 import type { AlwaysStore } from "./always.ts";
 import { isAllowed, type PermissionMode, type RuleMatcher } from "../../agent/permissions/modes.ts";
 import { type ModePermissions, ToolGate } from "../../agent/policy/gate.ts";
@@ -77,7 +78,7 @@ export function sessionPermissions(opts: SessionPermissionOptions): ModePermissi
       isAllowed(tool.name, [...opts.allowed, ...(opts.granted?.() ?? [])], opts.matches) ||
       opts.grantsCall?.(tool, input) === true ||
       opts.always?.allows(tool, input) === true,
-    ask: (tool, input) => question(tool, input),
+    ask: (tool, input, _call, _message, agent) => question(tool, input, agent?.type),
   };
 }
 
@@ -92,15 +93,17 @@ export function permissionHook(opts: SessionPermissionOptions): (tool: Tool, inp
  * Questions are asked one at a time (concurrent read-only MCP calls may both need one); an
  * unclear answer asks again; an interrupt refuses and interrupts the turn.
  */
-export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>) => Promise<PermissionDecision> {
+export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>, agentType?: string) => Promise<PermissionDecision> {
   let queue: Promise<unknown> = Promise.resolve();
-  const askOnce = async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> => {
+  const askOnce = async (tool: Tool, input: Record<string, unknown>, agentType?: string): Promise<PermissionDecision> => {
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };
     const offer = opts.always?.offer(tool, input);
     // A compound or wrapped command gets no always: no saved prefix could vouch for it.
     const third = !opts.always ? " / [a]lways for this tool" : offer ? ` / ${opts.always.label(offer)}` : "";
-    const question = `Allow ${preview.title}? [y]es / [n]o${third} `;
+    // A subagent's call says whose it is: the user may trust the parent and not a project's agent.
+    const who = agentType ? `Agent ${previewText(agentType, 40)} asks: ` : "";
+    const question = `${who}Allow ${preview.title}? [y]es / [n]o${third} `;
     let body = preview.body;
     for (;;) {
       const line = await opts.ask(question, body);
@@ -120,8 +123,8 @@ export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input:
       return parsed.reason ? { behavior: "deny", message: `The user refused to run ${tool.name}. They said: ${parsed.reason}` } : false;
     }
   };
-  return (tool, input) => {
-    const turn = queue.then(() => askOnce(tool, input));
+  return (tool, input, agentType) => {
+    const turn = queue.then(() => askOnce(tool, input, agentType));
     queue = turn.catch(() => undefined);
     return turn;
   };

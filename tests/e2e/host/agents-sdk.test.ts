@@ -45,4 +45,30 @@ describe.skipIf(SKIP)("the Agent SDK's agents option", () => {
     expect(any.filter((m) => m.parent_tool_use_id === call.id).map((m) => m.type)).toEqual(["user", "assistant"]);
     expect(any.find((m) => m.subtype === "task_notification")).toMatchObject({ tool_use_id: call.id, status: "completed", summary: "SDK_SUB_DONE" });
   }, 60_000);
+
+  test("canUseTool is told which agent a subagent's call comes from", async () => {
+    server = startModelServer([
+      reply(toolUse("Agent", { description: "make", prompt: "make a file", subagent_type: "maker" })),
+      reply(toolUse("Bash", { command: "true" })),
+      reply(text("made")),
+      reply(text("all made")),
+    ]);
+    const asked: { tool: string; agentID?: string }[] = [];
+    const options: Options = {
+      pathToClaudeCodeExecutable: PROGRAM,
+      cwd: tempDir(),
+      env: { ...baseEnv(server.url), CLAUDE_CONFIG_DIR: tempDir("agent-config-") } as Record<string, string>,
+      agents: { maker: { description: "Makes files", prompt: "MAKE", tools: ["Bash"] } },
+      permissionMode: "default",
+      canUseTool: async (tool, input, o) => {
+        asked.push({ tool, agentID: (o as { agentID?: string }).agentID });
+        return { behavior: "allow", updatedInput: input };
+      },
+    };
+    const messages: SDKMessage[] = [];
+    for await (const m of query({ prompt: "delegate", options })) messages.push(m);
+    expect((messages.find((m) => m.type === "result") as any).result).toBe("all made");
+    const started = (messages as any[]).find((m) => m.subtype === "task_started");
+    expect(asked).toEqual([{ tool: "Bash", agentID: started.task_id }]);
+  }, 60_000);
 });

@@ -4,7 +4,7 @@
  * type with its origin and tools.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
 import { TMUX } from "../../support/tmux.ts";
@@ -43,6 +43,35 @@ describe.skipIf(!TMUX)("subagents in the session", () => {
       expect(screen).toContain("general-purpose  (built-in)");
       expect(screen).toContain("Explore  (built-in)\n    Fast read-only agent");
       expect(screen).toContain("reviewer  (project, model haiku)\n    Reviews code\n    tools: Read, Grep");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "a subagent's permission question names the agent",
+    async () => {
+      const { term, dir } = await startAgent(
+        [
+          reply(toolUse("Agent", { description: "make", prompt: "make a file", subagent_type: "maker" })),
+          reply(toolUse("Bash", { command: "touch made.txt" })),
+          reply(text("made")),
+          reply(text("all made")),
+        ],
+        {
+          setup: (d) => {
+            setup(d);
+            writeFileSync(join(d, ".claude", "agents", "maker.md"), "---\nname: maker\ndescription: Makes files\ntools: Bash\n---\nMAKE\n");
+          },
+          height: 40,
+          width: 160,
+        },
+      );
+      await submit(term, "make it");
+      await term.waitFor("Agent maker asks: Allow Bash");
+      await term.type("y");
+      await term.keys("Enter");
+      await term.waitFor((s) => s.includes("all made") && atPrompt(s));
+      expect(existsSync(join(dir, "made.txt"))).toBe(true);
     },
     TEST_TIMEOUT_MS,
   );
