@@ -106,7 +106,7 @@ export interface LoopOptions {
   /** Settings' SubagentStart and SubagentStop hooks, for the subagents this loop starts (turn.ts sets them). */
   subagentHooks?: {
     start(agent: AgentIdentity): Promise<void>;
-    stop(agent: AgentIdentity, lastText: string): Promise<void>;
+    stop(agent: AgentIdentity, lastText: string, transcriptPath?: string): Promise<void>;
   };
   /** The session's transcript file, when it is saved: subagents save theirs beside it. */
   transcriptPath?(): string | undefined;

@@ -178,7 +178,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       afterTool: settings ? gate?.afterTool : undefined,
       subagentHooks: settings && {
         start: (agent) => settings.subagentStart(agent, turn.events.line),
-        stop: (agent, lastText) => settings.subagentStop(agent, lastText, turn.events.line),
+        stop: (agent, lastText, path) => settings.subagentStop(agent, lastText, turn.events.line, path),
       },
       // A matching StructuredOutput call ends the run at once: no further model request.
       halted: structured ? () => structured.finished || (gate?.halted?.() ?? false) : gate?.halted,

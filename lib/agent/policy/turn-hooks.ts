@@ -117,12 +117,13 @@ export class SettingsHooks {
   }
 
   /** SubagentStop, when a subagent has finished (matched on its type); its output is only notices. */
-  async subagentStop(agent: { id: string; type: string }, lastText: string, notice: (line: string) => void): Promise<void> {
+  async subagentStop(agent: { id: string; type: string }, lastText: string, notice: (line: string) => void, transcriptPath?: string): Promise<void> {
     if (!this.settings.listens("SubagentStop")) return;
     const out = await this.settings.fire("SubagentStop", agent.type, {
       stop_hook_active: false,
       agent_id: agent.id,
       agent_type: agent.type,
+      ...(transcriptPath ? { agent_transcript_path: transcriptPath } : {}),
       last_assistant_message: lastText,
     });
     for (const line of out.notices) notice(line);

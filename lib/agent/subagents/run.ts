@@ -171,7 +171,7 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
       usage: { total_tokens: f.tokens, tool_uses: f.toolUses, duration_ms: f.durationMs },
       outputFile: sidechain?.path,
     });
-    if (!ctx.signal.aborted) await parent.subagentHooks?.stop(agent, last).catch(() => {});
+    if (!ctx.signal.aborted) await parent.subagentHooks?.stop(agent, last, sidechain?.path).catch(() => {});
   }
 }
 

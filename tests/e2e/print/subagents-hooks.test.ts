@@ -49,7 +49,9 @@ test("hooks see a subagent's calls with agent_id and agent_type; SubagentStart a
     ["PostToolUse", "Agent", undefined],
   ]);
   expect(events.filter((e) => e.agent_type).every((e) => e.agent_id === agentId)).toBe(true);
-  expect(events.find((e) => e.hook_event_name === "SubagentStop")).toMatchObject({ last_assistant_message: "FINAL", stop_hook_active: false });
+  const stop = events.find((e) => e.hook_event_name === "SubagentStop");
+  expect(stop).toMatchObject({ last_assistant_message: "FINAL", stop_hook_active: false });
+  expect(stop.agent_transcript_path).toEndWith(`/subagents/agent-${agentId}.jsonl`);
 });
 
 test("a settings deny rule refuses a subagent's call as it refuses the parent's", async () => {
