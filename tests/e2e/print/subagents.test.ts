@@ -246,3 +246,21 @@ test("skills a definition names are loaded into the subagent's first message; a 
   expect(first).toContain("DEPLOY_STEPS here.");
   expect(first).toContain('No skill named \\"missing\\" is available.');
 }, 60_000);
+
+test("with tool search on, an agent without `tools` inherits MCP tools through it; one naming an MCP tool gets it in full", async () => {
+  const cwd = tempDir();
+  writeMcpConfig(cwd, { fx: fixtureServer() });
+  const agents = JSON.stringify({ inherits: { description: "d", prompt: "p" }, named: { description: "d", prompt: "p", tools: ["Read", "mcp__fx__echo"] } });
+  const names: Record<string, string[]> = {};
+  for (const type of ["inherits", "named"]) {
+    const r = await run(router(reply(toolUse("Agent", { description: "x", prompt: "y", subagent_type: type }))), ["--agents", agents], {
+      cwd,
+      env: { ENABLE_TOOL_SEARCH: "true" },
+    });
+    expect(r.code).toBe(0);
+    names[type] = toolNames(r.model.requests.find(isSub)!);
+  }
+  expect(names.inherits).toContain("ToolSearch");
+  expect(names.inherits).not.toContain("mcp__fx__echo");
+  expect(names.named).toEqual(["Read", "mcp__fx__echo"]);
+}, 120_000);
