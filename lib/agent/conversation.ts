@@ -63,6 +63,12 @@ export class Conversation {
     return this.entries.filter((e) => e.message.role === "user" && !isToolResults(e.message)).length;
   }
 
+  /** The file the conversation is saved to, when its sink is a file (a transcript). */
+  get transcriptPath(): string | undefined {
+    const path = (this.sink as { path?: unknown } | undefined)?.path;
+    return typeof path === "string" ? path : undefined;
+  }
+
   /** Tool API names seen by the model so far and where they led. */
   get routes(): Readonly<Routes> {
     return this.routeTable;

@@ -4,7 +4,7 @@
  * is not `tool_use`. The loop knows tools only through the `Tool` interface.
  */
 import type { ToolState } from "../tools/tool-state.ts";
-import type { SearchExclusions, Tool, ToolOutput } from "../tools/tool.ts";
+import type { SearchExclusions, Tool, ToolContext, ToolOutput } from "../tools/tool.ts";
 import { ToolError } from "../tools/tool-error.ts";
 import {
   isToolUse,
@@ -22,6 +22,7 @@ import { toApi, type ToolOffer } from "./tool-search/tool-search.ts";
 import type { Conversation } from "./conversation.ts";
 import { errorMessage } from "../shared/values.ts";
 import type { CompactInfo } from "./compact.ts";
+import type { SubagentEvent } from "./subagent-event.ts";
 
 /** Thrown when `--max-turns` model calls were made and the model still wanted tools. */
 export class MaxTurnsError extends Error {
@@ -51,6 +52,8 @@ export interface LoopHooks {
    * still gets an is_error result; this is for --debug's stack and the run's count.
    */
   onToolBug?(call: ToolUseBlock, error: unknown): void;
+  /** A subagent started by this loop (or one of its own subagents) started, spoke or finished. */
+  onSubagent?(event: SubagentEvent): void;
 }
 
 export interface LoopOptions {
@@ -80,13 +83,18 @@ export interface LoopOptions {
    * input instead, when given); false (the user refused) or `{behavior: "deny", message}` gives
    * the model an `is_error` result instead.
    */
-  canUseTool?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision>;
+  canUseTool?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, agent?: AgentIdentity): Promise<PermissionDecision>;
   /**
    * After a tool ran (settings' PostToolUse hooks), with the input it ran with: `context` texts go
    * to the model as text blocks after that reply's tool_result blocks; `output`, when given, is what
    * the model reads instead (a search's results in denied paths left out).
    */
-  afterTool?(call: ToolUseBlock, input: Record<string, unknown>, output: ToolOutput): Promise<{ context?: string[]; output?: ToolOutput }>;
+  afterTool?(
+    call: ToolUseBlock,
+    input: Record<string, unknown>,
+    output: ToolOutput,
+    agent?: AgentIdentity,
+  ): Promise<{ context?: string[]; output?: ToolOutput }>;
   /** Checked after each reply's tool results: true ends the loop there, with an empty answer (a hook's `continue: false`). */
   halted?(): boolean;
   cwd: string;
@@ -97,6 +105,39 @@ export interface LoopOptions {
   maxTurns?: number;
   signal?: AbortSignal;
   hooks?: LoopHooks;
+  /** Settings' SubagentStart and SubagentStop hooks, for the subagents this loop starts (turn.ts sets them). */
+  subagentHooks?: {
+    start(agent: AgentIdentity): Promise<void>;
+    stop(agent: AgentIdentity, lastText: string, transcriptPath?: string): Promise<void>;
+  };
+  /** The session's transcript file, when it is saved: subagents save theirs beside it. */
+  transcriptPath?(): string | undefined;
+  /** How deep this loop runs: absent or 0 for a turn, 1 for its subagents, and so on (subagents/). */
+  depth?: number;
+}
+
+/**
+ * A tool that runs a loop of its own (the Agent tool, subagents/agent-tool.ts): it gets the loop's
+ * options, so its conversation shares the parent's permission gate, hooks and compaction.
+ */
+export interface NestedTool extends Tool {
+  runInLoop(input: Record<string, unknown>, ctx: ToolContext, parent: LoopOptions): Promise<ToolOutput>;
+  /** Other names a call may use (a resumed transcript's `Task` for `Agent`). */
+  aliases?: readonly string[];
+  /** Calls may run at the same time as their neighbours although the tool is not read-only. */
+  concurrent?: boolean;
+}
+
+const nested = (tool: Tool | undefined): NestedTool | undefined => (tool && "runInLoop" in tool ? (tool as NestedTool) : undefined);
+/** Whether a call may run beside its neighbours in one reply. */
+const together = (tool: Tool | undefined) => Boolean(tool?.readOnly || nested(tool)?.concurrent);
+
+/** The subagent a call belongs to, as hooks see it (`agent_id`, `agent_type`). */
+export interface AgentIdentity {
+  id: string;
+  type: string;
+  /** Its definition's `permissionMode`: applied only where it is stricter than the run's mode. */
+  permissionMode?: "default" | "acceptEdits" | "bypassPermissions" | "dontAsk";
 }
 
 /** A permission answer (the Agent SDK's PermissionResult shape, or a plain yes/no). */
@@ -179,12 +220,13 @@ async function runToolCalls(
   truncated: ToolUseBlock | undefined,
 ): Promise<{ results: ToolResultContentBlock[]; followUp: TextBlock[] }> {
   const byName = new Map(tools.map((t) => [t.name, t]));
+  for (const t of tools) for (const alias of nested(t)?.aliases ?? []) if (!byName.has(alias)) byName.set(alias, t);
   const results: ToolResultContentBlock[] = new Array(calls.length);
   const followUps: TextBlock[][] = new Array(calls.length);
   let i = 0;
   while (i < calls.length) {
     let j = i + 1;
-    if (byName.get(calls[i]!.name)?.readOnly) while (j < calls.length && byName.get(calls[j]!.name)?.readOnly) j++;
+    if (together(byName.get(calls[i]!.name))) while (j < calls.length && together(byName.get(calls[j]!.name))) j++;
     await Promise.all(
       calls.slice(i, j).map(async (call, k) => {
         [results[i + k], followUps[i + k]] = await runOne(call, byName.get(call.name), opts, signal, call === truncated);
@@ -251,14 +293,16 @@ async function execute(
     if (typeof decision === "object" && decision.updatedInput) input = decision.updatedInput;
     const progress = opts.hooks?.onToolProgress;
     ran.input = input;
-    return await tool.run(input, {
+    const ctx: ToolContext = {
       cwd: opts.cwd,
       signal,
       toolState: opts.toolState,
       callId: call.id,
       excluded: opts.excluded,
       onProgress: progress && ((message, kind) => progress(call, message, kind)),
-    });
+    };
+    const inLoop = nested(tool);
+    return await (inLoop ? inLoop.runInLoop(input, ctx, opts) : tool.run(input, ctx));
   } catch (err) {
     // An interrupted tool may throw the abort reason; anything else that is not a ToolError is a bug.
     if (!(err instanceof ToolError) && !signal.aborted) opts.hooks?.onToolBug?.(call, err);

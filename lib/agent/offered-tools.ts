@@ -21,7 +21,11 @@ export const OPT_IN: Readonly<Record<string, OptIn>> = {
   WebFetch: { env: "AGENT_WEB_TOOLS" },
   WebSearch: { env: "AGENT_WEB_TOOLS" },
   NotebookEdit: {},
+  Agent: { env: "AGENT_SUBAGENTS" },
 };
+
+/** Older names a flag may use for a tool: Claude Code's init and older transcripts call the Agent tool `Task`. */
+const ALIASES: Readonly<Record<string, string>> = { Task: "Agent" };
 
 export interface OfferContext {
   mode: "print" | "session" | "host";
@@ -51,7 +55,7 @@ export function toolsFlagNames(tools: string | undefined): Set<string> | undefin
   if (tools === undefined) return undefined;
   const list = tools.split(/[\s,]+/).filter(Boolean);
   if (list.length === 1 && list[0] === "default") return undefined;
-  return new Set(list);
+  return new Set(list.map((name) => ALIASES[name] ?? name));
 }
 
 /** Whether this run asks for the opt-in tool `tool`, by the rule above. */
@@ -64,11 +68,14 @@ export function asksFor(tool: string, ctx: OfferContext, optIn: OptIn | undefine
   return ctx.rules.some((r) => r.behavior !== "deny" && NOT_HOME.has(r.scope) && names(r.text, tool));
 }
 
+/** Whether this run offers the tool `name`: --tools' choice, and for an opt-in tool, something asking for it. */
+export function offers(name: string, ctx: OfferContext, optIns: Readonly<Record<string, OptIn>> = OPT_IN): boolean {
+  const chosen = toolsFlagNames(ctx.tools);
+  if (chosen && !chosen.has(name)) return false;
+  return !(name in optIns) || asksFor(name, ctx, optIns[name]);
+}
+
 /** The tools of `own` this run offers: --tools' choice, and an opt-in tool only when asked for. */
 export function offeredTools<T extends { name: string }>(own: T[], ctx: OfferContext, optIns: Readonly<Record<string, OptIn>> = OPT_IN): T[] {
-  const chosen = toolsFlagNames(ctx.tools);
-  return own.filter((tool) => {
-    if (chosen && !chosen.has(tool.name)) return false;
-    return !(tool.name in optIns) || asksFor(tool.name, ctx, optIns[tool.name]);
-  });
+  return own.filter((tool) => offers(tool.name, ctx, optIns));
 }

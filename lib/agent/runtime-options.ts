@@ -10,6 +10,7 @@ import type { Skill } from "./skills/skill.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import type { SettingsHooks } from "./policy/turn-hooks.ts";
 import type { OfferContext } from "./offered-tools.ts";
+import type { SubagentOptions } from "./subagents/setup.ts";
 
 /** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
 export class McpConfigFlagError extends InputError {
@@ -26,6 +27,8 @@ export interface RuntimeOptions {
   disallowedTools: string[];
   /** --allowedTools, only for the warning about a scoped rule naming a tool we lack (the rules themselves are the settings engine's). */
   allowedTools?: string[];
+  /** What the CLI says about subagents (`--agents`, the SDK's agents, the mode): subagents/setup.ts builds them when the offer rule asks for Agent. */
+  subagents?: SubagentOptions;
   /** The run's settings files (lib/agent/settings): bare deny rules take tools off every request; turn.ts runs their rules and hooks. */
   settings?: SettingsHooks;
   /** What decides the agent's own tools on offer (offered-tools.ts); absent: the built-ins alone, as they are. */

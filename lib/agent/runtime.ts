@@ -6,7 +6,7 @@
 import type { Tool } from "../tools/tool.ts";
 import { isScopedRule, ruleToolName } from "./permissions/flag-rules.ts";
 import { builtinTools } from "../tools/builtin.ts";
-import { NOTHING_ASKED, offeredTools } from "./offered-tools.ts";
+import { NOTHING_ASKED, offeredTools, offers } from "./offered-tools.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config/load.ts";
 import type { McpRegistry, ServerSnapshot } from "../mcp/registry/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
@@ -20,7 +20,7 @@ import { startServers } from "./mcp/servers.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
-import { UsageMeter } from "./usage.ts";
+import { UsageMeter, type UsageTotals } from "./usage.ts";
 import { keepSpills, removeSpills } from "../files/spill.ts";
 import { errorMessage } from "../shared/values.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search/tool-search.ts";
@@ -33,6 +33,7 @@ import { openSkills } from "./skills/open.ts";
 import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
 import { optInTools } from "./opt-in-tools.ts";
+import { setupSubagents, type Subagents } from "./subagents/setup.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
@@ -52,6 +53,10 @@ export class AgentRuntime {
   private readonly compactor: AutoCompactor;
   /** WebFetch, WebSearch and NotebookEdit (opt-in-tools.ts), built once so caches last the run; offered-tools.ts decides if they are offered. */
   private readonly web: Tool[];
+  /** The usage of subagents' model calls (also in `meter`, which prices the whole run). */
+  readonly subagentMeter = new UsageMeter();
+  /** The Agent tool and the agent types, when this run offers them (subagents/setup.ts). */
+  readonly subagents: Subagents | undefined;
 
   /** MCP config entries or files that could not be used at start-up (each was logged then). */
   configProblems = 0;
@@ -79,6 +84,28 @@ export class AgentRuntime {
           mainModel: () => this.current,
         })
       : [];
+    // The Agent tool and its listing only where the one offer rule asks for Agent (offered-tools.ts).
+    this.subagents =
+      opts.subagents && offers("Agent", opts.offer ?? NOTHING_ASKED)
+        ? setupSubagents(opts.subagents, {
+            cwd: opts.cwd,
+            env: process.env,
+            debug: opts.debug,
+            deps: {
+              createModel: (id) => this.createModel(id),
+              log: opts.log,
+              matches: (name, rule) => this.matchesRule(name, rule),
+              server: (name) => this.route(name)?.server,
+              ready: () => this.connected,
+              recordUsage: (model, usage) => this.subagentMeter.record(model, usage),
+              skill: (name) => this.skills?.find(name),
+              configured: () => this.configured.map((s) => s.name),
+              cwd: opts.cwd,
+              verbose: opts.verbose,
+              debug: opts.debug,
+            },
+          })
+        : undefined;
   }
 
   /**
@@ -138,6 +165,21 @@ export class AgentRuntime {
     return session;
   }
 
+  /**
+   * The run's usage without its subagents' calls: what a result's top-level `usage` reports, as
+   * Claude Code's does (its cost, `total_cost_usd`, counts everything).
+   */
+  ownUsage(): UsageTotals {
+    const all = this.meter.total();
+    const sub = this.subagentMeter.total();
+    return {
+      input_tokens: all.input_tokens - sub.input_tokens,
+      output_tokens: all.output_tokens - sub.output_tokens,
+      cache_creation_input_tokens: all.cache_creation_input_tokens - sub.cache_creation_input_tokens,
+      cache_read_input_tokens: all.cache_read_input_tokens - sub.cache_read_input_tokens,
+    };
+  }
+
   /** The model client turns and MCP sampling use. */
   get model(): ModelClient {
     return this.current;
@@ -159,7 +201,7 @@ export class AgentRuntime {
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
     const skill = this.skills?.tool(this.opts.skillGate);
-    const mine = [...builtinTools(), ...this.web, ...(skill ? [skill] : [])];
+    const mine = [...builtinTools(), ...this.web, ...(skill ? [skill] : []), ...(this.subagents ? [this.subagents.tool] : [])];
     const own = offeredTools(mine, this.opts.offer ?? NOTHING_ASKED);
     const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
@@ -291,6 +333,18 @@ export class AgentRuntime {
    */
   skillContext(): SystemMessageParam | undefined {
     return this.skills?.listing(contextWindow(this.current.model));
+  }
+
+  /**
+   * The context message every turn's requests carry: the skills listing, then the agent listing
+   * when the Agent tool is among the tools (never without it).
+   */
+  context(): SystemMessageParam | undefined {
+    const skills = this.skillContext();
+    const agents =
+      this.subagents && this.tools().some((t) => t === this.subagents!.tool) ? this.subagents.listing(contextWindow(this.current.model)) : undefined;
+    if (!agents) return skills;
+    return { role: "system", content: [...(skills?.content ?? []), { type: "text", text: agents }] };
   }
 
   /** The skills as the input layer sees them (`/name args`); undefined without any. */

@@ -111,12 +111,13 @@ export interface TurnTotals {
  */
 export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutcome> {
   const { runtime, conversation } = mode;
-  const before = { api: runtime.model.apiMs, usage: runtime.meter.total(), cost: runtime.meter.totalCostUsd() ?? 0 };
+  // The turn's usage is its own (its subagents' calls are in the cost only), as Claude Code reports it.
+  const before = { api: runtime.model.apiMs, usage: runtime.ownUsage(), cost: runtime.meter.totalCostUsd() ?? 0 };
   const totals: Pick<TurnTotals, "numTurns" | "denials"> = { numTurns: 0, denials: [] };
   const close = <T extends object>(outcome: T): T & TurnTotals => ({
     ...outcome,
     ...totals,
-    usage: minus(runtime.meter.total(), before.usage),
+    usage: minus(runtime.ownUsage(), before.usage),
     costUsd: (runtime.meter.totalCostUsd() ?? 0) - before.cost,
     apiMs: runtime.model.apiMs - before.api,
   });
@@ -168,8 +169,8 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       system: runtime.systemPrompt(),
       tools: structured ? () => [...runtime.tools(), structured.tool] : () => runtime.tools(),
       offer: (tools) => runtime.offer(tools),
-      // The skills listing, after the first message of every request, where Claude Code puts it.
-      context: () => runtime.skillContext(),
+      // The skills and agent listings, after the first message of every request, where Claude Code puts them.
+      context: () => runtime.context(),
       compact: (c, request) => runtime.autoCompact(c, request, settings && (() => settings.preCompact("auto", "", turn.events.line))),
       beforeModelCall: async () => {
         await runtime.refresh();
@@ -177,10 +178,15 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       },
       canUseTool: ask && recordingDenials(ask, totals.denials),
       afterTool: settings ? gate?.afterTool : undefined,
+      subagentHooks: settings && {
+        start: (agent) => settings.subagentStart(agent, turn.events.line),
+        stop: (agent, lastText, path) => settings.subagentStop(agent, lastText, turn.events.line, path),
+      },
       // A matching StructuredOutput call ends the run at once: no further model request.
       halted: structured ? () => structured.finished || (gate?.halted?.() ?? false) : gate?.halted,
       cwd: runtime.opts.cwd,
       excluded: settings?.searchExclusions(),
+      transcriptPath: () => conversation.transcriptPath,
       toolState: mode.toolState,
       maxTurns: mode.maxTurns,
       signal,
@@ -272,8 +278,8 @@ type CanUseTool = NonNullable<LoopOptions["canUseTool"]>;
 
 /** The permission gate, noting each refusal for the turn's `denials`. */
 function recordingDenials(ask: CanUseTool, denials: TurnTotals["denials"]): CanUseTool {
-  return async (tool, input, call): Promise<PermissionDecision> => {
-    const decision = await ask(tool, input, call);
+  return async (tool, input, call, agent): Promise<PermissionDecision> => {
+    const decision = await ask(tool, input, call, agent);
     if (decision === false || (typeof decision === "object" && decision.behavior === "deny")) {
       denials.push({ tool_name: tool.name, tool_use_id: call.id, tool_input: input });
     }

@@ -22,7 +22,7 @@ const RANK: Record<string, number> = { shared: 0, files: 1, process: 1, tools: 2
 const INNER: Record<string, Record<string, number>> = {
   mcp: { protocol: 0, "transports/wire": 1, auth: 2, transports: 3, session: 4, config: 4, tasks: 5, registry: 6 },
   cli: { io: 0, ui: 1, oauth: 1, flags: 2, commands: 3, "repl/prompt": 3, print: 4, repl: 4, host: 4 },
-  agent: { sessions: 0, "tool-search": 0, mcp: 0, input: 1, settings: 1, permissions: 2, hooks: 2, skills: 3, policy: 4 },
+  agent: { sessions: 0, "tool-search": 0, mcp: 0, input: 1, settings: 1, permissions: 2, hooks: 2, skills: 3, policy: 4, subagents: 5 },
 };
 
 /** The lib/mcp modules other folders may import: its public face. */

@@ -20,6 +20,8 @@ export const HOOK_EVENTS = [
   "SessionEnd",
   "PreCompact",
   "Notification",
+  "SubagentStart",
+  "SubagentStop",
 ] as const;
 export type HookEvent = (typeof HOOK_EVENTS)[number];
 
@@ -27,8 +29,6 @@ export type HookEvent = (typeof HOOK_EVENTS)[number];
 const CLAUDE_CODE_ONLY = new Set([
   "PermissionRequest",
   "PermissionDenied",
-  "SubagentStart",
-  "SubagentStop",
   "UserPromptExpansion",
   "PostCompact",
   "TeammateIdle",

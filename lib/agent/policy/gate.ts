@@ -5,7 +5,7 @@
  * an "ask" goes to the mode's own question, or is refused when the mode has nobody to ask (-p).
  * After a tool ran, PostToolUse or PostToolUseFailure hooks may add text for the model or stop the run.
  */
-import type { PermissionDecision } from "../loop.ts";
+import type { AgentIdentity, PermissionDecision } from "../loop.ts";
 import type { ToolUseBlock } from "../messages.ts";
 import type { Tool, ToolOutput } from "../../tools/tool.ts";
 import type { RunSettings } from "./run-settings.ts";
@@ -26,7 +26,14 @@ export interface ModePermissions {
   /** The rules behind flagAllows (--allowedTools, "always" answers, a skill's grants): a scoped Bash rule among them needs the shell grammar. */
   flagRules?(): Iterable<string>;
   /** The mode's question, with what the model reads if the answer is no; absent: nobody can be asked (-p), an ask is a deny. */
-  ask?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, message: string, forced?: boolean): Promise<PermissionDecision>;
+  ask?(
+    tool: Tool,
+    input: Record<string, unknown>,
+    call: ToolUseBlock,
+    message: string,
+    /** `forced`: an ask rule or hook asked, not the mode (no "always"); `agent`: a subagent's call. */
+    about?: { forced?: boolean; agent?: AgentIdentity },
+  ): Promise<PermissionDecision>;
 }
 
 /** The run's pieces the flags' allow needs (AgentRuntime's). */
@@ -73,12 +80,12 @@ export class ToolGate {
   constructor(private readonly opts: GateOptions) {}
 
   /** The loop's `canUseTool`. */
-  readonly canUseTool = async (tool: Tool, given: Record<string, unknown>, call: ToolUseBlock): Promise<PermissionDecision> => {
+  readonly canUseTool = async (tool: Tool, given: Record<string, unknown>, call: ToolUseBlock, agent?: AgentIdentity): Promise<PermissionDecision> => {
     const { settings, permissions } = this.opts;
     let input = given;
     let hook: CallFacts["hook"];
     if (settings?.listens("PreToolUse")) {
-      const out = await settings.fire("PreToolUse", tool.name, { tool_name: tool.name, tool_input: input, tool_use_id: call.id });
+      const out = await settings.fire("PreToolUse", tool.name, { tool_name: tool.name, tool_input: input, tool_use_id: call.id, ...agentFields(agent) });
       for (const line of out.notices) this.opts.notice(line);
       if (out.stop !== undefined) return this.stop(out.stop);
       if (out.block) return { behavior: "deny", message: out.block };
@@ -95,16 +102,21 @@ export class ToolGate {
       hook,
       rule: match && { behavior: match.behavior, path: match.rule.path !== undefined },
       flagAllows: permissions.flagAllows(tool, input),
-      mode: permissions.mode(),
+      mode: stricter(permissions.mode(), agent?.permissionMode),
     });
     const updated = input === given ? {} : { updatedInput: input };
     if (verdict.behavior === "allow") return input === given ? true : { behavior: "allow", ...updated };
     if (verdict.behavior === "deny" || !permissions.ask) return { behavior: "deny", message: verdict.message };
-    return withInput(await permissions.ask(tool, input, call, verdict.message, verdict.forced === true), updated);
+    return withInput(await permissions.ask(tool, input, call, verdict.message, { forced: verdict.forced === true, agent }), updated);
   };
 
   /** The loop's `afterTool`: PostToolUse (or PostToolUseFailure) hooks, and the context PreToolUse left for this call. */
-  readonly afterTool = async (call: ToolUseBlock, input: Record<string, unknown>, given: ToolOutput): Promise<{ context?: string[]; output?: ToolOutput }> => {
+  readonly afterTool = async (
+    call: ToolUseBlock,
+    input: Record<string, unknown>,
+    given: ToolOutput,
+    agent?: AgentIdentity,
+  ): Promise<{ context?: string[]; output?: ToolOutput }> => {
     const context = this.pending.get(call.id) ?? [];
     // Grep and Glob leave what the Read rules deny out of the search itself (ToolContext.excluded).
     const { settings } = this.opts;
@@ -114,7 +126,7 @@ export class ToolGate {
     if (settings?.listens(event)) {
       const response = typeof output.content === "string" ? output.content : output.content;
       const fields = output.isError ? { error: textOf(output) } : { tool_response: response };
-      const out = await settings.fire(event, call.name, { tool_name: call.name, tool_input: input, tool_use_id: call.id, ...fields });
+      const out = await settings.fire(event, call.name, { tool_name: call.name, tool_input: input, tool_use_id: call.id, ...fields, ...agentFields(agent) });
       for (const line of out.notices) this.opts.notice(line);
       if (out.stop !== undefined) this.stop(out.stop);
       if (out.block) context.push(out.block);
@@ -143,6 +155,21 @@ export class ToolGate {
     this.stopped ??= reason;
     return { behavior: "deny", message: `Operation stopped by hook: ${reason}` };
   }
+}
+
+/** How much a mode lets run without asking, least first; undefined (no mode) lets everything run. */
+const LOOSENESS: PermissionMode[] = ["dontAsk", "default", "acceptEdits", "bypassPermissions"];
+
+/** The run's mode, or a subagent's own when that is stricter: an agent file can tighten, never loosen. */
+function stricter(run: PermissionMode | undefined, agent: PermissionMode | undefined): PermissionMode | undefined {
+  if (agent === undefined) return run;
+  if (run === undefined) return agent;
+  return LOOSENESS.indexOf(agent) < LOOSENESS.indexOf(run) ? agent : run;
+}
+
+/** Claude Code's fields for a call made inside a subagent; none in the main conversation. */
+function agentFields(agent: AgentIdentity | undefined): Record<string, string> {
+  return agent ? { agent_id: agent.id, agent_type: agent.type } : {};
 }
 
 function withInput(decision: PermissionDecision, updated: { updatedInput?: Record<string, unknown> }): PermissionDecision {

@@ -117,6 +117,26 @@ export class SettingsHooks {
     return {};
   }
 
+  /** SubagentStart, as a subagent starts (matched on its type); its output is only notices. */
+  async subagentStart(agent: { id: string; type: string }, notice: (line: string) => void): Promise<void> {
+    if (!this.settings.listens("SubagentStart")) return;
+    const out = await this.settings.fire("SubagentStart", agent.type, { agent_id: agent.id, agent_type: agent.type });
+    for (const line of out.notices) notice(line);
+  }
+
+  /** SubagentStop, when a subagent has finished (matched on its type); its output is only notices. */
+  async subagentStop(agent: { id: string; type: string }, lastText: string, notice: (line: string) => void, transcriptPath?: string): Promise<void> {
+    if (!this.settings.listens("SubagentStop")) return;
+    const out = await this.settings.fire("SubagentStop", agent.type, {
+      stop_hook_active: false,
+      agent_id: agent.id,
+      agent_type: agent.type,
+      ...(transcriptPath ? { agent_transcript_path: transcriptPath } : {}),
+      last_assistant_message: lastText,
+    });
+    for (const line of out.notices) notice(line);
+  }
+
   /** PreCompact (`trigger`: manual or auto), before a compaction starts; its output is only notices. */
   async preCompact(trigger: "manual" | "auto", instructions: string, notice: (line: string) => void): Promise<void> {
     if (!this.settings.listens("PreCompact")) return;

@@ -85,6 +85,7 @@ export function helpText(runtime: AgentRuntime, interactive: boolean): string {
       "  /compact [instructions]  summarise the conversation so far",
       "  /permissions  the settings' permission rules, each with its file",
       "  /hooks  the settings' hooks, each with its file",
+      "  /agents the agent types the Agent tool can start, with their origin and tools",
       "  /exit   leave",
     );
   const custom = listCustomCommands(runtime.opts.cwd);

@@ -31,6 +31,7 @@ Options:
   --allowedTools <names>        tools that need no permission (comma or space separated)
   --disallowedTools <names>     tools removed from the model's list; mcp__<server> names a whole server
   --tools <names>               the built-in tools offered ("" none, "default" all; comma or space separated)
+  --agents <json|file>          subagent types for the Agent tool ({"name": {"description", "prompt", "tools", "model"}}; with -p also a file)
   --system-prompt <text>        replace the system prompt
   --append-system-prompt <text> append to the system prompt
   --dangerously-skip-permissions  never ask before running tools (interactive)
@@ -74,6 +75,8 @@ export interface CliArgs {
   disallowedTools: string[];
   /** `--tools`: the built-in tools offered (offered-tools.ts), as given. */
   tools?: string;
+  /** `--agents`: subagent types as a JSON object's text (with -p, or a file holding one). */
+  agents?: string;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   skipPermissions: boolean;
@@ -147,6 +150,7 @@ const options = {
   disallowedTools: { type: "string", multiple: true },
   "disallowed-tools": { type: "string", multiple: true },
   tools: { type: "string" },
+  agents: { type: "string" },
   "system-prompt": { type: "string" },
   "append-system-prompt": { type: "string" },
   "dangerously-skip-permissions": { type: "boolean" },
@@ -221,6 +225,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     allowedTools: list("allowedTools", "allowed-tools"),
     disallowedTools: list("disallowedTools", "disallowed-tools"),
     tools: values.tools as string | undefined,
+    agents: values.agents as string | undefined,
     systemPrompt: values["system-prompt"] as string | undefined,
     appendSystemPrompt: values["append-system-prompt"] as string | undefined,
     skipPermissions: Boolean(values["dangerously-skip-permissions"]),

@@ -4,6 +4,7 @@
 import type { RuntimeOptions } from "../../agent/runtime-options.ts";
 import { DEFAULT_MODEL } from "../../agent/model.ts";
 import { elicitationPolicy } from "../../agent/elicitation-policy.ts";
+import { agentAskedFor } from "../../agent/subagents/offered.ts";
 import type { CliArgs } from "./args.ts";
 import type { SettingsHooks } from "../../agent/policy/turn-hooks.ts";
 import { mcpReporter } from "../ui/server-lines.ts";
@@ -23,6 +24,7 @@ type Callbacks = Pick<
  */
 export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks, savedModel?: string, settings?: SettingsHooks): RuntimeOptions {
   const log = plainUnlessColor(callbacks.log, colorEnabled(process.stderr));
+  const mode = args.inputFormat === "stream-json" ? "host" : args.print || !process.stdin.isTTY ? "print" : "session";
   return {
     cwd,
     // A resumed conversation goes on with its own model unless --model says otherwise.
@@ -33,11 +35,19 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     disallowedTools: args.disallowedTools,
     allowedTools: args.allowedTools,
     offer: {
-      mode: args.inputFormat === "stream-json" ? "host" : args.print || !process.stdin.isTTY ? "print" : "session",
+      mode,
       env: process.env,
       allowedTools: args.allowedTools,
       rules: (settings?.settings.rules.rules ?? []).map((r) => ({ text: r.source.text, behavior: r.source.behavior, scope: r.source.file.scope })),
       tools: args.tools,
+      // --agents, a flag naming Agent (or Task), or the working directory's own agent files ask for the Agent tool.
+      flagged: new Set(agentAskedFor({ allowedTools: args.allowedTools, tools: args.tools, agentsFlag: args.agents !== undefined, cwd }) ? ["Agent"] : []),
+    },
+    subagents: {
+      mode,
+      allowedTools: args.allowedTools,
+      flag: args.agents,
+      sources: args.settingSources === undefined ? undefined : skillSources(args.settingSources),
     },
     systemPrompt: args.systemPrompt,
     appendSystemPrompt: args.appendSystemPrompt,

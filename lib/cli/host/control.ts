@@ -47,7 +47,8 @@ export function initializeResponse(state: HostState): object {
   const model = state.runtime.model.model;
   return {
     commands: slashCommands(state).map((name) => ({ name, description: "", argumentHint: "" })),
-    agents: [],
+    // The SDK's supportedAgents(): name, description and model of each agent type.
+    agents: (state.runtime.subagents?.agents ?? []).map((a) => ({ name: a.name, description: a.description, ...(a.model ? { model: a.model } : {}) })),
     output_style: "default",
     available_output_styles: ["default"],
     models: [{ value: model, displayName: model, description: "" }],

@@ -7,6 +7,8 @@ import type { CompactInfo } from "../../agent/compact.ts";
 import type { AssistantReply, MessageParam } from "../../agent/messages.ts";
 import type { UsageTotals } from "../../agent/usage.ts";
 import { VERSION } from "../flags/args.ts";
+import type { SubagentEvent } from "../../agent/subagent-event.ts";
+import { subagentStreamEvent } from "../../agent/subagents/stream-events.ts";
 
 export interface InitFields {
   cwd: string;
@@ -18,19 +20,21 @@ export interface InitFields {
   apiKeySource: string;
   /** The skills the model may load (their command names). */
   skills?: string[];
+  /** The agent types the Agent tool can start. */
+  agents?: string[];
 }
 
 const base = (sessionId: string) => ({ uuid: crypto.randomUUID(), session_id: sessionId });
 
 /** `{type:"system", subtype:"init", …}`: what this turn runs with. */
-export function initEvent(sessionId: string, { skills = [], ...f }: InitFields): object {
+export function initEvent(sessionId: string, { skills = [], agents = [], ...f }: InitFields): object {
   return {
     type: "system",
     subtype: "init",
     ...f,
     claude_code_version: VERSION,
     output_style: "default",
-    agents: [],
+    agents,
     skills,
     plugins: [],
     ...base(sessionId),
@@ -51,6 +55,11 @@ export function userEvent(sessionId: string, message: MessageParam): object {
 /** `{type:"system", subtype:"compact_boundary"}`: the conversation was compacted before a model call (Claude Code's shape). */
 export function compactBoundaryEvent(sessionId: string, info: CompactInfo): object {
   return { type: "system", subtype: "compact_boundary", compact_metadata: { trigger: info.trigger, pre_tokens: info.preTokens ?? null }, ...base(sessionId) };
+}
+
+/** A subagent's task_started, message (with parent_tool_use_id) or task_notification, as Claude Code sends it. */
+export function subagentEvent(sessionId: string, e: SubagentEvent): object {
+  return { ...subagentStreamEvent(e), ...base(sessionId) };
 }
 
 export function streamEvent(sessionId: string, event: { type: string }): object {

@@ -13,7 +13,17 @@ import type { Tool } from "../../tools/tool.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import type { HostChannel } from "./channel.ts";
 import { slashCommands, TurnInterrupted, type HostState } from "./control.ts";
-import { assistantEvent, compactBoundaryEvent, initEvent, resultEvent, streamEvent, toolProgressEvent, userEvent, type HostResult } from "./events.ts";
+import {
+  assistantEvent,
+  compactBoundaryEvent,
+  initEvent,
+  resultEvent,
+  streamEvent,
+  subagentEvent,
+  toolProgressEvent,
+  userEvent,
+  type HostResult,
+} from "./events.ts";
 import { zeroUsage } from "../../agent/usage.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
@@ -59,12 +69,14 @@ export async function runHostTurn(
       initEvent(sid(), {
         cwd: runtime.opts.cwd,
         model: runtime.model.model,
-        tools: runtime.tools().map((t) => t.name),
+        // Claude Code's init names the Agent tool `Task` (the model sees `Agent`).
+        tools: runtime.tools().map((t) => (t === runtime.subagents?.tool ? "Task" : t.name)),
         mcp_servers: runtime.servers().map(({ name, status }) => ({ name, status: runtime.disabled.has(name) ? "disabled" : status })),
         permissionMode: state.mode ?? "bypassPermissions",
         slash_commands: slashCommands(state),
         apiKeySource: process.env.ANTHROPIC_API_KEY ? "ANTHROPIC_API_KEY" : "none",
         skills: runtime.skills?.all().map((s) => s.name),
+        agents: runtime.subagents?.agents.map((a) => a.name),
       }),
     );
     const started = new Map<string, number>();
@@ -86,6 +98,7 @@ export async function runHostTurn(
           line: stderr,
           onAssistant: (reply) => emit(assistantEvent(sid(), reply)),
           onToolResults: (m) => emit(userEvent(sid(), m)),
+          onSubagent: (e) => emit(subagentEvent(sid(), e)),
           onStreamEvent: args.includePartialMessages ? (event) => emit(streamEvent(sid(), event)) : undefined,
           onCompact: (info) => emit(compactBoundaryEvent(sid(), info)),
           // An MCP task's status change is the SDK's tool_progress for its tool_use (basic/utilities/tasks).
@@ -146,7 +159,7 @@ export function hostPermissions(state: HostState, channel: HostChannel, signal: 
     mode: () => state.mode,
     flagAllows: (tool, input) => flagsAllow(runtime, args.allowedTools, tool, input),
     flagRules: () => [...args.allowedTools, ...runtime.skillRules()],
-    ask: args.permissionPromptStdio ? (tool, input, call) => askHost(channel, signal, tool, input, call) : undefined,
+    ask: args.permissionPromptStdio ? (tool, input, call, _message, about) => askHost(channel, signal, tool, input, call, about?.agent?.id) : undefined,
   };
 }
 
@@ -157,9 +170,18 @@ async function askHost(
   tool: Tool,
   toolInput: Record<string, unknown>,
   call: { id: string },
+  agentId?: string,
 ): Promise<PermissionDecision> {
+  // A subagent's call names the agent (the SDK hands it to canUseTool as agentID).
   const answer = await channel.request(
-    { subtype: "can_use_tool", tool_name: tool.name, input: toolInput, tool_use_id: call.id, permission_suggestions: [] },
+    {
+      subtype: "can_use_tool",
+      tool_name: tool.name,
+      input: toolInput,
+      tool_use_id: call.id,
+      permission_suggestions: [],
+      ...(agentId ? { agent_id: agentId } : {}),
+    },
     signal,
   );
   if (answer.behavior === "allow") {

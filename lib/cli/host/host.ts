@@ -124,6 +124,7 @@ export async function runHost(args: CliArgs): Promise<number> {
       appendSystemPrompt?: unknown;
       mcpServers?: unknown;
       skills?: unknown;
+      agents?: unknown;
     };
     // mcpServersDelivery "initialize": the program's servers come here instead of --mcp-config.
     const delivered = init.mcpServers && typeof init.mcpServers === "object" ? [JSON.stringify({ mcpServers: init.mcpServers })] : [];
@@ -139,6 +140,10 @@ export async function runHost(args: CliArgs): Promise<number> {
       ...(systemPrompt.trim() ? { systemPrompt } : {}),
       ...(typeof init.appendSystemPrompt === "string" && init.appendSystemPrompt ? { appendSystemPrompt: init.appendSystemPrompt } : {}),
       extraServers: sdkServers,
+      // The SDK's `agents` option: more agent types, beside the files' and --agents'.
+      ...(init.agents && typeof init.agents === "object" && !Array.isArray(init.agents) && options.subagents
+        ? { subagents: { ...options.subagents, sdk: init.agents as Record<string, unknown> } }
+        : {}),
       sdkHost: channel.sdkHost,
       // The SDK's `skills` option: only the named skills are offered.
       ...(Array.isArray(init.skills) ? { skills: init.skills.filter((n): n is string => typeof n === "string") } : {}),

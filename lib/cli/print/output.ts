@@ -7,6 +7,8 @@ import type { UsageTotals } from "../../agent/usage.ts";
 import type { CompactInfo } from "../../agent/compact.ts";
 import type { OutputFormat } from "../flags/args.ts";
 import { writeStdout } from "../io/stdout.ts";
+import type { SubagentEvent } from "../../agent/subagent-event.ts";
+import { subagentStreamEvent } from "../../agent/subagents/stream-events.ts";
 
 export interface ResultEvent {
   type: "result";
@@ -32,6 +34,8 @@ export interface InitInfo {
   cwd: string;
   model: string;
   mcp_servers: { name: string; status: string }[];
+  /** The agent types, when the Agent tool is offered (Claude Code's init lists them). */
+  agents?: string[];
 }
 
 /**
@@ -78,6 +82,11 @@ export class OutputWriter {
   /** stream-json only: `{type:"user", message}`, the tool_result message sent back to the model. */
   user(message: MessageParam): void {
     if (this.format === "stream-json") this.event({ type: "user", message });
+  }
+
+  /** stream-json only: a subagent's task_started, messages (with parent_tool_use_id) and task_notification. */
+  subagent(e: SubagentEvent): void {
+    if (this.format === "stream-json") this.event(subagentStreamEvent(e));
   }
 
   /** stream-json only: `{type:"system", subtype:"compact_boundary", compact_metadata: {trigger, pre_tokens}}` (Claude Code's shape). */

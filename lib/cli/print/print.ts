@@ -62,14 +62,14 @@ export async function runPrint(args: CliArgs): Promise<number> {
   let runtime: AgentRuntime | undefined;
   let turns = 0;
   const finish = (r: Result) => {
-    // Summed over every model call of the run, servers' sampling included (the runtime's meter).
+    // Summed over every model call of the run, servers' sampling included; usage leaves subagents' calls out (the cost has them).
     writer.result({
       ...r,
       is_error: r.subtype !== "success",
       num_turns: turns,
       duration_ms: Math.round(performance.now() - started),
       duration_api_ms: Math.round(runtime?.model.apiMs ?? 0),
-      usage: runtime?.meter.total() ?? zeroUsage(),
+      usage: runtime?.ownUsage() ?? zeroUsage(),
       total_cost_usd: runtime ? runtime.meter.totalCostUsd() : 0,
     });
     if (args.verbose && runtime) stderr(`usage: ${describeUsage(runtime.meter)}`);
@@ -96,7 +96,14 @@ export async function runPrint(args: CliArgs): Promise<number> {
     const init = () => {
       if (initialised) return;
       initialised = true;
-      writer.init({ tools: s.tools().map((t) => t.name), cwd, model: s.model.model, mcp_servers: s.servers().map(({ name, status }) => ({ name, status })) });
+      writer.init({
+        // Claude Code's init names the Agent tool `Task` (the model sees `Agent`).
+        tools: s.tools().map((t) => (t === s.subagents?.tool ? "Task" : t.name)),
+        cwd,
+        model: s.model.model,
+        mcp_servers: s.servers().map(({ name, status }) => ({ name, status })),
+        ...(s.subagents ? { agents: s.subagents.agents.map((a) => a.name) } : {}),
+      });
       run.begin(s);
       writer.sessionId = conversation.sessionId;
     };
@@ -128,6 +135,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
             writer.assistant(reply);
           },
           onToolResults: (m) => writer.user(m),
+          onSubagent: (e) => writer.subagent(e),
           onCompact: (info) => {
             stderr(describeCompaction(info));
             writer.compact(info);

@@ -11,6 +11,7 @@ import type { Tool } from "../../tools/tool.ts";
 import type { PermissionDecision } from "../../agent/loop.ts";
 import type { Preview } from "../ui/permission-preview.ts";
 import { shortArgs } from "../ui/tool-lines.ts";
+import { preview as previewText } from "../../shared/values.ts";
 import type { AlwaysStore } from "./always.ts";
 import { isAllowed, type PermissionMode, type RuleMatcher } from "../../agent/permissions/modes.ts";
 import { type ModePermissions, ToolGate } from "../../agent/policy/gate.ts";
@@ -82,7 +83,7 @@ export function sessionPermissions(opts: SessionPermissionOptions): ModePermissi
       allowedByDomainRule(opts.allowed, tool.name, input) ||
       opts.always?.allows(tool, input) === true,
     flagRules: () => [...opts.allowed, ...(opts.grantRules?.() ?? [])],
-    ask: (tool, input, _call, _message, forced) => question(tool, input, forced),
+    ask: (tool, input, _call, _message, about) => question(tool, input, about?.forced === true, about?.agent?.type),
     // A saved Bash rule matches on the shell grammar: have it loaded before flagAllows asks the store.
     prepare: async (tool) => {
       await opts.always?.ready(tool);
@@ -101,18 +102,22 @@ export function permissionHook(opts: SessionPermissionOptions): (tool: Tool, inp
  * Questions are asked one at a time (concurrent read-only MCP calls may both need one); an
  * unclear answer asks again; an interrupt refuses and interrupts the turn.
  */
-export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>, forced?: boolean) => Promise<PermissionDecision> {
+export function permissionQuestion(
+  opts: PermissionOptions,
+): (tool: Tool, input: Record<string, unknown>, forced?: boolean, agentType?: string) => Promise<PermissionDecision> {
   let queue: Promise<unknown> = Promise.resolve();
   // `forced`: an ask rule or hook asked, not the mode: no always is offered, the call asks each time.
-  const askOnce = async (tool: Tool, input: Record<string, unknown>, forced: boolean): Promise<PermissionDecision> => {
+  const askOnce = async (tool: Tool, input: Record<string, unknown>, forced: boolean, agentType?: string): Promise<PermissionDecision> => {
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };
-    // A call an ask rule or hook asked about gets no always: it asks each time.
+    // The offer reads a Bash command through the shell grammar, loaded here once.
     await opts.always?.ready(tool, true);
     const offer = forced ? undefined : opts.always?.offer(tool, input);
     // A compound or wrapped command, or one that writes through a redirect, gets no always: no saved prefix could vouch for it.
     const third = forced ? "" : !opts.always ? " / [a]lways for this tool" : offer ? ` / ${opts.always.label(offer)}` : "";
-    const question = `Allow ${preview.title}? [y]es / [n]o${third} `;
+    // A subagent's call says whose it is: the user may trust the parent and not a project's agent.
+    const who = agentType ? `Agent ${previewText(agentType, 40)} asks: ` : "";
+    const question = `${who}Allow ${preview.title}? [y]es / [n]o${third} `;
     let body = preview.body;
     for (;;) {
       const line = await opts.ask(question, body);
@@ -132,8 +137,8 @@ export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input:
       return parsed.reason ? { behavior: "deny", message: `The user refused to run ${tool.name}. They said: ${parsed.reason}` } : false;
     }
   };
-  return (tool, input, forced = false) => {
-    const turn = queue.then(() => askOnce(tool, input, forced));
+  return (tool, input, forced = false, agentType) => {
+    const turn = queue.then(() => askOnce(tool, input, forced, agentType));
     queue = turn.catch(() => undefined);
     return turn;
   };

@@ -20,6 +20,7 @@ import { sessionMode, sessionPermissions } from "./permission.ts";
 import type { PermissionMode } from "../../agent/permissions/modes.ts";
 import { AlwaysStore } from "./always.ts";
 import { REPL_BUILTINS, runBuiltin, type ReplState } from "./commands.ts";
+import { subagentView } from "./subagent-view.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn } from "../../agent/turn.ts";
 
@@ -136,6 +137,7 @@ export class TurnRunner {
             onToolStart: view.toolStart,
             onToolProgress: view.toolProgress,
             onToolEnd: view.toolEnd,
+            onSubagent: subagentView(view, status, (s) => style.dim(s)),
           },
         },
       );

@@ -11,6 +11,9 @@ import { z } from "zod";
 import { reply, startModelServer, text, toolUse, type ModelServer, type Step } from "../../support/model-server.ts";
 import { baseEnv, fixtureServer, PROGRAM, tempDir } from "../../support/run.ts";
 
+/** The conversation's own messages: not the system-role context (the skills and agent listings). */
+const conversational = (m: { role: string }) => m.role !== "system";
+
 const SKIP = process.env.SKIP_SLOW === "1" && !process.env.CI;
 if (SKIP) console.warn("SKIP_SLOW=1: skipping the Agent SDK tests");
 
@@ -96,7 +99,7 @@ describe.skipIf(SKIP)("the Agent SDK runs our executable", () => {
         }
       }
       expect(results).toEqual(["one", "two", "three"]);
-      expect(server.requests[2]!.body.messages.map((m: any) => m.content[0].text)).toEqual(["first", "one", "second", "two", "third"]);
+      expect(server.requests[2]!.body.messages.filter(conversational).map((m: any) => m.content[0].text)).toEqual(["first", "one", "second", "two", "third"]);
     },
     TEST_TIMEOUT_MS,
   );
@@ -126,7 +129,7 @@ describe.skipIf(SKIP)("the Agent SDK runs our executable", () => {
       expect(results[0]).toMatchObject({ subtype: "error_during_execution", is_error: true });
       expect(results[1]).toMatchObject({ subtype: "success", result: "after the interrupt" });
       // Nothing had streamed: one user message, the interrupt marked, then the next input (never two user messages in a row).
-      const messages = server.requests[1]!.body.messages;
+      const messages = server.requests[1]!.body.messages.filter(conversational);
       expect(messages.map((m: any) => m.role)).toEqual(["user"]);
       expect(messages[0].content.map((b: any) => b.text)).toEqual(["take your time", "[Request interrupted by user]", "now answer"]);
     },
@@ -227,7 +230,11 @@ describe.skipIf(SKIP)("the Agent SDK runs our executable", () => {
       const second = resultOf(await collect(query({ prompt: "what is my colour?", options: options(dir, { resume: first.session_id }, config) })))[0]!;
       expect(second.session_id).toBe(first.session_id);
       expect(second.result).toBe("Blue.");
-      expect(server.requests[1]!.body.messages.map((m: any) => m.content[0].text)).toEqual(["my colour is blue", "Noted: blue.", "what is my colour?"]);
+      expect(server.requests[1]!.body.messages.filter(conversational).map((m: any) => m.content[0].text)).toEqual([
+        "my colour is blue",
+        "Noted: blue.",
+        "what is my colour?",
+      ]);
     },
     TEST_TIMEOUT_MS,
   );

@@ -9,6 +9,9 @@ import { join } from "node:path";
 import { reply, startModelServer, text, toolUse, type ModelServer } from "../../support/model-server.ts";
 import { fixtureServer, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
 
+/** The conversation's own messages: not the system-role context (the skills and agent listings). */
+const conversational = (m: { role: string }) => m.role !== "system";
+
 let server: ModelServer | undefined;
 afterEach(() => server?.stop());
 
@@ -134,6 +137,6 @@ describe("host mode", () => {
     const one = parse((await runAgent(HOST, { cwd: dir, model: server.url, env, stdin: `${user("a")}\n` })).stdout).at(-1);
     const two = parse((await runAgent([...HOST, "--resume", one.session_id], { cwd: dir, model: server.url, env, stdin: `${user("b")}\n` })).stdout).at(-1);
     expect(two.session_id).toBe(one.session_id);
-    expect(server.requests[1]!.body.messages.map((m: any) => m.content[0].text)).toEqual(["a", "first", "b"]);
+    expect(server.requests[1]!.body.messages.filter(conversational).map((m: any) => m.content[0].text)).toEqual(["a", "first", "b"]);
   });
 });

@@ -125,7 +125,8 @@ describe.skipIf(!TMUX)("/compact in the session", () => {
       expect(lastText(server.requests[2]!)).toEndWith("Instructions for the summary: keep the names");
       await submit(term, "question three");
       await term.waitFor((s) => s.includes("third answer") && atPrompt(s));
-      const messages = server.requests[3]!.body.messages;
+      // The conversation's own messages: the session's requests also carry the agent listing (a system-role message).
+      const messages = server.requests[3]!.body.messages.filter((m: { role: string }) => m.role !== "system");
       expect(messages[0].content[0].text).toContain("SUMMARY: two questions answered");
       expect(messages.map((m: any) => m.role)).toEqual(["user", "assistant", "user"]);
       expect(messages.at(-1).content.at(-1).text).toBe("question three");

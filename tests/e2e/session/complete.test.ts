@@ -12,11 +12,15 @@ import { npmServer } from "../../support/mcp.ts";
 import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 
+/** The conversation's own messages: not the system-role context (the skills and agent listings). */
+const conversational = (m: { role: string }) => m.role !== "system";
+
 afterEach(stopAgent);
 
 /** The user's text blocks of request `n`, joined. */
 const userText = (requests: { body: any }[], n: number) =>
-  requests[n]!.body.messages.at(-1)
+  requests[n]!.body.messages.filter(conversational)
+    .at(-1)
     .content.map((b: { text?: string }) => b.text ?? "")
     .join("\n");
 

@@ -8,6 +8,9 @@ import { reply, text, toolUse, type ModelServer } from "../../support/model-serv
 import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, INTERRUPT_MARKER, messageTexts, startAgent, stopAgent, submit, TEST_TIMEOUT_MS, waitUntil } from "../../support/repl.ts";
 
+/** The conversation's own messages: not the system-role context (the skills and agent listings). */
+const conversational = (m: { role: string }) => m.role !== "system";
+
 afterEach(stopAgent);
 
 /** A model step held until `release()`, so a turn stays running while the test types. */
@@ -19,7 +22,8 @@ function held(answer: string) {
 
 /** The user's text of the newest user message of request `n`. */
 const lastUserText = (server: ModelServer, n: number) =>
-  server.requests[n]!.body.messages.at(-1)
+  server.requests[n]!.body.messages.filter(conversational)
+    .at(-1)
     .content.map((b: { text?: string }) => b.text ?? "")
     .join("");
 
@@ -178,7 +182,7 @@ describe.skipIf(!TMUX)("interactive input", () => {
       release();
       await submit(term, "shorter please");
       await term.waitFor((s) => s.includes("fresh answer") && atPrompt(s));
-      const messages = server.requests[1]!.body.messages;
+      const messages = server.requests[1]!.body.messages.filter(conversational);
       expect(messages.map((m: { role: string }) => m.role)).toEqual(["user", "assistant", "user"]);
       expect(messageTexts(messages)).toEqual(["tell me a story", "Partial line one\nmore to come", `${INTERRUPT_MARKER}|shorter please`]);
     },

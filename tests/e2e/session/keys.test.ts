@@ -10,11 +10,15 @@ import { approveAllProjectServers, PROGRAM, tempDir } from "../../support/run.ts
 import { TMUX, TmuxSession } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, TEST_TIMEOUT_MS, terminalEnv } from "../../support/repl.ts";
 
+/** The conversation's own messages: not the system-role context (the skills and agent listings). */
+const conversational = (m: { role: string }) => m.role !== "system";
+
 const BASH = Bun.which("bash");
 
 /** The user's text of the newest user message of request `n`. */
 const lastUserText = (server: ModelServer, n: number) =>
-  server.requests[n]!.body.messages.at(-1)
+  server.requests[n]!.body.messages.filter(conversational)
+    .at(-1)
     .content.map((b: { text?: string }) => b.text ?? "")
     .join("");
 

@@ -10,6 +10,9 @@ import { fixtureServer, PROGRAM, tempDir, writeMcpConfig } from "../../support/r
 import { TMUX, TmuxSession } from "../../support/tmux.ts";
 import { terminalEnv } from "../../support/repl.ts";
 
+/** The conversation's own messages: not the system-role context (the skills and agent listings). */
+const conversational = (m: { role: string }) => m.role !== "system";
+
 let server: ModelServer | undefined;
 let tmux: TmuxSession | undefined;
 
@@ -65,7 +68,11 @@ describe.skipIf(!TMUX)("interactive saved sessions", () => {
       expect(screen).toContain("> my name is Ada\nHello, Ada.\n");
       await term.waitFor(atPrompt);
       await ask(term, "who am I?", "You are Ada.");
-      expect(server!.requests[1]!.body.messages.map((m: any) => m.content[0].text)).toEqual(["my name is Ada", "Hello, Ada.", "who am I?"]);
+      expect(server!.requests[1]!.body.messages.filter(conversational).map((m: any) => m.content[0].text)).toEqual([
+        "my name is Ada",
+        "Hello, Ada.",
+        "who am I?",
+      ]);
     },
     TEST_TIMEOUT_MS,
   );
@@ -121,7 +128,7 @@ describe.skipIf(!TMUX)("interactive saved sessions", () => {
       term = await launch(dir, config, ["--continue"]);
       await term.waitFor(atPrompt);
       await ask(term, "go on", "resumed");
-      expect(server!.requests[2]!.body.messages.map((m: any) => m.content[0].text)).toEqual(["new topic", "after", "go on"]);
+      expect(server!.requests[2]!.body.messages.filter(conversational).map((m: any) => m.content[0].text)).toEqual(["new topic", "after", "go on"]);
     },
     TEST_TIMEOUT_MS,
   );
@@ -153,7 +160,13 @@ describe.skipIf(!TMUX)("interactive saved sessions", () => {
       await term.waitFor("Resumed session");
       await term.waitFor(atPrompt);
       await ask(term, "continue alpha", "resumed A");
-      expect(server!.requests[3]!.body.messages.map((m: any) => m.content[0].text)).toEqual(["alpha question", "A1", "alpha again", "A2", "continue alpha"]);
+      expect(server!.requests[3]!.body.messages.filter(conversational).map((m: any) => m.content[0].text)).toEqual([
+        "alpha question",
+        "A1",
+        "alpha again",
+        "A2",
+        "continue alpha",
+      ]);
     },
     TEST_TIMEOUT_MS,
   );

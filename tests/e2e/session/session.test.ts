@@ -11,6 +11,9 @@ import { TMUX } from "../../support/tmux.ts";
 import * as repl from "../../support/repl.ts";
 import { atPrompt, INTERRUPT_MARKER, stopAgent, submit, TEST_TIMEOUT_MS, waitUntil } from "../../support/repl.ts";
 
+/** The conversation's own messages: not the system-role context (the skills and agent listings). */
+const conversational = (m: { role: string }) => m.role !== "system";
+
 if (!TMUX) console.warn("tmux not found: skipping the interactive session tests (install tmux to run them)");
 
 let server: ModelServer | undefined;
@@ -74,12 +77,12 @@ describe.skipIf(!TMUX)("interactive session", () => {
       await submit(term, "second");
       await term.waitFor((s) => s.includes("two") && atPrompt(s));
       expect(server!.requests[1]!.body.model).toBe("claude-other-model");
-      expect(server!.requests[1]!.body.messages).toHaveLength(3);
+      expect(server!.requests[1]!.body.messages.filter(conversational)).toHaveLength(3);
       await submit(term, "/clear");
       await term.waitFor("Conversation cleared.");
       await submit(term, "third");
       await term.waitFor((s) => s.includes("three") && atPrompt(s));
-      expect(server!.requests[2]!.body.messages).toHaveLength(1);
+      expect(server!.requests[2]!.body.messages.filter(conversational)).toHaveLength(1);
     },
     TEST_TIMEOUT_MS,
   );
@@ -144,7 +147,7 @@ describe.skipIf(!TMUX)("interactive session", () => {
       await submit(term, "and now?");
       await term.waitFor((s) => s.includes("clean again") && atPrompt(s));
       // The refused turn is gone whole (its tool_use with its tool_result); the earlier one stays.
-      const texts = server!.requests[3]!.body.messages.map((m: any) => m.content.map((b: any) => b.text ?? b.type).join(""));
+      const texts = server!.requests[3]!.body.messages.filter(conversational).map((m: any) => m.content.map((b: any) => b.text ?? b.type).join(""));
       expect(texts).toEqual(["hello", "first answer", "and now?"]);
     },
     TEST_TIMEOUT_MS,
@@ -205,7 +208,7 @@ describe.skipIf(!TMUX)("interactive session", () => {
       expect(server!.requests.length).toBe(1);
       await submit(term, "and now?");
       await term.waitFor((s) => s.includes("Next answer.") && atPrompt(s));
-      const messages = server!.requests[1]!.body.messages;
+      const messages = server!.requests[1]!.body.messages.filter(conversational);
       const interrupted = messages[2].content[0];
       expect(interrupted.type).toBe("tool_result");
       expect(interrupted.is_error).toBe(true);

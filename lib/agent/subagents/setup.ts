@@ -1,0 +1,72 @@
+/**
+ * The subagents of one run, assembled once at start-up when the one offer rule asks for the Agent
+ * tool (offered-tools.ts, asked by the runtime): the agent types (load.ts) and the tool itself
+ * (agent-tool.ts). Nothing is read from disk when the tool is not offered, so a -p run that did not
+ * ask never sees the home's agents.
+ */
+import { InputError } from "../input/input-shapes.ts";
+import type { NestedTool } from "../loop.ts";
+import { agentTool } from "./agent-tool.ts";
+import { agentListing } from "./listing.ts";
+import { AgentsFlagError, loadAgents } from "./load.ts";
+import type { SubagentDeps } from "./run.ts";
+import type { AgentDefinition } from "./types.ts";
+
+/** What the CLI says about subagents for this run. */
+export interface SubagentOptions {
+  mode: "print" | "session" | "host";
+  /** `--allowedTools` entries. */
+  allowedTools: readonly string[];
+  /** `--agents`: JSON text, or with -p a file holding it. */
+  flag?: string;
+  /** The Agent SDK's `agents` option. */
+  sdk?: Record<string, unknown>;
+  /** Which folders give agents (`--setting-sources`); default both. */
+  sources?: { user?: boolean; project?: boolean };
+}
+
+/** A bad `--agents` value: one line, and the run does not start. */
+export class AgentsOptionError extends InputError {}
+
+export interface Subagents {
+  agents: readonly AgentDefinition[];
+  tool: NestedTool;
+  /** The listing text for a model with this window, or undefined with no agent. */
+  listing(windowTokens: number | undefined): string | undefined;
+}
+
+/**
+ * The run's subagents (call it only when the Agent tool is offered).
+ * @throws AgentsOptionError for an `--agents` value that is not a JSON object (or a readable file of one).
+ */
+export function setupSubagents(
+  o: SubagentOptions,
+  run: { cwd: string; env: Record<string, string | undefined>; debug: boolean; deps: SubagentDeps },
+): Subagents {
+  let agents: AgentDefinition[];
+  try {
+    agents = loadAgents({
+      cwd: run.cwd,
+      env: run.env,
+      flag: o.flag,
+      fileAllowed: o.mode === "print",
+      sdk: o.sdk,
+      sources: o.sources,
+      log: run.deps.log,
+      debug: run.debug,
+    });
+  } catch (err) {
+    if (err instanceof AgentsFlagError) throw new AgentsOptionError(err.message);
+    throw err;
+  }
+  let warned = false;
+  return {
+    agents,
+    tool: agentTool(() => agents, run.deps),
+    listing: (window) =>
+      agentListing(agents, window, (line) => {
+        if (!warned) run.deps.log(line);
+        warned = true;
+      }),
+  };
+}
