@@ -81,6 +81,6 @@ describe("this round's tools are registered with the one rule", () => {
     expect(real({ rules: [{ text: "NotebookEdit", behavior: "ask", scope: "project" }] })).toEqual(["Read", "NotebookEdit"]);
     expect(real({ mode: "host" })).toEqual(["Read", "WebFetch", "WebSearch", "NotebookEdit"]);
     expect(offeredTools([{ name: "Read" }, { name: "WebFetch" }], NOTHING_ASKED).map((t) => t.name)).toEqual(["Read"]);
-    expect(Object.keys(OPT_IN).sort()).toEqual(["NotebookEdit", "WebFetch", "WebSearch"]);
+    expect(Object.keys(OPT_IN).sort()).toEqual(["Agent", "NotebookEdit", "WebFetch", "WebSearch"]);
   });
 });
