@@ -1,11 +1,11 @@
 /**
- * The MCP registry as the input layer sees it (input/types.ts `McpInput`): server names, prompts
+ * The MCP registry as the input layer sees it (input/input-shapes.ts `McpInput`): server names, prompts
  * for `/mcp__server__prompt`, and resources for `@server:uri` mentions, a served skill's files
  * verified against their manifest (skills/mentions.ts).
  */
 import type { McpRegistry } from "../mcp/registry/registry.ts";
 import { errorMessage } from "../shared/values.ts";
-import { InputError, type McpInput, type McpPromptInfo } from "./input/types.ts";
+import { InputError, type McpInput, type McpPromptInfo } from "./input/input-shapes.ts";
 import { readMentioned } from "./skills/mentions.ts";
 
 /** `registry` behind the input layer's interface; a failed prompts/list is an InputError naming the server. */

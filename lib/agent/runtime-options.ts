@@ -4,11 +4,12 @@ import type { ClientFeatures } from "../mcp/session/features.ts";
 import type { RegistryOptions } from "../mcp/registry/registry.ts";
 import type { SdkHost } from "../mcp/transports/sdk.ts";
 import type { SamplingConsent } from "./mcp/sampling.ts";
-import { InputError } from "./input/types.ts";
+import { InputError } from "./input/input-shapes.ts";
 import type { FolderSources } from "./skills/folders.ts";
-import type { Skill } from "./skills/types.ts";
+import type { Skill } from "./skills/skill.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import type { SettingsHooks } from "./policy/turn-hooks.ts";
+import type { OfferContext } from "./offered-tools.ts";
 
 /** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
 export class McpConfigFlagError extends InputError {
@@ -23,10 +24,12 @@ export interface RuntimeOptions {
   mcpConfig: string[];
   strictMcpConfig: boolean;
   disallowedTools: string[];
-  /** Which mode runs, and the --allowedTools entries: what web-tools.ts needs to decide whether WebFetch is offered. */
-  web?: { mode: "print" | "session" | "host"; allowedTools: string[] };
+  /** --allowedTools, only for the warning about a scoped rule naming a tool we lack (the rules themselves are the settings engine's). */
+  allowedTools?: string[];
   /** The run's settings files (lib/agent/settings): bare deny rules take tools off every request; turn.ts runs their rules and hooks. */
   settings?: SettingsHooks;
+  /** What decides the agent's own tools on offer (offered-tools.ts); absent: the built-ins alone, as they are. */
+  offer?: OfferContext;
   systemPrompt?: string;
   appendSystemPrompt?: string;
   sampling: boolean;

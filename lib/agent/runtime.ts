@@ -4,7 +4,9 @@
  * Shared by print mode and the interactive session.
  */
 import type { Tool } from "../tools/tool.ts";
+import { isScopedRule, ruleToolName } from "./permissions/flag-rules.ts";
 import { builtinTools } from "../tools/builtin.ts";
+import { NOTHING_ASKED, offeredTools } from "./offered-tools.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config/load.ts";
 import type { McpRegistry, ServerSnapshot } from "../mcp/registry/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
@@ -12,9 +14,9 @@ import { ruleNamesTool, serverRuleName } from "./mcp/names.ts";
 import { createModelClient, optionalModel, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
-import type { McpInput, SkillInput } from "./input/types.ts";
+import type { McpInput, SkillInput } from "./input/input-shapes.ts";
 import { mcpInputOf } from "./mcp-input.ts";
-import { samplingHandler } from "./mcp/sampling.ts";
+import { startServers } from "./mcp/servers.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
@@ -30,7 +32,7 @@ import { openSkills } from "./skills/open.ts";
 
 import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
-import { webTools } from "./web-tools.ts";
+import { optInTools } from "./opt-in-tools.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
@@ -48,7 +50,7 @@ export class AgentRuntime {
   /** Servers still connecting, in configuration order. */
   readonly connecting = new Set<string>();
   private readonly compactor: AutoCompactor;
-  /** WebFetch when this run offers it (web-tools.ts), built once so its caches last the run. */
+  /** WebFetch, WebSearch and NotebookEdit (opt-in-tools.ts), built once so caches last the run; offered-tools.ts decides if they are offered. */
   private readonly web: Tool[];
 
   /** MCP config entries or files that could not be used at start-up (each was logged then). */
@@ -67,7 +69,16 @@ export class AgentRuntime {
   ) {
     this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
     this.compactor = new AutoCompactor(autoCompactPercent(opts.autoCompactPercent, opts.log));
-    this.web = opts.web ? webTools({ ...opts.web, env: process.env, settings: opts.settings, createModel: (id) => this.createModel(id) }) : [];
+    // Built whether or not this run offers them (offered-tools.ts decides that), once, so their caches last the run.
+    this.web = opts.offer
+      ? optInTools({
+          env: process.env,
+          allowedTools: opts.offer.allowedTools,
+          settings: opts.settings,
+          createModel: (id) => this.createModel(id),
+          mainModel: () => this.current,
+        })
+      : [];
   }
 
   /**
@@ -103,38 +114,13 @@ export class AgentRuntime {
       const starting = servers.filter((s) => !s.disabled && !notApproved.has(s.name));
       for (const s of starting) pending.add(s.name);
       if (starting.length) opts.onMcpStart?.(starting.length);
-      const [{ McpRegistry }, { readMcpEnv, timeouts }, { workingDirectoryRoots }, { McpToolset }] = await Promise.all([
-        import("../mcp/registry/registry.ts"),
-        import("../mcp/config/env.ts"),
-        import("../mcp/session/features.ts"),
-        import("./mcp/tools.ts"),
-      ]);
-      registry = McpRegistry.open({
-        cwd: opts.cwd,
-        ...timeouts(readMcpEnv()),
-        log: opts.log,
-        ...opts.mcpEvents,
-        verbose: opts.verbose,
-        debug: opts.debug,
-        sdkHost: opts.sdkHost,
-        features: {
-          roots: workingDirectoryRoots(opts.cwd),
-          // Read at each request: /model switches what servers' sampling uses too.
-          sampling: opts.sampling ? samplingHandler(() => session?.model ?? model, opts.log, opts.samplingConsent) : undefined,
-          elicitation: opts.elicitation,
-        },
-        onServerSettled: (s) => {
-          pending.delete(s.name);
-          opts.onMcpServerSettled?.({ name: s.name, status: s.status, error: s.error });
-        },
-        authFor: opts.authFor,
+      const started = await startServers(opts, servers, notApproved, {
+        model: () => session?.model ?? model,
+        settled: (name) => pending.delete(name),
       });
-      mcpTools = new McpToolset(registry, { warn: opts.log });
-      // Registered before start-up, so a signal while servers connect still shuts them down gracefully.
-      const opened = registry;
-      onShutdown(() => opened.shutdown());
-      // Servers are spawned inside connect() before it first waits; the SDK loads while they handshake.
-      const connecting = registry.connect(servers, notApproved);
+      registry = started.registry;
+      mcpTools = started.tools;
+      const connecting = started.connecting;
       model.preload();
       if (opts.background) connected = connecting;
       else await connecting;
@@ -173,7 +159,8 @@ export class AgentRuntime {
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
     const skill = this.skills?.tool(this.opts.skillGate);
-    const own = [...builtinTools(), ...this.web, ...(skill ? [skill] : [])];
+    const mine = [...builtinTools(), ...this.web, ...(skill ? [skill] : [])];
+    const own = offeredTools(mine, this.opts.offer ?? NOTHING_ASKED);
     const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
     let all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
@@ -212,11 +199,19 @@ export class AgentRuntime {
 
   /** A misspelt --disallowedTools entry would silently leave the tool on: say so. */
   private warnUnknownDisallowed(): void {
-    if (!this.opts.disallowedTools.length) return;
+    const scopedAllowed = (this.opts.allowedTools ?? []).filter(isScopedRule);
+    if (!this.opts.disallowedTools.length && !scopedAllowed.length) return;
     const names = [...builtinTools(), ...this.web, ...(this.mcpTools?.tools() ?? [])].map((t) => t.name);
     const servers = this.configured.map((s) => serverRuleName(s.name));
+    // A scoped rule (`Bash(rm:*)`) is the rule engine's; only the tool it names must exist (Skill exists once skills do).
+    const unknownTool = (flag: string, rule: string) => {
+      const tool = ruleToolName(rule);
+      if (!names.includes(tool) && tool !== "Skill" && !tool.startsWith("mcp__")) this.opts.log(`${flag}: no tool named "${tool}" for the rule "${rule}"`);
+    };
+    for (const rule of scopedAllowed) unknownTool("--allowedTools", rule);
     for (const rule of this.opts.disallowedTools) {
-      if (!names.some((n) => this.matchesRule(n, rule)) && !servers.includes(rule)) {
+      if (isScopedRule(rule)) unknownTool("--disallowedTools", rule);
+      else if (!names.some((n) => this.matchesRule(n, rule)) && !servers.includes(rule)) {
         this.opts.log(`--disallowedTools: no tool or MCP server named "${rule}"`);
       }
     }
@@ -306,6 +301,11 @@ export class AgentRuntime {
   /** Tools the skills loaded in this turn let run without asking. */
   skillGrants(): string[] {
     return this.skills?.grantedTools() ?? [];
+  }
+
+  /** Every allowed-tools rule of this turn's skills, scoped ones included (the gate loads the shell grammar for a scoped Bash one). */
+  skillRules(): string[] {
+    return this.skills?.grantRules() ?? [];
   }
 
   /** Whether a scoped allowed-tools rule (`Bash(git:*)`) of this turn's skills lets this call run without asking. */

@@ -3,7 +3,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { userConfigDir } from "../shared/config-dir.ts";
+import { userConfigDir } from "../shared/claude-home.ts";
 
 export interface SystemPromptOptions {
   cwd: string;

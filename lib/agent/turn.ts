@@ -24,8 +24,9 @@ import type { UsageTotals } from "./usage.ts";
 import type { ToolState } from "../tools/tool-state.ts";
 import { shutdownSignal } from "./lifecycle.ts";
 import { toolBugReport } from "./tool-bugs.ts";
-import type { SettingsHooks } from "./policy/turn-hooks.ts";
+import { runStopHooks } from "./policy/stop-hooks.ts";
 import { type ModePermissions, ToolGate } from "./policy/gate.ts";
+import { raceAbort } from "../shared/async.ts";
 import type { CompiledSchema } from "../tools/json-schema.ts";
 import { STRUCTURED_OUTPUT_REMINDER, StructuredOutputCall } from "../tools/structured-output.ts";
 
@@ -154,6 +155,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
         ? new ToolGate({
             settings: settings?.settings,
             route: (name) => runtime.route(name),
+            shellCwd: () => mode.toolState.shellDirectory().cwd,
             permissions: turn.permissions ?? EVERY_TOOL_RUNS,
             notice: turn.events.line,
           })
@@ -178,6 +180,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       // A matching StructuredOutput call ends the run at once: no further model request.
       halted: structured ? () => structured.finished || (gate?.halted?.() ?? false) : gate?.halted,
       cwd: runtime.opts.cwd,
+      excluded: settings?.searchExclusions(),
       toolState: mode.toolState,
       maxTurns: mode.maxTurns,
       signal,
@@ -206,7 +209,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       conversation.append({ role: "user", content: [{ type: "text", text: STRUCTURED_OUTPUT_REMINDER }] });
       result = await runLoop(conversation, { ...loop, maxTurns: loop.maxTurns === undefined ? undefined : loop.maxTurns - totals.numTurns });
     }
-    if (settings && gate) result = await stopHooks(settings, gate, conversation, loop, result, () => totals.numTurns, turn.events.line);
+    if (settings && gate) result = await runStopHooks(settings, gate, conversation, loop, result, () => totals.numTurns, turn.events.line);
     const crashed = bugs.summary();
     if (crashed) turn.events.line(crashed);
     return close({
@@ -241,9 +244,9 @@ async function userContent(mode: TurnMode, turn: TurnInput, signal: AbortSignal)
   const builtin = /^\/(\S+)/.exec(text.trim())?.[1];
   if (runtime.connecting.size && !(builtin && mode.builtinsWithoutServers?.has(builtin))) {
     turn.events.onWaitingForServers?.([...runtime.connecting].join(", "));
-    await untilAborted(runtime.connected, signal);
+    await raceAbort(runtime.connected, signal);
   }
-  const parsed = await untilAborted(
+  const parsed = await raceAbort(
     parseInput(text, {
       cwd: runtime.opts.cwd,
       builtins: mode.builtins,
@@ -255,33 +258,6 @@ async function userContent(mode: TurnMode, turn: TurnInput, signal: AbortSignal)
     signal,
   );
   return parsed.kind === "builtin" ? parsed : parsed.content;
-}
-
-/**
- * Stop hooks once the model has finished: a block gives it another turn with Claude Code's
- * feedback text, its model calls counting toward --max-turns; `continue: false` ends the turn.
- * @throws MaxTurnsError when another turn would pass --max-turns.
- */
-async function stopHooks(
-  settings: SettingsHooks,
-  gate: ToolGate,
-  conversation: Conversation,
-  loop: LoopOptions,
-  first: { text: string; toolBugs: number },
-  used: () => number,
-  line: (text: string) => void,
-): Promise<{ text: string; toolBugs: number }> {
-  let result = first;
-  for (let active = false; gate.stopped === undefined; active = true) {
-    const verdict = await settings.stop(active, result.text, line);
-    if (verdict.stop !== undefined) gate.stopped = verdict.stop;
-    if (!verdict.again) break;
-    if (loop.maxTurns !== undefined && used() >= loop.maxTurns) throw new MaxTurnsError(loop.maxTurns);
-    conversation.append({ role: "user", content: [{ type: "text", text: verdict.again }] });
-    result = await runLoop(conversation, { ...loop, maxTurns: loop.maxTurns === undefined ? undefined : loop.maxTurns - used() });
-  }
-  if (gate.stopped !== undefined) line(`Operation stopped by hook: ${gate.stopped}`);
-  return result;
 }
 
 /** The text a UserPromptSubmit hook sees: the message's text blocks, joined. */
@@ -303,16 +279,6 @@ function recordingDenials(ask: CanUseTool, denials: TurnTotals["denials"]): CanU
     }
     return decision;
   };
-}
-
-/** `work`, or a rejection with the abort reason as soon as `signal` fires. */
-function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
-  });
 }
 
 const minus = (a: UsageTotals, b: UsageTotals): UsageTotals => ({

@@ -8,6 +8,7 @@
 import { closeSync, mkdirSync, openSync, rmSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { userConfigDir } from "../shared/claude-home.ts";
 import { prefix } from "./truncate.ts";
 
 let folder: string | undefined;
@@ -18,7 +19,7 @@ let count = 0;
 function runFolder(): string {
   if (folder) return folder;
   const id = `${new Date().toISOString().slice(0, 10)}-${process.pid}-${crypto.randomUUID().slice(0, 8)}`;
-  const bases = [process.env.CLAUDE_CONFIG_DIR || join(process.env.HOME || tmpdir(), ".claude"), tmpdir()];
+  const bases = [userConfigDir(), tmpdir()];
   for (const base of bases) {
     const dir = join(base, "tool-results", id);
     try {

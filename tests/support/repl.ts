@@ -25,6 +25,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   width?: number;
   height?: number;
+  /** OSC 52 clipboard writes become tmux paste buffers (TmuxSession.buffers). */
+  clipboard?: boolean;
 }
 
 /** Per-test limit (ms): above the screen-wait deadline, so a timeout reports the screen. */
@@ -59,6 +61,7 @@ export async function launchAgent(script: Step[], opts: StartOptions = {}): Prom
     cwd: dir,
     width: opts.width,
     height: opts.height,
+    clipboard: opts.clipboard,
     env: { ...terminalEnv(home, server.url), ...opts.env },
   });
   current = { server, term };

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { userConfigDir } from "../../shared/config-dir.ts";
+import { userConfigDir } from "../../shared/claude-home.ts";
 
 export interface CustomCommand {
   name: string;

@@ -11,10 +11,10 @@ import type { ContentBlock, TextBlock } from "../messages.ts";
 import { expandCommand, findCustomCommand } from "./custom-commands.ts";
 import { shellWords } from "./shell-words.ts";
 import { mentionAttachments } from "./mentions.ts";
-import { InputError, type McpInput, type SkillInput } from "./types.ts";
+import { InputError, type McpInput, type SkillInput } from "./input-shapes.ts";
 import { expandMcpPrompt } from "./mcp-prompts.ts";
 
-export { InputError, type McpInput } from "./types.ts";
+export { InputError, type McpInput } from "./input-shapes.ts";
 
 export type ParsedInput = { kind: "message"; content: ContentBlock[] } | { kind: "builtin"; name: string; args: string };
 

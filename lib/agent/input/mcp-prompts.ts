@@ -5,7 +5,7 @@
  */
 import { promptMessagesToBlocks } from "../mcp/content.ts";
 import type { ContentBlock } from "../messages.ts";
-import { InputError, type McpInput, type McpPromptInfo } from "./types.ts";
+import { InputError, type McpInput, type McpPromptInfo } from "./input-shapes.ts";
 import { shellWords } from "./shell-words.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { promptCommandPrefix, promptCommands } from "../mcp/names.ts";

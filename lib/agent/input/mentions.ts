@@ -14,7 +14,7 @@ import { base64Bytes, imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "../../
 import { readRegularFile, type FileRead } from "../../files/regular-file.ts";
 import { decodeText, decodeTextPrefix, encodingLabel } from "../../files/text-file.ts";
 import type { ContentBlock } from "../messages.ts";
-import { InputError, type McpInput } from "./types.ts";
+import { InputError, type McpInput } from "./input-shapes.ts";
 
 /** Files larger than this are attached in part, with a note (bytes). */
 export const MAX_ATTACHMENT_BYTES = 256 * 1024;

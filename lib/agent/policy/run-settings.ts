@@ -3,14 +3,17 @@
  * (rules.ts) and command hooks (hooks.ts): the one object every mode asks. Loading reads at most
  * the five fixed settings files and `~/.claude.json`; nothing starts until a hook fires.
  */
-import { homedir } from "node:os";
+import { homeDir } from "../../shared/claude-home.ts";
 import { resolve } from "node:path";
 import { hookOutcome, type HookOutcome } from "../hooks/hook-outcome.ts";
 import { type HookCommand, type HookEvent, matcherMatches, parseHooks, runHookCommands, SESSION_END_BUDGET_MS } from "../hooks/hooks.ts";
-import { readSettingsFiles } from "../settings/files.ts";
+import { readSettingsFiles, type SettingsFile } from "../settings/files.ts";
 import { type EffectiveSettings, mergeSettings } from "../settings/merge.ts";
 import { compileRules, PermissionRules } from "../permissions/rules.ts";
-import { trustFile, workspaceTrusted } from "../settings/trust.ts";
+import { trustFile, workspaceTrusted } from "../settings/workspace-trust.ts";
+import { needsTrust } from "../settings/loosening.ts";
+import type { FlagRules } from "../permissions/flag-rules.ts";
+import type { RuleText } from "../settings/merge.ts";
 
 export interface SettingsLoadOptions {
   cwd: string;
@@ -18,6 +21,8 @@ export interface SettingsLoadOptions {
   /** `--settings` and `--setting-sources` as given. */
   flag?: string;
   sources?: string;
+  /** The settings files, when the caller already read them (so a run reads each once). */
+  files?: SettingsFile[];
   /** `MCP_REQUIRE_APPROVAL=1` in -p: the repository's files loosen nothing without trust. */
   requireApproval?: boolean;
   /** The user approved the repository's files as they are (consent.ts): as good as a trusted folder. */
@@ -25,6 +30,10 @@ export interface SettingsLoadOptions {
   /** The warning's words for that hold (merge.ts). */
   gateReason?: string;
   warn(line: string): void;
+  /** The scoped rules of --allowedTools/--disallowedTools (permissions/flag-rules.ts): rules like any file's. */
+  flagRules?: FlagRules;
+  /** False (-p, host): hooks of the user's own settings add no context for the model; they still run. */
+  homeContext?: boolean;
   /** Unit tests only: a managed folder other than the platform's (null: none). */
   managedDir?: string | null;
 }
@@ -40,6 +49,8 @@ export class RunSettings {
   readonly rules: PermissionRules;
   readonly hooks: HookCommand[];
   session: HookSession = { session_id: "", transcript_path: "", permission_mode: "default" };
+  /** Settings files whose hooks' output is not context for the model (the user's, in -p). */
+  private quiet = new Set<string>();
 
   private constructor(
     readonly effective: EffectiveSettings,
@@ -58,12 +69,12 @@ export class RunSettings {
   static load(opts: SettingsLoadOptions): RunSettings {
     const env = opts.env ?? process.env;
     const cwd = resolve(opts.cwd);
-    const home = env.HOME || homedir();
-    const files = readSettingsFiles({ cwd, env, flag: opts.flag, sources: opts.sources, warn: opts.warn, managedDir: opts.managedDir });
+    const home = homeDir(env);
+    const files = opts.files ?? readSettingsFiles({ cwd, env, flag: opts.flag, sources: opts.sources, warn: opts.warn, managedDir: opts.managedDir });
     // ~/.claude.json is read only when a repository's file has something trust would unlock.
-    const needsTrust = files.some((f) => (f.scope === "project" || f.scope === "local") && hasLoosening(f.doc, opts.requireApproval === true));
+    const held = files.some((f) => (f.scope === "project" || f.scope === "local") && needsTrust(f.doc, opts.requireApproval === true));
     const file = trustFile(env);
-    const trusted = needsTrust && (opts.approved === true || workspaceTrusted(cwd, file));
+    const trusted = held && (opts.approved === true || workspaceTrusted(cwd, file));
     const effective = mergeSettings(files, {
       trusted,
       requireApproval: opts.requireApproval === true,
@@ -72,12 +83,16 @@ export class RunSettings {
       warn: opts.warn,
       gateReason: opts.gateReason,
     });
-    return new RunSettings(effective, cwd, home, opts.warn);
+    const flags = flagRuleTexts(opts.flagRules, cwd);
+    if (flags.length) effective.rules = [...effective.rules, ...flags];
+    const settings = new RunSettings(effective, cwd, home, opts.warn);
+    if (opts.homeContext === false) settings.quiet = new Set(files.filter((f) => f.scope === "user").map((f) => f.path));
+    return settings;
   }
 
   /** No file spoke: the run must be exactly as without settings. */
   get empty(): boolean {
-    return this.effective.files.length === 0;
+    return this.effective.files.length === 0 && this.effective.rules.length === 0;
   }
 
   /** True when some hook listens to `event`. */
@@ -98,12 +113,29 @@ export class RunSettings {
       env: { CLAUDE_PROJECT_DIR: this.cwd, CLAUDECODE: "1", ...(this.session.session_id ? { CLAUDE_CODE_SESSION_ID: this.session.session_id } : {}) },
       budgetMs: event === "SessionEnd" ? SESSION_END_BUDGET_MS : undefined,
     });
-    return hookOutcome(event, query, runs);
+    const out = hookOutcome(event, query, runs);
+    if (this.quiet.size && out.context.length)
+      out.context = hookOutcome(
+        event,
+        query,
+        runs.filter((r) => !this.quiet.has(r.hook.source)),
+      ).context;
+    return out;
   }
 }
 
-/** Whether a repository's file holds anything that only trust unlocks. */
-function hasLoosening(doc: EffectiveSettings["files"][number]["doc"], requireApproval: boolean): boolean {
-  if (doc.permissions?.allow?.length || doc.permissions?.additionalDirectories?.length) return true;
-  return requireApproval && Boolean(doc.hooks || doc.env || doc.model || doc.permissions?.defaultMode);
+/**
+ * The flags' rules as rule texts of their own source. Order among sources does not matter: deny
+ * from any source beats ask, and ask beats allow (rules.ts). `/x` in a flag is relative to the
+ * working directory, as for the command line in Claude Code.
+ */
+function flagRuleTexts(flags: FlagRules | undefined, cwd: string): RuleText[] {
+  if (!flags) return [];
+  const file = (path: string) => ({ scope: "flag" as const, path, root: cwd, doc: {} });
+  const allow = file("--allowedTools");
+  const deny = file("--disallowedTools");
+  return [
+    ...flags.deny.map((text) => ({ text, behavior: "deny" as const, file: deny })),
+    ...flags.allow.map((text) => ({ text, behavior: "allow" as const, file: allow })),
+  ];
 }

@@ -4,7 +4,7 @@
  * the Skill call's error result says how to allow it, in Claude Code's words. The rules are
  * --allowedTools and the settings files' `permissions.allow` (permissions/rules.ts decides those).
  */
-import type { Skill } from "../skills/types.ts";
+import type { Skill } from "../skills/skill.ts";
 
 /** The run's settings, as far as a skill's permission goes (policy/turn-hooks.ts SettingsHooks). */
 export interface SkillSettings {

@@ -1,7 +1,7 @@
 /**
- * The interactive session's consent to what a repository's own settings files loosen (hooks, `env`,
- * `permissions.allow`, a non-default `defaultMode`, `additionalDirectories` of `.claude/settings.json`
- * and `.claude/settings.local.json`): listed once, and remembered by a fingerprint (SHA-256 of those
+ * The interactive session's consent to what a repository's own settings files loosen (loosening.ts:
+ * hooks, `env`, `model`, `permissions.allow`, a non-default `defaultMode`, `additionalDirectories` of
+ * `.claude/settings.json` and `.claude/settings.local.json`): listed once, and remembered by a fingerprint (SHA-256 of those
  * keys as written) in `agent-settings-approvals.json` in the user's config folder, so a file changed
  * since is asked about again. `deny` and `ask` rules need no consent: they only tighten.
  */
@@ -9,9 +9,9 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { editJsonFile } from "../../files/json-edit.ts";
-import { userConfigDir } from "../../shared/config-dir.ts";
-import { readSettingsFiles } from "./files.ts";
-import type { SettingsDoc } from "./schema.ts";
+import { userConfigDir } from "../../shared/claude-home.ts";
+import { readSettingsFiles, type SettingsFile } from "./files.ts";
+import { looseningItems } from "./loosening.ts";
 
 export const SETTINGS_APPROVALS_FILE = "agent-settings-approvals.json";
 
@@ -23,32 +23,19 @@ export interface Loosening {
   fingerprint: string;
 }
 
-function loosening(doc: SettingsDoc): { items: string[]; parts: unknown } {
-  const p = doc.permissions ?? {};
-  const hooks = Object.entries(doc.hooks ?? {}).flatMap(([event, groups]) =>
-    Array.isArray(groups)
-      ? groups.flatMap((g: { hooks?: { command?: unknown }[] }) =>
-          Array.isArray(g?.hooks) ? g.hooks.map((h) => `${event}: ${String(h?.command ?? "?")}`) : [],
-        )
-      : [],
-  );
-  const items = [
-    ...hooks.map((h) => `hook ${h}`),
-    ...Object.keys(doc.env ?? {}).map((name) => `env ${name}`),
-    ...(p.allow ?? []).map((rule) => `allow ${rule}`),
-    ...(p.defaultMode && p.defaultMode !== "default" ? [`defaultMode ${p.defaultMode}`] : []),
-    ...(p.additionalDirectories ?? []).map((d) => `additionalDirectories ${d}`),
-  ];
-  return { items, parts: { hooks: doc.hooks, env: doc.env, allow: p.allow, defaultMode: p.defaultMode, additionalDirectories: p.additionalDirectories } };
-}
-
-/** The repository files of `cwd` that loosen something and are not approved as they are now. */
-export function pendingLoosening(cwd: string, env: Record<string, string | undefined> = process.env): Loosening[] {
+/**
+ * The repository files of `cwd` that loosen something and are not approved as they are now.
+ * `files`: the run's settings files as already read (only the project's and local one count);
+ * absent, they are read here.
+ */
+export function pendingLoosening(cwd: string, files?: SettingsFile[], env: Record<string, string | undefined> = process.env): Loosening[] {
   const project = resolve(cwd);
   const approved = approvals(env)[project] ?? {};
-  const files = readSettingsFiles({ cwd: project, env, sources: "project,local", managedDir: null, warn: () => {} });
-  return files.flatMap((f) => {
-    const { items, parts } = loosening(f.doc);
+  const own = (files ?? readSettingsFiles({ cwd: project, env, sources: "project,local", managedDir: null, warn: () => {} })).filter(
+    (f) => f.scope === "project" || f.scope === "local",
+  );
+  return own.flatMap((f) => {
+    const { items, parts } = looseningItems(f.doc);
     if (!items.length) return [];
     const fingerprint = createHash("sha256").update(JSON.stringify(parts)).digest("hex");
     const file = f.path.slice(project.length + 1);
@@ -57,8 +44,8 @@ export function pendingLoosening(cwd: string, env: Record<string, string | undef
 }
 
 /** True when every loosening file of `cwd` is approved as it is now. */
-export function looseningApproved(cwd: string, env: Record<string, string | undefined> = process.env): boolean {
-  return pendingLoosening(cwd, env).length === 0;
+export function looseningApproved(cwd: string, files?: SettingsFile[], env: Record<string, string | undefined> = process.env): boolean {
+  return pendingLoosening(cwd, files, env).length === 0;
 }
 
 /** Remembers the user's yes for these files as they are now. A failed write is the caller's line. */

@@ -7,8 +7,8 @@
  * of the last three are read. Each file is checked key by key (schema.ts); merge.ts combines them.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { userConfigDir } from "../../shared/claude-home.ts";
 import { jsonErrorOffset, lineColumn } from "../../files/json-position.ts";
 import { managedSettingsDir } from "./locate.ts";
 import { checkSettings, type SettingsDoc } from "./schema.ts";
@@ -78,7 +78,7 @@ export function readSettingsFiles(opts: LoadOptions): SettingsFile[] {
   if (sources.has("local")) add("local", join(cwd, ".claude", "settings.local.json"), cwd, readIfThere(join(cwd, ".claude", "settings.local.json"), opts.warn));
   if (sources.has("project")) add("project", join(cwd, ".claude", "settings.json"), cwd, readIfThere(join(cwd, ".claude", "settings.json"), opts.warn));
   if (sources.has("user")) {
-    const dir = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude");
+    const dir = userConfigDir(env);
     add("user", join(dir, "settings.json"), dir, readIfThere(join(dir, "settings.json"), opts.warn));
   }
   return files;

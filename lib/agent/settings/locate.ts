@@ -3,15 +3,14 @@
  * loads none of the settings engine (print.ts imports it lazily). The paths are files.ts's.
  */
 import { existsSync } from "node:fs";
-import { homedir } from "node:os";
 import { join } from "node:path";
+import { userSettingsFile } from "../../shared/claude-home.ts";
 
 /** True when `--settings` was given or one of the settings files (or the managed folder) exists. */
 export function hasSettings(cwd: string, flag: string | undefined, env: Record<string, string | undefined> = process.env): boolean {
   if (flag !== undefined) return true;
   const managed = managedSettingsDir();
-  const user = env.CLAUDE_CONFIG_DIR || join(env.HOME || homedir(), ".claude");
-  const paths = [join(cwd, ".claude", "settings.local.json"), join(cwd, ".claude", "settings.json"), join(user, "settings.json")];
+  const paths = [join(cwd, ".claude", "settings.local.json"), join(cwd, ".claude", "settings.json"), userSettingsFile(env)];
   if (managed) paths.push(managed);
   return paths.some((p) => existsSync(p));
 }

@@ -3,9 +3,10 @@
  * settings.md, "Settings precedence"): a scalar takes the highest file's value; permission lists
  * and hooks concatenate; `env` merges key by key. Managed keys (`allowManagedPermissionRulesOnly`,
  * `allowManagedHooksOnly`, `disableAllHooks`, `disableBypassPermissionsMode`) are enforced here,
- * and so is what a repository's own files may not do without trust (trust.ts decides that).
+ * and so is what a repository's own files may not do without trust (workspace-trust.ts decides that).
  */
 import type { SettingsFile } from "./files.ts";
+import { looseningKeys } from "./loosening.ts";
 
 export type Behavior = "allow" | "ask" | "deny";
 
@@ -37,7 +38,7 @@ export interface EffectiveSettings {
 }
 
 export interface MergeOptions {
-  /** The workspace is trusted (trust.ts): the repository's allow rules and additionalDirectories apply. */
+  /** The workspace is trusted (workspace-trust.ts): the repository's allow rules and additionalDirectories apply. */
   trusted: boolean;
   /** `MCP_REQUIRE_APPROVAL=1` in -p: without trust, nothing of the repository's files loosens the run. */
   requireApproval: boolean;
@@ -147,14 +148,7 @@ function untrusted(f: SettingsFile, key: string, count: number, opts: MergeOptio
 
 function warnGated(files: SettingsFile[], opts: MergeOptions): void {
   for (const f of files) {
-    const keys = [
-      f.doc.hooks && "hooks",
-      f.doc.env && "env",
-      f.doc.model !== undefined && "model",
-      f.doc.permissions?.defaultMode !== undefined && "permissions.defaultMode",
-      f.doc.permissions?.allow?.length && "permissions.allow",
-      f.doc.permissions?.additionalDirectories?.length && "permissions.additionalDirectories",
-    ].filter(Boolean);
+    const keys = looseningKeys(f.doc);
     if (keys.length) {
       opts.warn(
         `${opts.gateReason ?? "MCP_REQUIRE_APPROVAL=1"}: ignoring ${keys.join(", ")} of ${shown(f, opts.cwd)}: this workspace has not been trusted (its deny and ask rules still apply)`,

@@ -7,7 +7,7 @@
  */
 import { existsSync } from "node:fs";
 import { dirname, join } from "node:path";
-import { userConfigDir } from "../../shared/config-dir.ts";
+import { userConfigDir } from "../../shared/claude-home.ts";
 
 export interface SkillFolder {
   dir: string;

@@ -4,7 +4,7 @@
  * (permissions/rules.ts), so a grant covers exactly what the same `permissions.allow` rule would.
  * Bare names (`Bash`) are the catalog's `grantedTools`, matched like --allowedTools.
  */
-import { homedir } from "node:os";
+import { homeDir } from "../../shared/claude-home.ts";
 import { compileRules, PermissionRules, type ToolRoute } from "../permissions/rules.ts";
 
 /** A grant with a specifier: `Tool(spec)` other than `Tool(*)`. */
@@ -18,7 +18,7 @@ export function scopedGrantAllows(grants: readonly string[], name: string, input
   const scoped = grants.filter(isScopedGrant);
   if (!scoped.length) return false;
   const file = { scope: "local" as const, path: "allowed-tools", root: cwd, doc: {} };
-  const ctx = { cwd, home: homedir(), warn: () => {} };
+  const ctx = { cwd, home: homeDir(), warn: () => {} };
   const rules = new PermissionRules(
     compileRules(
       scoped.map((text) => ({ text, behavior: "allow" as const, file })),

@@ -8,7 +8,7 @@
  * description back, in listing order, while the budget allows. Skills with
  * `disable-model-invocation` are left out.
  */
-import type { Skill } from "./types.ts";
+import type { Skill } from "./skill.ts";
 
 export const LISTING_HEADER = "The following skills are available for use with the Skill tool:";
 export const MAX_DESCRIPTION_CHARS = 1536;

@@ -10,8 +10,8 @@ import { join } from "node:path";
 import { fallbackDescription, parseSkillFile } from "./front-matter.ts";
 import { renderBody, skillText } from "./render.ts";
 import type { SkillFolder } from "./folders.ts";
-import type { Skill } from "./types.ts";
-import { SkillLoadError } from "./types.ts";
+import type { Skill } from "./skill.ts";
+import { SkillLoadError } from "./skill.ts";
 import { errorMessage } from "../../shared/values.ts";
 
 export interface LocalScan {

@@ -4,7 +4,7 @@
  * sees it; any other resource is read as always. The verification code loads only for such a file.
  */
 import type { McpRegistry } from "../../mcp/registry/registry.ts";
-import { InputError } from "../input/types.ts";
+import { InputError } from "../input/input-shapes.ts";
 
 /**
  * `resources/read` of `uri` on `server`, verified when a skill of that server lists it.
@@ -17,7 +17,7 @@ export async function readMentioned(registry: McpRegistry, server: string, uri: 
     ?.skills?.flatMap((e) => e.resources ?? [])
     .find((r) => r.uri === uri);
   if (!listed) return read(uri);
-  const [{ readVerified }, { SkillLoadError }] = await Promise.all([import("./verify.ts"), import("./types.ts")]);
+  const [{ readVerified }, { SkillLoadError }] = await Promise.all([import("./verify.ts"), import("./skill.ts")]);
   try {
     return { contents: [{ uri, mimeType: "text/markdown", text: await readVerified(server, listed, read) }] };
   } catch (err) {

@@ -12,7 +12,7 @@ import type { SkillCatalog } from "./catalog.ts";
 import { type FolderSources, skillFolders } from "./folders.ts";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { userConfigDir } from "../../shared/config-dir.ts";
+import { userConfigDir } from "../../shared/claude-home.ts";
 
 export interface SkillOpenOptions {
   cwd: string;

@@ -11,7 +11,7 @@ import type { McpSkillEntry } from "../../mcp/protocol/skills.ts";
 import type { ServerSnapshot } from "../../mcp/registry/registry.ts";
 import { promptCommandPrefix } from "../mcp/names.ts";
 import { renderBody } from "./render.ts";
-import { SkillLoadError, type Skill } from "./types.ts";
+import { SkillLoadError, type Skill } from "./skill.ts";
 import { checkFrontMatter, listedResource, readVerified, type ReadResource } from "./verify.ts";
 
 const text = (v: unknown): string | undefined => (typeof v === "string" && v.trim() ? v.trim() : undefined);

@@ -8,7 +8,7 @@
 import { createHash } from "node:crypto";
 import { isDeepStrictEqual } from "node:util";
 import type { McpSkillEntry, McpSkillResource } from "../../mcp/protocol/skills.ts";
-import { SkillLoadError } from "./types.ts";
+import { SkillLoadError } from "./skill.ts";
 import { isObject } from "../../shared/values.ts";
 
 /** `resources/read` of one server. @throws on a JSON-RPC error */

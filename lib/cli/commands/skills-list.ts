@@ -4,7 +4,7 @@
  * `disable-model-invocation` and `user-invocable`).
  */
 import type { AgentRuntime } from "../../agent/runtime.ts";
-import type { Skill } from "../../agent/skills/types.ts";
+import type { Skill } from "../../agent/skills/skill.ts";
 
 const NONE = "No skills. Add one as .claude/skills/<name>/SKILL.md (this project) or ~/.claude/skills/<name>/SKILL.md (all your projects).";
 

@@ -18,7 +18,6 @@ export const SDK_IGNORED = {
   "debug-file": { type: "string" },
   "permission-prompts": { type: "string" },
   channels: { type: "string", multiple: true },
-  tools: { type: "string" },
   "fallback-model": { type: "string" },
   "project-config-root": { type: "string" },
   "add-dir": { type: "string", multiple: true },

@@ -3,7 +3,7 @@
  * opened session, for -p, the interactive session and the host protocol alike.
  */
 import type { CliArgs } from "./args.ts";
-import { userConfigDir } from "../../shared/config-dir.ts";
+import { userConfigDir } from "../../shared/claude-home.ts";
 import { openSession, type OpenedSession } from "../../agent/sessions/session-open.ts";
 import { SessionError } from "../../agent/sessions/sessions.ts";
 

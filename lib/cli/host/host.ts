@@ -6,21 +6,19 @@
  * diagnostics go to stderr. EOF on stdin ends the run once queued turns are done, servers shut down.
  */
 import type { CliArgs } from "../flags/args.ts";
-import { AgentRuntime } from "../../agent/runtime.ts";
-import { runtimeOptions } from "../flags/runtime-options.ts";
-import { openRunSession, SessionError } from "../flags/session-flags.ts";
-import { onShutdown, shutdown, shutdownSignal } from "../../agent/lifecycle.ts";
-import { loadSettings } from "../flags/settings.ts";
+import { shutdownSignal } from "../../agent/lifecycle.ts";
+import { isStartError, Run, startExitCode } from "../run.ts";
 import { writeStdout } from "../io/stdout.ts";
 import { HostChannel } from "./channel.ts";
 import { handleControl, initializeResponse, type HostState } from "./control.ts";
-import { hostPermissions, runHostTurn, type UserLine } from "./turn.ts";
+import { hostPermissions, runHostTurn, type UserLine } from "./host-turn.ts";
 import { decide } from "../../agent/policy/decide.ts";
-import type { Skill } from "../../agent/skills/types.ts";
+import type { Skill } from "../../agent/skills/skill.ts";
 import { skillAllowed } from "../../agent/policy/skill-permission.ts";
 import type { ToolContext } from "../../tools/tool.ts";
 import type { ServerConfig } from "../../mcp/config/load.ts";
 import { errorMessage } from "../../shared/values.ts";
+import { AsyncQueue } from "../../shared/queue.ts";
 import { ToolState } from "../../tools/tool-state.ts";
 
 const stderr = (line: string) => process.stderr.write(`${line}\n`);
@@ -29,30 +27,6 @@ interface ControlLine {
   type: "control_request";
   request_id: string;
   request: { subtype: string; [k: string]: unknown };
-}
-
-/** Messages of a stream that may not have arrived yet; `next` waits, and resolves undefined after `close`. */
-class Inbox<T> {
-  private readonly items: T[] = [];
-  private waiting: ((item: T | undefined) => void) | undefined;
-  private closed = false;
-  push(item: T): void {
-    if (this.waiting) {
-      const w = this.waiting;
-      this.waiting = undefined;
-      w(item);
-    } else this.items.push(item);
-  }
-  close(): void {
-    this.closed = true;
-    this.waiting?.(undefined);
-    this.waiting = undefined;
-  }
-  next(): Promise<T | undefined> {
-    if (this.items.length) return Promise.resolve(this.items.shift());
-    if (this.closed) return Promise.resolve(undefined);
-    return new Promise((resolve) => (this.waiting = resolve));
-  }
 }
 
 /** Stdin as one parsed JSON value per non-empty line; a line that does not parse is reported and skipped. */
@@ -83,7 +57,7 @@ async function* jsonLines(stream: ReadableStream<Uint8Array>): AsyncGenerator<un
   if (last !== undefined) yield last;
 }
 
-/** Runs host mode to EOF. Returns the exit code: 0, or 1 when the session could not be opened. */
+/** Runs host mode to EOF. Returns the exit code: 0; 2 for a usage error (a session flag, --settings, --mcp-config); 1 when the run cannot go on. */
 export async function runHost(args: CliArgs): Promise<number> {
   const cwd = process.cwd();
   let pending: Promise<unknown> = Promise.resolve();
@@ -92,16 +66,10 @@ export async function runHost(args: CliArgs): Promise<number> {
     pending = pending.then(() => writeStdout(line));
   };
   if (args.verbose && args.ignoredFlags.length) stderr(`note: accepted for the Agent SDK and ignored: ${args.ignoredFlags.join(" ")}`);
-  let session: ReturnType<typeof openRunSession>;
-  try {
-    session = openRunSession(args, cwd, stderr);
-  } catch (err) {
-    if (!(err instanceof SessionError)) throw err;
-    stderr(`error: ${err.message}`);
-    return 1;
-  }
+  const run = await Run.open(args, { cwd, warn: stderr, endReason: "other" });
+  if (typeof run === "number") return run;
   const channel = new HostChannel(emit);
-  const turns = new Inbox<UserLine>();
+  const turns = new AsyncQueue<UserLine>();
   const early: ControlLine[] = [];
   let state: HostState | undefined;
   let initialize: ControlLine | undefined;
@@ -142,7 +110,7 @@ export async function runHost(args: CliArgs): Promise<number> {
   };
   const reading = (async () => {
     for await (const message of jsonLines(Bun.stdin.stream())) dispatch(message);
-    turns.close();
+    turns.end();
     channel.end();
     started();
   })();
@@ -163,15 +131,8 @@ export async function runHost(args: CliArgs): Promise<number> {
       ? init.sdkMcpServers.filter((n): n is string => typeof n === "string").map((name) => ({ type: "sdk", name }))
       : [];
     const systemPrompt = Array.isArray(init.systemPrompt) ? init.systemPrompt.join("\n") : typeof init.systemPrompt === "string" ? init.systemPrompt : "";
-    const loaded = await loadSettings(args, cwd, stderr);
-    if (loaded.usage) {
-      stderr(`error: ${loaded.usage}`);
-      return 2;
-    }
-    loaded.hooks?.identify(session.conversation.sessionId, session.path, args.permissionMode);
-    if (loaded.hooks) onShutdown(() => loaded.hooks!.sessionEnd("other"));
-    const options = runtimeOptions(args, cwd, { log: stderr }, session.savedModel, loaded.hooks);
-    const runtime = await AgentRuntime.start({
+    const options = run.options({ log: stderr });
+    const runtime = await run.startRuntime({
       ...options,
       mcpConfig: [...options.mcpConfig, ...delivered],
       // The SDK sends [""] when the program set no system prompt: ours stays then.
@@ -183,8 +144,7 @@ export async function runHost(args: CliArgs): Promise<number> {
       ...(Array.isArray(init.skills) ? { skills: init.skills.filter((n): n is string => typeof n === "string") } : {}),
       skillGate: (skill, ctx) => (state ? hostSkillGate(state, channel, skill, ctx) : undefined),
     });
-    session.start(runtime.model.model);
-    runtime.pinRoutes(session.conversation.routes);
+    run.begin(runtime);
     state = {
       runtime,
       args,
@@ -198,15 +158,15 @@ export async function runHost(args: CliArgs): Promise<number> {
     for (;;) {
       const line = await turns.next();
       if (!line || shutdownSignal.aborted) break;
-      await runHostTurn(line, state, channel, session.conversation, emit);
+      await runHostTurn(line, state, channel, run.conversation, emit);
     }
   } catch (err) {
-    code = 1;
+    code = isStartError(err) ? startExitCode(err) : 1;
     if (!shutdownSignal.aborted) stderr(`error: ${errorMessage(err)}`);
   } finally {
     await Promise.all(answering);
     await pending;
-    await shutdown();
+    await run.end();
   }
   void reading;
   return code;

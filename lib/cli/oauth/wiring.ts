@@ -8,7 +8,7 @@ import type { OAuthConfig } from "../../mcp/auth/oauth-block.ts";
 import { OAuthProvider } from "../../mcp/auth/oauth-provider.ts";
 import { probeChallenge } from "../../mcp/auth/probe.ts";
 import { defaultStorePath, TokenStore } from "../../mcp/auth/store.ts";
-import { userConfigDir } from "../../shared/config-dir.ts";
+import { userConfigDir } from "../../shared/claude-home.ts";
 import { loginInteraction } from "./browser-login.ts";
 
 /** What OAuth needs of a remote server's config entry. */

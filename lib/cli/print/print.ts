@@ -1,30 +1,26 @@
 /**
- * `-p` print mode: one prompt (argument, stdin, or both), one turn (../turn.ts), the final answer on
+ * `-p` print mode: one prompt (argument, stdin, or both), one turn (lib/agent/turn.ts), the final answer on
  * stdout, diagnostics on stderr. Non-streaming model requests, as scripted graders expect.
  * Exit codes: 0 success; 1 the run failed (model error, bad input, --max-turns).
  */
-import { McpConfigFlagError } from "../../agent/runtime-options.ts";
 import type { CliArgs } from "../flags/args.ts";
-import { AgentRuntime } from "../../agent/runtime.ts";
+import type { AgentRuntime } from "../../agent/runtime.ts";
 import { InputError } from "../../agent/input/input.ts";
 import { ToolState } from "../../tools/tool-state.ts";
 import { ModelError } from "../../agent/model.ts";
 import { describeUsage, zeroUsage } from "../../agent/usage.ts";
 import { describeCompaction } from "../../agent/compact.ts";
-import { fatalLine, shutdown, shutdownSignal } from "../../agent/lifecycle.ts";
+import { fatalLine, shutdownSignal } from "../../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "../io/stdin.ts";
 import { OutputWriter, type ResultEvent } from "./output.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
-import { openRunSession, SessionError } from "../flags/session-flags.ts";
-import type { OpenedSession } from "../../agent/sessions/session-open.ts";
 import { flagsAllow } from "../../agent/policy/gate.ts";
-import { runtimeOptions } from "../flags/runtime-options.ts";
 import { StartupStatus } from "../ui/startup-status.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
 import { skillGate } from "../../agent/policy/skill-permission.ts";
-import { loadSettings } from "../flags/settings.ts";
+import { isStartError, Run, startExitCode } from "../run.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 
@@ -58,23 +54,9 @@ export async function runPrint(args: CliArgs): Promise<number> {
   const started = performance.now();
   const cwd = process.cwd();
   const writer = new OutputWriter(args.outputFormat);
-  let session: OpenedSession;
-  try {
-    session = openRunSession(args, cwd, stderr);
-  } catch (err) {
-    if (!(err instanceof SessionError)) throw err;
-    stderr(`error: ${err.message}`);
-    return err.usage ? 2 : 1;
-  }
-  const loaded = await loadSettings(args, cwd, stderr);
-  if (loaded.usage) {
-    stderr(`error: ${loaded.usage}`);
-    return 2;
-  }
-  const settings = loaded.hooks;
-  if (args.resume || args.continue) settings?.restart("resume");
-  const conversation = session.conversation;
-  settings?.identify(conversation.sessionId, session.path, args.permissionMode);
+  const run = await Run.open(args, { cwd, warn: stderr, endReason: "other" });
+  if (typeof run === "number") return run;
+  const conversation = run.conversation;
   writer.sessionId = conversation.sessionId;
   const stdinText = readPipedStdin(args.prompt === undefined ? undefined : STDIN_GRACE_MS);
   let runtime: AgentRuntime | undefined;
@@ -99,17 +81,11 @@ export async function runPrint(args: CliArgs): Promise<number> {
     // When only stdin can hold the prompt, no prompt is a usage error found before any server starts.
     let piped = args.prompt?.trim() ? undefined : await stdinText;
     if (piped !== undefined && !piped.trim()) throw new NoPromptError(NO_PROMPT);
-    runtime = await AgentRuntime.start({
-      ...runtimeOptions(
-        args,
-        cwd,
-        { log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle },
-        session.savedModel,
-        settings,
-      ),
+    runtime = await run.startRuntime({
+      ...run.options({ log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle }),
       // `-p /help`, `/mcp`, `/tools` answer without the model, so they need no key.
       modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
-      skillGate: (skill) => skillGate(skill, args.allowedTools, settings),
+      skillGate: (skill) => skillGate(skill, args.allowedTools, run.settings),
     });
     status?.finish(runtime.servers());
     piped ??= await stdinText;
@@ -121,10 +97,8 @@ export async function runPrint(args: CliArgs): Promise<number> {
       if (initialised) return;
       initialised = true;
       writer.init({ tools: s.tools().map((t) => t.name), cwd, model: s.model.model, mcp_servers: s.servers().map(({ name, status }) => ({ name, status })) });
-      session.start(s.model.model);
-      s.pinRoutes(conversation.routes);
+      run.begin(s);
       writer.sessionId = conversation.sessionId;
-      settings?.identify(conversation.sessionId, session.path, args.permissionMode);
     };
     const outcome = await runTurn(
       {
@@ -141,7 +115,11 @@ export async function runPrint(args: CliArgs): Promise<number> {
         interrupt: neverInterrupted,
         // The mode comes from --permission-mode alone (never a settings defaultMode), and nobody is
         // asked: what needs permission is refused. Without the flag, everything runs.
-        permissions: { mode: () => args.permissionMode, flagAllows: (tool, input) => flagsAllow(s, args.allowedTools, tool, input) },
+        permissions: {
+          mode: () => args.permissionMode,
+          flagAllows: (tool, input) => flagsAllow(s, args.allowedTools, tool, input),
+          flagRules: () => [...args.allowedTools, ...s.skillRules()],
+        },
         events: {
           line: stderr,
           onUserMessage: init,
@@ -164,8 +142,8 @@ export async function runPrint(args: CliArgs): Promise<number> {
     code = 1;
     if (shutdownSignal.aborted) {
       // A signal is shutting the run down; its handler sets the exit code and says nothing more.
-    } else if (err instanceof ModelError || err instanceof InputError || err instanceof McpConfigFlagError) {
-      if (err instanceof NoPromptError || err instanceof McpConfigFlagError) code = 2;
+    } else if (isStartError(err) || err instanceof InputError) {
+      code = err instanceof NoPromptError ? 2 : startExitCode(err);
       stderr(`error: ${err.message}`);
       finish({ subtype: "error_during_execution", result: err.message, errors: [err.message] });
     } else {
@@ -176,8 +154,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
   } finally {
     // The answer goes out first: a server slow to exit must not hold it back.
     await writer.flush();
-    await settings?.sessionEnd("other");
-    await shutdown();
+    await run.end();
   }
   return code;
 }

@@ -14,7 +14,7 @@ import { mcpStatus } from "./servers.ts";
 import { describeUsage } from "../../agent/usage.ts";
 import { describeCompaction } from "../../agent/compact.ts";
 import { reconnect } from "./reconnect.ts";
-import { describeHooks, describeRules } from "../../agent/policy/listing.ts";
+import { describeHooks, describeRules } from "../../agent/policy/rules-listing.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
 export const REPL_BUILTINS: ReadonlySet<string> = new Set([

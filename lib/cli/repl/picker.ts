@@ -3,7 +3,7 @@
  * prompt, prompt count), newest first, and reads the choice. Runs before the session starts.
  */
 import * as readline from "node:readline/promises";
-import { userConfigDir } from "../../shared/config-dir.ts";
+import { userConfigDir } from "../../shared/claude-home.ts";
 import { listSessions, SessionError } from "../../agent/sessions/sessions.ts";
 
 const SHOWN = 20;

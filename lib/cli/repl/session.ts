@@ -5,14 +5,10 @@
  * prompts. Esc or Ctrl-C interrupts a turn; Ctrl-C twice or Ctrl-D leaves; servers are shut down on exit.
  */
 import type { CliArgs } from "../flags/args.ts";
-import { runtimeOptions } from "../flags/runtime-options.ts";
-import { askSettingsTrust, trustHook } from "./trust.ts";
-import { AgentRuntime } from "../../agent/runtime.ts";
+import { askSettingsTrust, trustHook } from "./trust-questions.ts";
+import type { AgentRuntime } from "../../agent/runtime.ts";
 import { ToolState } from "../../tools/tool-state.ts";
-import { ModelError } from "../../agent/model.ts";
-import { McpConfigFlagError } from "../../agent/runtime-options.ts";
-import { onShutdown, shutdown } from "../../agent/lifecycle.ts";
-import { loadSettings } from "../flags/settings.ts";
+import { onShutdown } from "../../agent/lifecycle.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
 import { StartupStatus } from "../ui/startup-status.ts";
 import { History, historyPath } from "./history.ts";
@@ -22,11 +18,11 @@ import { completionSources } from "./complete-sources.ts";
 import { ServerProgress } from "./servers.ts";
 import { samplingConsent } from "./sampling.ts";
 import { skillConsent } from "./skill-consent.ts";
-import type { Skill } from "../../agent/skills/types.ts";
+import type { Skill } from "../../agent/skills/skill.ts";
 import { deferredElicitation } from "./elicitation.ts";
 import type { SamplingConsent } from "../../agent/mcp/sampling.ts";
-import { openRunSession, SessionError } from "../flags/session-flags.ts";
-import type { OpenedSession } from "../../agent/sessions/session-open.ts";
+import { SessionError } from "../../agent/sessions/sessions.ts";
+import { isStartError, Run, startExitCode } from "../run.ts";
 import type { ReplState } from "./commands.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { sessionMode } from "./permission.ts";
@@ -41,31 +37,26 @@ export async function runRepl(args: CliArgs): Promise<number> {
   const status = new StartupStatus(process.stderr, style);
   let log = status.log;
   let runtime: AgentRuntime;
-  let session: OpenedSession;
+  let resume: string | null | undefined;
   try {
-    const resume = args.resume === "" ? await (await import("./picker.ts")).pickSession(cwd) : args.resume;
-    if (resume === null) return 0;
-    session = openRunSession(args, cwd, (line) => process.stderr.write(`${line}\n`), resume);
+    resume = args.resume === "" ? await (await import("./picker.ts")).pickSession(cwd) : args.resume;
   } catch (err) {
     if (!(err instanceof SessionError)) throw err;
     process.stderr.write(`error: ${err.message}\n`);
-    return err.usage ? 2 : 1;
+    return startExitCode(err);
   }
-  // What a repository's own settings loosen applies only once approved (hooks run commands).
-  const loaded = await loadSettings(
-    args,
+  if (resume === null) return 0;
+  const run = await Run.open(args, {
     cwd,
-    (line) => process.stderr.write(`${line}\n`),
-    (pending) => askSettingsTrust(pending),
-  );
-  if (loaded.usage) {
-    process.stderr.write(`error: ${loaded.usage}\n`);
-    return 2;
-  }
-  const settings = loaded.hooks;
-  if (args.resume !== undefined || args.continue) settings?.restart("resume");
-  settings?.identify(session.conversation.sessionId, session.path, sessionMode(args, settings));
-  if (settings) onShutdown(() => settings.sessionEnd("prompt_input_exit"));
+    warn: (line) => process.stderr.write(`${line}\n`),
+    resume,
+    // What a repository's own settings loosen applies only once approved (hooks run commands).
+    consent: (pending) => askSettingsTrust(pending),
+    permissionMode: (settings) => sessionMode(args, settings),
+    endReason: "prompt_input_exit",
+  });
+  if (typeof run === "number") return run;
+  const { settings, session } = run;
   // Leaving while servers connect (Ctrl-C, SIGTERM) must not leave the live line half-drawn.
   const dropStatus = onShutdown(async () => status.abandon());
   // Servers connect in the background: the prompt comes at once (see servers.ts).
@@ -75,30 +66,24 @@ export async function runRepl(args: CliArgs): Promise<number> {
   let skillQuestion: ((skill: Skill) => Promise<string | undefined>) | undefined;
   const elicitation = deferredElicitation();
   try {
-    runtime = await AgentRuntime.start(
-      runtimeOptions(
-        args,
-        cwd,
-        {
-          log: (line) => log(line),
-          onMcpServerSettled: progress.settle,
-          approveProjectServers: trustHook(cwd),
-          background: true,
-          samplingConsent: (server, params, signal) => consent?.(server, params, signal) ?? Promise.resolve(false),
-          elicitation: elicitation.feature,
-          // Asked once the terminal exists; a skill the model loads before then is refused.
-          skillGate: (skill) => skillQuestion?.(skill) ?? `The skill ${skill.name} needs permission and the session is not ready to ask.`,
-        },
-        session.savedModel,
-        settings,
-      ),
+    runtime = await run.startRuntime(
+      run.options({
+        log: (line) => log(line),
+        onMcpServerSettled: progress.settle,
+        approveProjectServers: trustHook(cwd),
+        background: true,
+        samplingConsent: (server, params, signal) => consent?.(server, params, signal) ?? Promise.resolve(false),
+        elicitation: elicitation.feature,
+        // Asked once the terminal exists; a skill the model loads before then is refused.
+        skillGate: (skill) => skillQuestion?.(skill) ?? `The skill ${skill.name} needs permission and the session is not ready to ask.`,
+      }),
     );
     started = runtime;
   } catch (err) {
-    if (!(err instanceof ModelError || err instanceof McpConfigFlagError)) throw err;
+    if (!isStartError(err)) throw err;
     process.stderr.write(`error: ${err.message}\n`);
-    await shutdown();
-    return err instanceof McpConfigFlagError ? 2 : 1;
+    await run.end();
+    return startExitCode(err);
   }
   dropStatus();
   process.stderr.write(style.dim(`${runtime.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");
@@ -112,8 +97,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   // Servers may log at any time (a crash, a failed re-list): such lines go above the prompt.
   log = (line) => term.print(line);
   progress.attach({ setNotice: (line) => term.setNotice(line), print: (text) => term.print(text) });
-  session.start(runtime.model.model);
-  runtime.pinRoutes(session.conversation.routes);
+  run.begin(runtime);
   const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
   const resumedTurns = state.conversation.turns;
   if (resumedTurns) term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));
@@ -161,6 +145,6 @@ export async function runRepl(args: CliArgs): Promise<number> {
   } finally {
     term.close();
   }
-  await shutdown();
+  await run.end();
   return 0;
 }

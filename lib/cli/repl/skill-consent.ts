@@ -4,7 +4,7 @@
  * run without asking until the turn ends). `--allowedTools Skill(<name>)`, a settings allow rule
  * and bypassPermissions answer it beforehand; dontAsk refuses it without a question.
  */
-import type { Skill } from "../../agent/skills/types.ts";
+import type { Skill } from "../../agent/skills/skill.ts";
 import { skillAllowed, type SkillSettings } from "../../agent/policy/skill-permission.ts";
 import { parseAnswer } from "./permission.ts";
 import type { Style } from "../ui/style.ts";

@@ -1,5 +1,5 @@
 /**
- * One input of the interactive session at a time: a built-in command, or a turn (../turn.ts) with
+ * One input of the interactive session at a time: a built-in command, or a turn (lib/agent/turn.ts) with
  * the model's text rendered as it streams, one line per tool call, permission questions on the
  * prompt's row and a status line. Esc or Ctrl-C interrupts it; Ctrl-C twice leaves.
  */
@@ -119,6 +119,7 @@ export class TurnRunner {
             onInterrupt: interrupt,
             matches: (toolName, rule) => runtime.matchesRule(toolName, rule),
             granted: () => runtime.skillGrants(),
+            grantRules: () => runtime.skillRules(),
             grantsCall: (tool, input) => runtime.skillGrantsCall(tool.name, input),
             always: this.always,
           }),

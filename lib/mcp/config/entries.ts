@@ -7,7 +7,7 @@ import { resolve } from "node:path";
 import { parseOAuthConfig } from "../auth/oauth-block.ts";
 import { describeType, isObject } from "../../shared/values.ts";
 import { validateOptions } from "./server-options.ts";
-import type { HttpServerConfig, ServerConfig, StdioServerConfig } from "./types.ts";
+import type { HttpServerConfig, ServerConfig, StdioServerConfig } from "./server-config.ts";
 
 /** A valid entry with the variables it named but the environment lacked, or why it is not valid. */
 export type EntryResult = { server: ServerConfig; unset: string[] } | string;

@@ -9,9 +9,9 @@ import { jsonErrorOffset, lineColumn } from "../../files/json-position.ts";
 import { isObject } from "../../shared/values.ts";
 import { readJsonFile, readScope, SCOPES, scopeLabel, scopePaths, valueAt } from "./scopes.ts";
 import { validateEntry } from "./entries.ts";
-import type { ServerConfig, ServerOrigin } from "./types.ts";
+import type { ServerConfig, ServerOrigin } from "./server-config.ts";
 
-export type { HttpServerConfig, SdkServerConfig, ServerBase, ServerConfig, ServerOrigin, StdioServerConfig } from "./types.ts";
+export type { HttpServerConfig, SdkServerConfig, ServerBase, ServerConfig, ServerOrigin, StdioServerConfig } from "./server-config.ts";
 
 /** The result of validating one entry: the server and the `${VAR}`s that had no value, or why it was skipped. */
 

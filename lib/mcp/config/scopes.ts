@@ -11,8 +11,8 @@
  * On a name clash local wins over project, project over user (Claude Code's precedence).
  */
 import { readFileSync } from "node:fs";
-import { homedir } from "node:os";
 import { join, resolve } from "node:path";
+import { homeDir, userConfigFile } from "../../shared/claude-home.ts";
 import { jsonErrorOffset, lineColumn } from "../../files/json-position.ts";
 
 export type Scope = "local" | "project" | "user";
@@ -33,13 +33,8 @@ export interface ScopePaths {
   userFile: string;
 }
 
-/**
- * The user file: `$CLAUDE_CONFIG_DIR/.claude.json` when that variable is set and not empty, else
- * `~/.claude.json` (`$HOME` first, so a test or a sandbox can point it elsewhere).
- */
-export function userConfigFile(env: Record<string, string | undefined> = process.env): string {
-  return env.CLAUDE_CONFIG_DIR ? join(env.CLAUDE_CONFIG_DIR, ".claude.json") : join(env.HOME || homedir(), ".claude.json");
-}
+/** The user file (shared/claude-home.ts), kept here for the config's callers. */
+export { userConfigFile };
 
 export function scopePaths(cwd: string, env: Record<string, string | undefined> = process.env): ScopePaths {
   const project = resolve(cwd);
@@ -58,7 +53,7 @@ export function serversKeyPath(scope: Scope, paths: ScopePaths): string[] {
 
 /** How a person names a scope's storage: `.mcp.json`, `~/.claude.json`, `~/.claude.json [project /x]`. */
 export function scopeLabel(scope: Scope, paths: ScopePaths, env: Record<string, string | undefined> = process.env): string {
-  const home = env.HOME || homedir();
+  const home = homeDir(env);
   const file = scopeFile(scope, paths);
   const shown = file.startsWith(`${home}/`) ? `~/${file.slice(home.length + 1)}` : file;
   return scope === "local" ? `${shown} [project ${paths.project}]` : shown;

@@ -2,7 +2,7 @@
  * The declaration of the tasks extension of MCP 2026-07-28 (SEP-2663 §Capability Negotiation,
  * `io.modelcontextprotocol/tasks`): the server names it in `server/discover` capabilities, the
  * client in each request's `clientCapabilities.extensions`. Here, below the session, because the
- * session's envelope carries it; following the tasks is tasks/modern-follow.ts. Pure.
+ * session's envelope carries it; following the tasks is tasks/rev2026-07-28/follow.ts. Pure.
  */
 import type { ClientCapabilities, ServerCapabilities } from "./protocol.ts";
 import { isObject } from "../../shared/values.ts";

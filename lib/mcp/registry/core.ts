@@ -10,7 +10,7 @@ import type { ListKind } from "../protocol/protocol.ts";
 import { DEFAULT_STARTUP_TIMEOUT_MS, DEFAULT_TOOL_TIMEOUT_MS } from "../config/env.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { beginWork } from "../../shared/pending-work.ts";
-import type { RegistryOptions, ServerState } from "./types.ts";
+import type { RegistryOptions, ServerState } from "./snapshot.ts";
 import { Restarter } from "./restarts.ts";
 import { authRequired, HandshakeError, handshake, listInto, openSession } from "./session-start.ts";
 import { RunningTasks } from "../tasks/running.ts";

@@ -5,7 +5,7 @@
  * says `"protocolVersion": "2026-07-28"`; `MCP_PROTOCOL_NEGOTIATION=legacy` never probes. Only an
  * opted-in plan reads and writes remembered verdicts (verdicts.ts).
  */
-import { userConfigDir } from "../../shared/config-dir.ts";
+import { userConfigDir } from "../../shared/claude-home.ts";
 import type { ServerConfig } from "../config/load.ts";
 import { DEFAULT_STARTUP_TIMEOUT_MS } from "../config/env.ts";
 import type { Era, NegotiationPlan } from "../session/negotiate.ts";

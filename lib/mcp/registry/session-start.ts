@@ -8,11 +8,11 @@ import { AuthRequiredError } from "../auth/provider.ts";
 import { McpClient } from "../session/client.ts";
 import type { ServerConfig } from "../config/load.ts";
 import type { ClientFeatures } from "../session/features.ts";
-import type { RegistryOptions } from "./types.ts";
+import type { RegistryOptions } from "./snapshot.ts";
 import { openTransport } from "./transport-factory.ts";
 import { McpError } from "../protocol/errors.ts";
 import { ErrorCode, type ListKind, type McpTool } from "../protocol/protocol.ts";
-import type { ServerState } from "./types.ts";
+import type { ServerState } from "./snapshot.ts";
 import { declaresSkills, skillEntry, type McpSkillEntry } from "../protocol/skills.ts";
 import { negotiationPlan } from "./negotiation-plan.ts";
 

@@ -29,7 +29,7 @@ import { paginate } from "./pagination.ts";
 import { isObject } from "../../shared/values.ts";
 import { settlesWithin } from "../../shared/async.ts";
 import { type Era, type NegotiationPlan, negotiate, type Outcome } from "./negotiate.ts";
-import type { ModernSession } from "./modern-session.ts";
+import type { ModernSession } from "./rev2026-07-28/session.ts";
 import type { Listener } from "./listen.ts";
 
 /** After a write hit a broken pipe, how long the transport may take to report the exit that broke it (ms). */
@@ -161,7 +161,7 @@ export class McpClient {
 
   /** The 2026-07-28 era: capabilities from `server/discover`, then `subscriptions/listen` for the list changes it announces. */
   private async modernSession(outcome: Extract<Outcome, { era: "modern" }>, capabilities: ReturnType<typeof declaredCapabilities>): Promise<SessionInfo> {
-    const { startModern } = await import("./modern-start.ts");
+    const { startModern } = await import("./rev2026-07-28/start.ts");
     const started = startModern({
       conn: this.conn,
       features: this.opts.features,

@@ -6,6 +6,7 @@
  */
 import { McpError } from "../protocol/errors.ts";
 import type { ServerCapabilities } from "../protocol/protocol.ts";
+import { sleep } from "../../shared/async.ts";
 
 /** First reopen delay and the cap (ms); each failure doubles the delay, a stream that delivered resets it. */
 export const LISTEN_BACKOFF_MS = { first: 500, max: 30_000 };
@@ -52,7 +53,7 @@ export function listen(
         }
         note?.(`subscriptions/listen dropped (${error instanceof Error ? error.message : String(error)}); reopening in about ${delay} ms`);
       }
-      await wait(delay * (0.5 + Math.random() / 2), stop.signal);
+      await sleep(delay * (0.5 + Math.random() / 2), stop.signal);
       delay = Math.min(delay * 2, LISTEN_BACKOFF_MS.max);
     }
   })();
@@ -62,16 +63,4 @@ export function listen(
       delay = LISTEN_BACKOFF_MS.first;
     },
   };
-}
-
-function wait(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    }
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

@@ -3,7 +3,7 @@
  * basic/utilities/tasks §Tool-Level Negotiation), for the registry: a tool whose `taskSupport`
  * is "required" (or "optional" with the entry's `preferTasks`) is run as a task and followed; any
  * other call is sent exactly as before, and a 2025 task it gets back anyway is refused, not followed.
- * In a 2026-07-28 session a `resultType: "task"` answer (SEP-2663) is followed (modern-follow.ts).
+ * In a 2026-07-28 session a `resultType: "task"` answer (SEP-2663) is followed (rev2026-07-28/follow.ts).
  */
 import type { RequestOptions } from "../session/jsonrpc.ts";
 import type { CallToolResult, McpTool, ServerCapabilities } from "../protocol/protocol.ts";
@@ -50,7 +50,7 @@ export async function callTool(
   const result = await session.callTool(tool, args, plain);
   // SEP-2663 (2026-07-28): the server alone decides; a CreateTaskResult is followed to its result.
   if (isCreateTaskResult(result)) {
-    const { followModernTask } = await import("./modern-follow.ts");
+    const { followModernTask } = await import("./rev2026-07-28/follow.ts");
     const { timeoutMs, signal, onTaskStatus } = opts;
     return followModernTask(session, tool, result, { timeoutMs, signal, onTaskStatus, running });
   }

@@ -14,6 +14,7 @@ import { errorMessage, isObject, preview } from "../../shared/values.ts";
 import type { TaskPeer } from "./peer.ts";
 import type { RunningTasks } from "./running.ts";
 import { createdTask, isTerminal, readTask, serverOffers, type Task } from "./task.ts";
+import { raceAbort } from "../../shared/async.ts";
 
 /** Between polls when the task suggests no `pollInterval`, in ms. */
 export const DEFAULT_POLL_INTERVAL_MS = 1000;
@@ -226,16 +227,7 @@ class TaskRun {
 
   /** `promise`, or the abort's reason once the call is stopped (a result that never comes). */
   private await<T>(promise: Promise<T>): Promise<T> {
-    const signal = this.controller.signal;
-    if (signal.aborted) return Promise.reject(signal.reason);
-    return new Promise((resolve, reject) => {
-      const onAbort = () => reject(signal.reason);
-      signal.addEventListener("abort", onAbort, { once: true });
-      void promise.then((value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      });
-    });
+    return raceAbort(promise, this.controller.signal);
   }
 
   private notified(params: Params): void {

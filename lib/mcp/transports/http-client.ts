@@ -10,6 +10,7 @@ import type { HttpAuthProvider } from "../auth/provider.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { proxyFor } from "../../shared/proxy.ts";
 import { NotSentError } from "../protocol/errors.ts";
+import { sleep } from "../../shared/async.ts";
 
 export interface HttpClientOptions {
   /** Headers from the config entry, sent on every request to the server's own origin. */
@@ -38,18 +39,6 @@ const NEVER_SENT = new Set(["ECONNREFUSED", "ConnectionRefused", "ENOTFOUND", "E
 
 function neverSent(error: unknown): boolean {
   return NEVER_SENT.has(String((error as { code?: unknown })?.code ?? ""));
-}
-
-function abortableDelay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });
 }
 
 /** Times a 429 is waited out (its Retry-After, at most MAX_RETRY_AFTER_MS) before it is the answer. */
@@ -93,7 +82,7 @@ export class HttpClient {
       const wait = retryAfterMs(response.headers.get("retry-after"));
       if (wait === undefined || wait > MAX_RETRY_AFTER_MS) break;
       await discard(response);
-      await abortableDelay(wait, req.signal);
+      await sleep(wait, req.signal);
       response = await this.follow(url, req);
     }
     // One retry after an answered challenge, and one more when the new DPoP-bound token's first
@@ -149,7 +138,7 @@ export class HttpClient {
           if (attempt >= RETRY_DELAYS_MS.length || !neverSent(error) || req.signal?.aborted) {
             throw neverSent(error) ? new NotSentError(describeFetchError(error, target)) : new Error(describeFetchError(error, target));
           }
-          await abortableDelay(RETRY_DELAYS_MS[attempt]!, req.signal);
+          await sleep(RETRY_DELAYS_MS[attempt]!, req.signal);
         }
       }
       const location = response.headers.get("location");

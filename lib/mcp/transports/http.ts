@@ -8,7 +8,7 @@ import type { HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
 import { LegacySseTransport } from "./legacy-sse.ts";
 import type { ParamHeader } from "./mcp-headers.ts";
-import type { ModernHttpTransport } from "./modern-http.ts";
+import type { ModernHttpTransport } from "./rev2026-07-28/http.ts";
 import { LegacyFallbackHint, StreamableHttpTransport } from "./streamable-http.ts";
 import { errorMessage } from "../../shared/values.ts";
 
@@ -64,7 +64,7 @@ export class HttpTransport implements Transport {
    * 2026-07-28 Streamable HTTP on the same URL, "legacy" the 2025 transports again.
    */
   async setEra(era: "legacy" | "modern"): Promise<void> {
-    const { ModernHttpTransport } = await import("./modern-http.ts");
+    const { ModernHttpTransport } = await import("./rev2026-07-28/http.ts");
     if (era === "modern" && !(this.current instanceof ModernHttpTransport)) {
       this.legacy = this.current;
       this.current = new ModernHttpTransport({ ...this.opts, inbox: this.messages });

@@ -16,6 +16,7 @@ import { classify, type Outgoing } from "./outgoing.ts";
 import { continueParser, readReplyStream } from "./sse-reply.ts";
 import { settlesWithin } from "../../shared/async.ts";
 import { errorMessage } from "../../shared/values.ts";
+import { sleep } from "../../shared/async.ts";
 
 export interface StreamableHttpOptions extends HttpClientOptions {
   url: string;
@@ -156,7 +157,7 @@ export class StreamableHttpTransport implements Transport {
    */
   private async refusedInitialize(response: Response, out: Extract<Outgoing, { kind: "request" }>): Promise<void> {
     const text = await response.text().catch(() => "");
-    const { parseReply } = await import("./modern-http.ts");
+    const { parseReply } = await import("./rev2026-07-28/http.ts");
     const reply = parseReply(text, out.id);
     const fallback = [400, 404, 405].includes(response.status);
     if (reply && (!fallback || MODERN_REFUSALS.has((JSON.parse(reply) as { error?: { code?: number } }).error?.code ?? 0))) return this.messages.push(reply);
@@ -313,18 +314,4 @@ export class StreamableHttpTransport implements Transport {
       // 405, a timeout or a server already gone: the session ends with us either way.
     }
   }
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener("abort", done, { once: true });
-  });
 }

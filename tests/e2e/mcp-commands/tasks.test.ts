@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { startEverythingHttp, stopRemotePeers } from "../../support/http-peers.ts";
 import { lines, npmServer } from "../../support/mcp.ts";
-import { baseEnv, PROGRAM, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
+import { approveProjectServers, baseEnv, PROGRAM, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
 import { httpTaskServer, sent, taskLog, taskServer } from "../../support/tasks.ts";
 import { until } from "../../support/wait.ts";
 
@@ -157,6 +157,7 @@ describe("shutdown", () => {
   test("SIGTERM during mcp call of a task tool: shutdown sends tasks/cancel for it before the server goes", async () => {
     const { dir, log } = fixture(["--stuck"]);
     const env = baseEnv() as Record<string, string>;
+    await approveProjectServers(dir, env);
     const proc = Bun.spawn([PROGRAM, "mcp", "call", "t", "research", "{}"], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
     // The first poll on the wire means the task exists.
     await until(() => sent(log, "tasks/get").length > 0, "the first tasks/get");

@@ -56,7 +56,8 @@ const FAULTS: Record<string, Expected> = {
   },
   "call-half-line": timedOut,
   "call-half-exit": { stderr: ['MCP server "f" exited with code 5'], boom: ['MCP server "f" exited during the call', true] },
-  "call-invalid-utf8": timedOut,
+  // Decoded with replacement characters: the answer arrives, its bad bytes shown as U+FFFD.
+  "call-invalid-utf8": { stderr: [], boom: ["bad \uFFFD\uFFFD( bytes", false] },
   "call-50mb": { stderr: [], boom: [/^x{1000}/, false], toolTimeoutMs: 100_000 },
   "call-wrong-id": timedOut,
   "call-duplicate-id": { stderr: [], boom: ["first answer", false] },

@@ -5,12 +5,13 @@
  * to have the right shape, so nothing here throws on a malformed result.
  */
 import type { ServerConfig, ServerOrigin } from "../../../mcp/config/load.ts";
-import { base64Bytes } from "../../../files/image.ts";
 import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from "../../../mcp/protocol/protocol.ts";
 import type { ServerSnapshot } from "../../../mcp/registry/registry.ts";
 import { stderrSuffix } from "../../ui/stderr-tail.ts";
-import { textOfBlob } from "../../../agent/mcp/text-blob.ts";
 import { schemaType } from "./schema-type.ts";
+
+// What servers return (content blocks, call and prompt results) has a file of its own.
+export { callResultText, contentText, promptResultText, resourceText } from "./content-text.ts";
 
 /**
  * A config for display, as written (before `${VAR}` expansion): command and args with every env
@@ -61,8 +62,14 @@ export function failureReason(state: ServerSnapshot): string {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** `connected`, `failed`, or `disabled (not approved)` / `disabled (by its entry)`. */
+/** A project server not started because the user has not approved it (lib/agent/project-approval.ts). */
+export function pendingApproval(s: ServerSnapshot): boolean {
+  return s.status === "disabled" && s.error === "pending approval";
+}
+
+/** `connected`, `failed`, `pending approval`, or `disabled (not approved)` / `disabled (by its entry)`. */
 function statusText(s: ServerSnapshot): string {
+  if (pendingApproval(s)) return "pending approval";
   return s.status === "disabled" ? `disabled (${s.error ?? "by its entry"})` : s.status;
 }
 
@@ -258,48 +265,6 @@ export function resourcesText(resources: readonly McpResource[], templates: read
 
 function firstLine(s: string): string {
   return s.trim().split("\n")[0]!;
-}
-
-/**
- * One MCP content block as text: text as-is; image/audio/blob described with mime type and size
- * in bytes; resource links by URI; embedded text resources by their text.
- */
-export function contentText(block: unknown): string {
-  const b = (block && typeof block === "object" ? block : {}) as Record<string, any>;
-  switch (b.type) {
-    case "text":
-      return String(b.text ?? "");
-    case "image":
-    case "audio":
-      return `[${b.type} ${b.mimeType ?? "unknown type"}, ${base64Bytes(String(b.data ?? ""))} bytes]`;
-    case "resource_link":
-      return `[resource link ${b.uri}${b.name ? ` (${b.name})` : ""}]`;
-    case "resource":
-      return resourceText(b.resource ?? {});
-    default:
-      return `[${typeof b.type === "string" ? b.type : "unknown"} content]`;
-  }
-}
-
-/** A resources/read `contents` item or embedded resource: its text (a text blob's too: textOfBlob), or a description of its blob. */
-export function resourceText(r: Record<string, any>): string {
-  if (typeof r.text === "string") return r.text;
-  const decoded = typeof r.blob === "string" && typeof r.mimeType === "string" ? textOfBlob(r.mimeType, r.blob) : undefined;
-  if (decoded !== undefined) return decoded;
-  return `[binary resource ${r.uri ?? ""}, ${r.mimeType ?? "unknown type"}, ${base64Bytes(String(r.blob ?? ""))} bytes]`;
-}
-
-/** `mcp call`: the content blocks one after another; structuredContent alone → its JSON. */
-export function callResultText(result: { content?: unknown; structuredContent?: unknown }): string {
-  const content = Array.isArray(result.content) ? result.content : [];
-  if (!content.length && result.structuredContent !== undefined) return JSON.stringify(result.structuredContent, null, 2);
-  return content.map(contentText).join("\n");
-}
-
-/** `mcp prompt`: each message as `role: text`. */
-export function promptResultText(result: { messages?: unknown }): string {
-  const messages = Array.isArray(result.messages) ? result.messages : [];
-  return messages.map((m) => `${(m as { role?: string })?.role ?? "?"}: ${contentText((m as { content?: unknown })?.content)}`).join("\n");
 }
 
 /** The era as a person reads it: how the session was opened. */

@@ -8,7 +8,7 @@ import { CLIENT_SECRETS_FILE, forgetClientSecret, saveClientSecret } from "../..
 import { ConfigWriteError } from "../../../files/json-edit.ts";
 import { addServer, removeServer, ScopeEditError } from "../../../mcp/config/scope-edit.ts";
 import { scopeLabel, scopePaths } from "../../../mcp/config/scopes.ts";
-import { userConfigDir } from "../../../shared/config-dir.ts";
+import { userConfigDir } from "../../../shared/claude-home.ts";
 import { UsageError } from "../../flags/args.ts";
 import { type ManageArgs, type ManageCommandName, parseManageArgs } from "./manage-args.ts";
 import { writeStdout } from "../../io/stdout.ts";

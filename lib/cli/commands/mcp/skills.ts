@@ -9,7 +9,7 @@
 import type { McpRegistry, ServerSnapshot } from "../../../mcp/registry/registry.ts";
 import { loadServedFile, servedSkills, skillRoot } from "../../../agent/skills/served.ts";
 import { promptCommandPrefix } from "../../../agent/mcp/names.ts";
-import { SkillLoadError, type Skill } from "../../../agent/skills/types.ts";
+import { SkillLoadError, type Skill } from "../../../agent/skills/skill.ts";
 import { skillEntry, type McpSkillEntry } from "../../../mcp/protocol/skills.ts";
 import { errorMessage, isObject } from "../../../shared/values.ts";
 

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { listingBudget, skillListing } from "../../../../lib/agent/skills/listing.ts";
 import { renderBody } from "../../../../lib/agent/skills/render.ts";
-import type { Skill } from "../../../../lib/agent/skills/types.ts";
+import type { Skill } from "../../../../lib/agent/skills/skill.ts";
 
 const skill = (name: string, description: string, extra: Partial<Skill> = {}): Skill => ({
   name,

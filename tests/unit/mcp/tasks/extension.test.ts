@@ -6,7 +6,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { isCreateTaskResult, readModernTask, withTasksExtension } from "../../../../lib/mcp/tasks/extension.ts";
-import { followModernTask } from "../../../../lib/mcp/tasks/modern-follow.ts";
+import { followModernTask } from "../../../../lib/mcp/tasks/rev2026-07-28/follow.ts";
 import type { TaskPeer } from "../../../../lib/mcp/tasks/peer.ts";
 
 const EXT = "io.modelcontextprotocol/tasks";
