@@ -8,7 +8,7 @@ import { type HttpFixture, startHttpFixture } from "../../fixtures/servers/http-
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startModelServer, type ModelServer, type RecordedRequest, type Step } from "./model-server.ts";
-import { BUN, PROGRAM, ROOT, assertNoSilentEnd, baseEnv, isAlive, runAgent, tempDir, writeMcpConfig, type RunResult } from "./run.ts";
+import { BUN, HANG_MS, PROGRAM, ROOT, assertNoSilentEnd, baseEnv, isAlive, runAgent, tempDir, writeMcpConfig, type RunResult } from "./run.ts";
 import { DEADLINE_MS } from "./wait.ts";
 
 /** A temp project: `.mcp.json` written from `servers`, a scripted model, and a fresh marker. */
@@ -191,7 +191,7 @@ export function spawnAgent(args: string[], opts: { cwd: string; model: string; e
     for (const w of waiters) w.reject(new Error(`agent exited before stderr showed ${JSON.stringify(w.text)}; stderr:\n${err}`));
     waiters = [];
   })();
-  const timer = setTimeout(() => proc.kill("SIGKILL"), 25_000);
+  const timer = setTimeout(() => proc.kill("SIGKILL"), HANG_MS);
   const done = Promise.all([new Response(proc.stdout).text(), stderrDone, proc.exited]).then(([stdout, , code]) => {
     clearTimeout(timer);
     assertNoSilentEnd(err);

@@ -13,6 +13,9 @@ export const PROGRAM = join(ROOT, "your_program.sh");
 export const BUN = process.execPath;
 export const FIXTURE_SERVER = join(ROOT, "fixtures/servers/fixture-server.ts");
 
+/** A run is killed after this long (ms), only to end a hang: a loaded machine can take minutes where a quiet one takes a second. */
+export const HANG_MS = 110_000;
+
 export interface RunResult {
   code: number;
   stdout: string;
@@ -110,7 +113,7 @@ export async function runAgent(args: string[], opts: RunOptions): Promise<RunRes
     stdout: "pipe",
     stderr: "pipe",
   });
-  const timer = setTimeout(() => proc.kill("SIGKILL"), opts.timeoutMs ?? 25000);
+  const timer = setTimeout(() => proc.kill("SIGKILL"), opts.timeoutMs ?? HANG_MS);
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   clearTimeout(timer);
   // A tool that crashed with a bug still lets the run succeed; no test may pass over one unnoticed.

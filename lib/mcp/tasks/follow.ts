@@ -195,6 +195,8 @@ class TaskRun {
   private waitUntil(at: number): Promise<"poll" | "wake" | "result"> {
     return new Promise((resolve, reject) => {
       const signal = this.controller.signal;
+      // Stopped while a poll was out: an abort listener added now would never fire.
+      if (signal.aborted) return reject(signal.reason);
       let settled = false;
       const wake = () => done("wake");
       // Idempotent: the tasks/result listener of an earlier wait may fire during a later one.

@@ -28,7 +28,7 @@ describe("a server refusing every request", () => {
       writeMcpConfig(dir, servers);
       const model = startModelServer([reply(text("done"))]);
       try {
-        const r = await runAgent(["-p", "go"], { cwd: dir, model: model.url, timeoutMs: 10_000 });
+        const r = await runAgent(["-p", "go"], { cwd: dir, model: model.url });
         expect(r).toEqual({ code: 0, stdout: "done\n", stderr: `${failure}\n` });
         expect(model.requests).toHaveLength(1);
       } finally {
@@ -40,7 +40,7 @@ describe("a server refusing every request", () => {
   test("mcp list prints a line for every server, the refusing one with its reason", async () => {
     const dir = tempDir();
     writeMcpConfig(dir, { bad: { type: "http", url }, fx: fixtureServer() });
-    const r = await runAgent(["mcp", "list"], { cwd: dir, timeoutMs: 10_000 });
+    const r = await runAgent(["mcp", "list"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toMatch(/^bad +failed +http .*legacy HTTP\+SSE: HTTP 405/m);
     expect(r.stdout).toMatch(/^fx +connected +stdio .* 14 tools/m);
@@ -49,7 +49,7 @@ describe("a server refusing every request", () => {
   test("mcp call on it fails with the reason, exit 1", async () => {
     const dir = tempDir();
     writeMcpConfig(dir, { bad: { type: "http", url } });
-    const r = await runAgent(["mcp", "call", "bad", "echo", "{}"], { cwd: dir, timeoutMs: 10_000 });
+    const r = await runAgent(["mcp", "call", "bad", "echo", "{}"], { cwd: dir });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe("");
     expect(r.stderr).toContain("legacy HTTP+SSE: HTTP 405 Method Not Allowed");

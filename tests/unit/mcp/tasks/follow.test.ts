@@ -26,7 +26,9 @@ function scripted(script: Record<string, Answer[]>, capabilities: Record<string,
       listeners.set(method, fn);
       return () => listeners.delete(method);
     },
-    sendRequest: async <T>(method: string, params: any) => {
+    sendRequest: async <T>(method: string, params: any, opts?: { signal?: AbortSignal }) => {
+      // As the real connection does: a request of a call already stopped is refused at once.
+      if (opts?.signal?.aborted) throw opts.signal.reason;
       sent.push({ method, params, at: performance.now() });
       const answers = script[method] ?? [];
       const next = answers.length > 1 ? answers.shift() : answers[0];
@@ -114,6 +116,31 @@ describe("callToolAsTask", () => {
     expect(await result).toEqual(done);
     expect(s.sent.map((r) => r.method)).toEqual(["tools/call", "tasks/get", "tasks/result"]);
   });
+
+  test("a timeout while a poll is out ends the call at once, not at the next poll", async () => {
+    let expire!: () => void;
+    const s = scripted({
+      "tools/call": [created()],
+      "tasks/get": [
+        () => {
+          expire();
+          return task("working", { pollInterval: 600_000 });
+        },
+      ],
+      "tasks/cancel": [task("cancelled")],
+    });
+    s.peer.startClock = (_ms, fire) => {
+      expire = fire;
+      return () => {};
+    };
+    // The clock runs out while the first poll is answered; that answer asks for the next poll in ten
+    // minutes. Ending long before then is the behaviour; 30 s only stands in for "never" (the test
+    // runner's own timeout does not end a test waiting on a ten-minute timer).
+    const ended = callToolAsTask(s.peer, "research", {}, { timeoutMs: 1000 }).catch((e: Error) => e.message);
+    expect(await Promise.race([ended, Bun.sleep(30_000).then(() => "still waiting for the next poll")])).toContain(
+      "timed out after 1000 ms (MCP_TOOL_TIMEOUT); its task t1 was cancelled (tasks/cancel)",
+    );
+  }, 60_000);
 
   test("the timeout of a task still working sends tasks/cancel; without tasks.cancel it says the task may still run", async () => {
     const s = scripted({ "tools/call": [created()], "tasks/get": [task("working")], "tasks/cancel": [task("cancelled")] });
