@@ -109,7 +109,8 @@ export async function runPrint(args: CliArgs): Promise<number> {
       ),
       // `-p /help`, `/mcp`, `/tools` answer without the model, so they need no key.
       modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
-      skillGate: (skill) => skillGate(skill, args.allowedTools, settings),
+      // A bypass mode loads a skill with allowed-tools without a rule, as Claude Code's -p does.
+      skillGate: (skill) => (args.skipPermissions || args.permissionMode === "bypassPermissions" ? undefined : skillGate(skill, args.allowedTools, settings)),
     });
     status?.finish(runtime.servers());
     piped ??= await stdinText;
