@@ -25,10 +25,12 @@ import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
 import { skillGate } from "../../agent/policy/skill-permission.ts";
 import { loadSettings } from "../flags/settings.ts";
+import { ourColoursOnly } from "../../shared/terminal-text.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 
-const stderr = (line: string) => process.stderr.write(line + "\n");
+// Lines here may quote a repository's files or a server's words: only colour codes reach the terminal (terminal-text.ts).
+const stderr = (line: string) => process.stderr.write(ourColoursOnly(line) + "\n");
 
 /** `-p` with neither a prompt argument nor stdin: a usage error (exit 2). */
 class NoPromptError extends InputError {}

@@ -30,6 +30,7 @@ import type { OpenedSession } from "../../agent/sessions/session-open.ts";
 import type { ReplState } from "./commands.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { sessionMode } from "./permission.ts";
+import { ourColoursOnly } from "../../shared/terminal-text.ts";
 
 /**
  * Runs the session until the user leaves. Returns 0 after a normal exit (servers shut down),
@@ -45,7 +46,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   try {
     const resume = args.resume === "" ? await (await import("./picker.ts")).pickSession(cwd) : args.resume;
     if (resume === null) return 0;
-    session = openRunSession(args, cwd, (line) => process.stderr.write(`${line}\n`), resume);
+    session = openRunSession(args, cwd, (line) => process.stderr.write(`${ourColoursOnly(line)}\n`), resume);
   } catch (err) {
     if (!(err instanceof SessionError)) throw err;
     process.stderr.write(`error: ${err.message}\n`);
@@ -55,7 +56,8 @@ export async function runRepl(args: CliArgs): Promise<number> {
   const loaded = await loadSettings(
     args,
     cwd,
-    (line) => process.stderr.write(`${line}\n`),
+    // Settings warnings quote a repository's files: only colour codes reach the terminal.
+    (line) => process.stderr.write(`${ourColoursOnly(line)}\n`),
     (pending) => askSettingsTrust(pending),
   );
   if (loaded.usage) {
