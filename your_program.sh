@@ -9,7 +9,8 @@ here="${BASH_SOURCE[0]%/*}"
 [[ "${BASH_SOURCE[0]}" == */* ]] || here=.
 exe="$here/dist/agent"
 if [ -x "$exe" ] && [ -z "$(find "$here/index.ts" "$here/lib" "$here/package.json" -newer "$exe" -print -quit 2>/dev/null)" ]; then
-  exec "$exe" "$@"
+  # Hints name this script, not the executable it runs (lib/shared/command-name.ts).
+  AGENT_COMMAND="${AGENT_COMMAND:-./your_program.sh}" exec "$exe" "$@"
 fi
 bun="$here/node_modules/.bin/bun"
 # npm records what it installed in node_modules/.package-lock.json: a package-lock.json newer

@@ -9,7 +9,7 @@
  *   first), alternating runs, median wall time.
  */
 import { join } from "node:path";
-import { BUN, ROOT, baseEnv, tempDir, writeMcpConfig } from "../tests/support/run.ts";
+import { approveProjectServers, BUN, ROOT, baseEnv, tempDir, writeMcpConfig } from "../tests/support/run.ts";
 import type { BenchContext, FigureResult } from "./figure.ts";
 import { median, ms, naRow, perSecond, type Row, series, verdict } from "./measure.ts";
 import { runProcess } from "./process-run.ts";
@@ -110,6 +110,8 @@ async function startRows(ctx: BenchContext, exe: string, modernUrl: string, lega
   const legacyDir = tempDir("bench-legacy-");
   writeMcpConfig(modernDir, { m: { type: "http", url: modernUrl, protocolVersion: "2026-07-28" } });
   writeMcpConfig(legacyDir, { m: { type: "http", url: legacyUrl } });
+  // The inspector starts a project server only once approved, as a script does with `mcp approve`.
+  await Promise.all([modernDir, legacyDir].map((cwd) => approveProjectServers(cwd, env)));
   const once = async (cwd: string) => {
     const r = await runProcess([exe, "mcp", "call", "m", "shout", '{"text":"x"}'], { cwd, env });
     if (r.code !== 0 || r.stdout !== "X\n") throw new Error(`mcp call failed: ${r.stderr.trim()}`);

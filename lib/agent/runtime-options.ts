@@ -42,6 +42,8 @@ export interface RuntimeOptions {
   keepToolResults?: boolean;
   /** `CLAUDE_AUTOCOMPACT_PCT_OVERRIDE` as set (compact.ts reads it). */
   autoCompactPercent?: string;
+  /** -p: past the tool-search threshold, defer the home's servers (user, local scope) before the project's. */
+  projectToolsFirst?: boolean;
   /** `ENABLE_TOOL_SEARCH` as set (tool-search.ts reads it). */
   toolSearch?: string;
   verbose: boolean;

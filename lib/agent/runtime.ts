@@ -72,7 +72,13 @@ export class AgentRuntime {
     /** Usage and cost of every model call of the run: turns, compaction and servers' sampling. */
     readonly meter: UsageMeter,
   ) {
-    this.toolSearch = new ToolSearch(toolSearchMode(opts.toolSearch, opts.log), (name) => this.route(name));
+    // -p: a student's personal servers are deferred before the project's (the course's) are.
+    const home = new Set(configured.filter((c) => c.origin?.scope === "user" || c.origin?.scope === "local").map((c) => c.name));
+    this.toolSearch = new ToolSearch(
+      toolSearchMode(opts.toolSearch, opts.log),
+      (name) => this.route(name),
+      opts.projectToolsFirst ? (server) => home.has(server) : undefined,
+    );
     this.compactor = new AutoCompactor(autoCompactPercent(opts.autoCompactPercent, opts.log));
     // Built whether or not this run offers them (offered-tools.ts decides that), once, so their caches last the run.
     this.web = opts.offer

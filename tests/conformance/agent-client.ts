@@ -10,11 +10,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { entryFor } from "./context.ts";
+import { approveConformanceServer } from "./approve.ts";
 
 const url = process.argv[2]!;
 const dir = mkdtempSync(join(tmpdir(), "conformance-client-"));
 writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { conformance: entryFor(url, process.env.MCP_CONFORMANCE_CONTEXT) } }));
 const program = resolve(import.meta.dir, "../../your_program.sh");
+await approveConformanceServer(program, dir);
 const proc = Bun.spawn([program, "mcp", "call", "conformance", "test-tool", "{}", "--debug"], {
   cwd: dir,
   stdout: "inherit",

@@ -12,6 +12,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { approveConformanceServer } from "./approve.ts";
 
 const PROGRAM = resolve(import.meta.dir, "../../your_program.sh");
 const url = process.argv.at(-1)!;
@@ -72,6 +73,7 @@ try {
   const discoverFirst = process.env.CONFORMANCE_NEGOTIATION !== "default" && process.env.MCP_CONFORMANCE_PROTOCOL_VERSION === "2026-07-28";
   const entry = { type: "http", url, ...(discoverFirst ? { protocolVersion: "2026-07-28" } : {}) };
   writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { conformance: entry } }));
+  await approveConformanceServer(PROGRAM, dir);
   if (scenario === "json-schema-2020-12-preservation") steps.push(await echoSchemaStep(dir));
   for (const args of steps) {
     const proc = Bun.spawn([PROGRAM, "--verbose", ...args], { cwd: dir, stdin: "ignore", stdout: "inherit", stderr: "inherit" });

@@ -9,6 +9,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { approveConformanceServer } from "./approve.ts";
 
 const PROGRAM = resolve(import.meta.dir, "../../your_program.sh");
 const url = process.argv.at(-1)!;
@@ -19,6 +20,7 @@ const dir = mkdtempSync(join(tmpdir(), "conformance-skills-"));
 let code = 0;
 try {
   writeFileSync(join(dir, ".mcp.json"), JSON.stringify({ mcpServers: { conformance: { type: "http", url } } }));
+  await approveConformanceServer(PROGRAM, dir);
   for (const args of steps) {
     const proc = Bun.spawn([PROGRAM, "--verbose", ...args], { cwd: dir, stdin: "ignore", stdout: "inherit", stderr: "inherit" });
     code = await proc.exited;

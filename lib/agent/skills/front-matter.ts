@@ -4,7 +4,8 @@
  * - no front matter block, or one without a closing `---`: the whole file is the body;
  * - YAML that does not parse is tried once more with every top-level value quoted (what makes
  *   `description: [unclosed` read as text); when that fails too, the metadata is empty, the
- *   body is still served, and the parse error is returned for `--debug`.
+ *   body is still served, and the parse error is returned for `--debug`;
+ * - either way `disable-model-invocation: true` written on its own line is kept (keepSafetyFlag).
  * The YAML is parsed by the `yaml` package (YAML 1.2, core schema).
  */
 import { parse } from "yaml";
@@ -35,11 +36,22 @@ export function parseSkillFile(raw: string): SkillFile {
     return { meta: asMapping(parse(yaml)), body, fenced: true };
   } catch (first) {
     try {
-      return { meta: asMapping(parse(quoteValues(yaml))), body, fenced: true, repaired: true, error: `YAML Parse error: ${firstLine(first)}` };
+      const meta = keepSafetyFlag(asMapping(parse(quoteValues(yaml))), yaml);
+      return { meta, body, fenced: true, repaired: true, error: `YAML Parse error: ${firstLine(first)}` };
     } catch {
-      return { meta: {}, body, fenced: true, error: `YAML Parse error: ${firstLine(first)}` };
+      return { meta: keepSafetyFlag({}, yaml), body, fenced: true, error: `YAML Parse error: ${firstLine(first)}` };
     }
   }
+}
+
+/**
+ * A front matter that did not parse as written still says `disable-model-invocation: true` when
+ * its line says so: a safety flag is never lost to a typo elsewhere (quoting made it the string
+ * "true"; a failed parse dropped it), so the model is never offered that skill.
+ */
+function keepSafetyFlag(meta: Record<string, unknown>, yaml: string): Record<string, unknown> {
+  const flag = /^disable-model-invocation:[ \t]*["']?(true|yes|on)["']?[ \t]*(?:#.*)?$/im.test(yaml);
+  return flag ? { ...meta, "disable-model-invocation": true } : meta;
 }
 
 /** `key: value` lines at the top level with their value single-quoted, when it is not already. */

@@ -74,6 +74,12 @@ export class ToolSearch {
   constructor(
     readonly mode: ToolSearchMode,
     routeOf: RouteOf,
+    /**
+     * -p: whether a server comes from the user's home (user or local scope). Past the threshold
+     * their tools are deferred first: the project's servers (the course's) stay in full unless
+     * they alone pass it. Absent, every MCP tool is deferred alike.
+     */
+    private readonly fromHome?: (server: string) => boolean,
   ) {
     this.routeOf = (name) => routeOf(name) ?? (DEFERRED_BUILTINS.has(name) ? { server: "built-in", tool: name } : undefined);
   }
@@ -95,11 +101,22 @@ export class ToolSearch {
     if (!this.active) this.active = this.mode.kind === "on" || this.overThreshold(mcp, model, this.mode.percent);
     if (!this.active) return { definitions: all.map(toApi), routable: [...all] };
     const builtins = all.filter((t) => !this.routeOf(t.name));
-    const search = this.searchTool(mcp);
-    const loaded = mcp.filter((t) => this.loaded.has(t.name));
+    const kept = this.keptInFull(mcp, model);
+    const inFull = new Set(kept);
+    const deferred = kept.length ? mcp.filter((t) => !inFull.has(t)) : mcp;
+    const search = this.searchTool(deferred);
+    const loaded = deferred.filter((t) => this.loaded.has(t.name));
     // A deferred tool called without a search still runs (routed by name), and is loaded from then on.
-    const routable = [...builtins, search, ...mcp.map((t) => (this.loaded.has(t.name) ? t : this.loadingOnCall(t)))];
-    return { definitions: [...builtins, search, ...loaded].map(toApi), routable };
+    const routable = [...builtins, ...kept, search, ...deferred.map((t) => (this.loaded.has(t.name) ? t : this.loadingOnCall(t)))];
+    return { definitions: [...builtins, ...kept, search, ...loaded].map(toApi), routable };
+  }
+
+  /** In auto mode with `fromHome`: the tools of servers not from the home, when they alone stay under the threshold. */
+  private keptInFull(mcp: readonly Tool[], model: string): Tool[] {
+    if (this.mode.kind !== "auto" || !this.fromHome) return [];
+    const own = mcp.filter((t) => !this.fromHome!(this.routeOf(t.name)!.server));
+    if (!own.length || own.length === mcp.length || this.overThreshold(own, model, this.mode.percent)) return [];
+    return own;
   }
 
   private overThreshold(mcp: readonly Tool[], model: string, percent: number): boolean {

@@ -21,10 +21,12 @@ import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
 import { skillGate } from "../../agent/policy/skill-permission.ts";
 import { isStartError, Run, startExitCode } from "../run.ts";
+import { ourColoursOnly } from "../../shared/terminal-text.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 
-const stderr = (line: string) => process.stderr.write(line + "\n");
+// Lines here may quote a repository's files or a server's words: only colour codes reach the terminal (terminal-text.ts).
+const stderr = (line: string) => process.stderr.write(ourColoursOnly(line) + "\n");
 
 /** `-p` with neither a prompt argument nor stdin: a usage error (exit 2). */
 class NoPromptError extends InputError {}
@@ -85,7 +87,9 @@ export async function runPrint(args: CliArgs): Promise<number> {
       ...run.options({ log: status?.log ?? stderr, onMcpStart: status && ((n) => status.start(n)), onMcpServerSettled: status?.settle }),
       // `-p /help`, `/mcp`, `/tools` answer without the model, so they need no key.
       modelOptional: args.prompt !== undefined && PRINT_BUILTIN_LINE.test(args.prompt),
-      skillGate: (skill) => skillGate(skill, args.allowedTools, run.settings),
+      // A bypass mode loads a skill with allowed-tools without a rule, as Claude Code's -p does.
+      skillGate: (skill) =>
+        args.skipPermissions || args.permissionMode === "bypassPermissions" ? undefined : skillGate(skill, args.allowedTools, run.settings),
     });
     status?.finish(runtime.servers());
     piped ??= await stdinText;

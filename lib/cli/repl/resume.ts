@@ -13,6 +13,9 @@ import type { Style } from "../ui/style.ts";
 import { mcpCallName, toolStartLine } from "../ui/tool-lines.ts";
 import { TurnView } from "../ui/turn-view.ts";
 
+/** The text blocks hooks add to a user message (policy/turn-hooks.ts, Claude Code's words). */
+const HOOK_CONTEXT = /^(?:SessionStart(?::\w+)? hook success: |UserPromptSubmit hook success: |Stop hook feedback:\n)/;
+
 /** Messages shown at most: older ones stay in the conversation, just not on screen. */
 const SHOWN = 20;
 
@@ -41,6 +44,8 @@ export function resumedScreen(conversation: Conversation, style: Style, cwd: str
         if (message.role === "assistant") view.text(text);
         // A mention's attachment was never on screen: the prompt line shows the mention.
         else if (text.startsWith("<attachment source=")) continue;
+        // A hook's words for the model were never typed: shown dim, as what they are, not after `> `.
+        else if (HOOK_CONTEXT.test(text)) view.line(style.dim(text.replace(/\n/g, "\n  ")));
         else view.line(text === INTERRUPT_MARKER ? style.yellow("Interrupted.") : `> ${text.replace(/\n/g, "\n  ")}`);
       } else if (block.type === "tool_use") {
         const call = block as ToolUseBlock;

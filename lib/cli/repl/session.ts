@@ -26,6 +26,7 @@ import { isStartError, Run, startExitCode } from "../run.ts";
 import type { ReplState } from "./commands.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { sessionMode } from "./permission.ts";
+import { ourColoursOnly } from "../../shared/terminal-text.ts";
 
 /**
  * Runs the session until the user leaves. Returns 0 after a normal exit (servers shut down),
@@ -48,7 +49,8 @@ export async function runRepl(args: CliArgs): Promise<number> {
   if (resume === null) return 0;
   const run = await Run.open(args, {
     cwd,
-    warn: (line) => process.stderr.write(`${line}\n`),
+    // Settings warnings quote a repository's files: only colour codes reach the terminal.
+    warn: (line) => process.stderr.write(`${ourColoursOnly(line)}\n`),
     resume,
     // What a repository's own settings loosen applies only once approved (hooks run commands).
     consent: (pending) => askSettingsTrust(pending),

@@ -5,9 +5,10 @@
  */
 import type { FailurePhase, RegistryOptions, ServerSnapshot } from "../../mcp/registry/registry.ts";
 import { stderrSuffix } from "./stderr-tail.ts";
+import { commandName } from "../../shared/command-name.ts";
 
 /** What `mcp list`, `/mcp` and the `-p` server table say when no scope names a server (Claude Code's three scopes). */
-export const NO_SERVERS = "No MCP servers configured: add one with ./your_program.sh mcp add (local, project or user scope), or use .mcp.json or --mcp-config.";
+export const NO_SERVERS = `No MCP servers configured: add one with ${commandName()} mcp add (local, project or user scope), or use .mcp.json or --mcp-config.`;
 
 /** The empty list's line: a config that was there but could not be used is not "nothing configured". */
 export function noServersLine(configProblems: number): string {

@@ -23,6 +23,7 @@ import { chooseScopes, splitScopes, unionScopes } from "./scope-choice.ts";
 import type { BoundEntry, StoredClient, StoredTokens, TokenStore } from "./store.ts";
 import { canonicalResource } from "./urls.ts";
 import { asksForDpopNonce, authChallenge } from "./www-authenticate.ts";
+import { commandName } from "../../shared/command-name.ts";
 
 /** Authorizations for one scope set before a 403 is taken as final. */
 export const MAX_ATTEMPTS = 3;
@@ -51,7 +52,7 @@ export const NO_LOGIN_HINT =
   'the server publishes no OAuth metadata, so there is nothing to log in to; if it takes a fixed token, set it in the entry\'s "headers" (e.g. "Authorization": "Bearer ${TOKEN}")';
 
 /** `MCP server "X" needs authentication: run ./your_program.sh mcp login X`. */
-export function needsAuthenticationLine(server: string, loginCommand = `./your_program.sh mcp login ${server}`, why = ""): string {
+export function needsAuthenticationLine(server: string, loginCommand = `${commandName()} mcp login ${server}`, why = ""): string {
   return `MCP server "${server}" needs authentication${why}: run ${loginCommand}`;
 }
 

@@ -15,6 +15,7 @@ import { reply, startModelServer, text } from "../../support/model-server.ts";
 import { BUN, FIXTURE_SERVER, ROOT, runAgent, tempDir } from "../../support/run.ts";
 
 const HOME_FIXTURE = join(ROOT, "fixtures", "hostile-home");
+const FAULT_SERVER = join(ROOT, "fixtures", "servers", "fault-server.ts");
 const GOLDEN = join(import.meta.dir, "golden/first-request.json");
 const DEFAULT_MODES = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk"];
 /** mcp-init's one line for fixture id 1 and a server answering with no capabilities. */
@@ -93,6 +94,22 @@ describe("a hostile home moves nothing the course checks", () => {
     expect(course).toEqual(golden);
     expect(tools.some((t) => t.name === "ToolSearch" || t.defer_loading)).toBe(false);
     expect(r.firstFrame.method).toBe("initialize");
+  });
+
+  test("a personal server with thousands of tools: tool search defers its tools first, the course server's stay in full", async () => {
+    const home = hostileHome("default", (h) =>
+      writeFileSync(
+        join(h, ".claude.json"),
+        JSON.stringify({ mcpServers: { personal: { command: BUN, args: [FAULT_SERVER, "list-many"], env: { FAULT_TOOLS: "3000" } } } }),
+      ),
+    );
+    const r = await firstRequest(home);
+    expect([r.code, r.stdout]).toEqual([0, "fine\n"]);
+    const tools = JSON.parse(r.request).tools as { name: string }[];
+    const golden = (JSON.parse(readFileSync(GOLDEN, "utf8")).tools as { name: string }[]).filter((t) => t.name.startsWith("mcp__fx__"));
+    expect(tools.filter((t) => t.name.startsWith("mcp__fx__"))).toEqual(golden);
+    expect(tools.some((t) => t.name === "ToolSearch")).toBe(true);
+    expect(tools.filter((t) => t.name.startsWith("mcp__personal__"))).toEqual([]);
   });
 
   test("mcp-init prints its exact frame", async () => {

@@ -192,6 +192,15 @@ describe("skills in -p", () => {
     expect(JSON.stringify(ran.content)).toContain("granted");
   });
 
+  test("a bypass mode (--permission-mode bypassPermissions, --dangerously-skip-permissions) loads a skill with allowed-tools without a rule", async () => {
+    const p = place();
+    skill(p.user, "shell", "---\ndescription: runs echo\nallowed-tools: Bash\n---\nRun echo.\n");
+    for (const flags of [["--permission-mode", "bypassPermissions"], ["--dangerously-skip-permissions"]]) {
+      const r = await run(p, ["go", ...flags], [reply(toolUse("Skill", { skill: "shell" })), reply(text("ok"))]);
+      expect(r.requests[1].messages.at(-1).content[0].content).toBe("Launching skill: shell");
+    }
+  });
+
   test("a settings permissions.allow rule Skill(<name>) lets the skill load as --allowedTools does; Skill(<other>) does not", async () => {
     const p = place();
     skill(p.user, "shell", "---\ndescription: runs echo\nallowed-tools: Bash\n---\nRun echo.\n");

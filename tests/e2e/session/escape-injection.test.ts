@@ -117,6 +117,9 @@ describe.skipIf(!TMUX)("nothing from outside reaches the terminal raw", () => {
   test("-p: stderr under --verbose carries no code; stdout is the model's text, byte for byte", async () => {
     const dir = tempDir();
     writeMcpConfig(dir, { hostile: hostile() });
+    // A repository's settings whose bad rule the warning quotes.
+    mkdirSync(join(dir, ".claude"));
+    writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: [`Bash(unclosed ${CODES}`] } }));
     const answer = `the answer ${CODES} as the model wrote it`;
     model = startModelServer([reply(toolUse("mcp__hostile__plain", {})), reply(text(answer))]);
     const { code, stdout, stderr } = await runAgent(["-p", "go", "--verbose", "--allowedTools", "mcp__hostile__plain"], { cwd: dir, model: model.url });
@@ -124,6 +127,7 @@ describe.skipIf(!TMUX)("nothing from outside reaches the terminal raw", () => {
     expect(stdout).toBe(`${answer}\n`);
     expect(stderr).toContain("HOSTILE stderr line");
     expect(stderr).toContain("log HOSTILE message");
+    expect(stderr).toContain("Bash(unclosed");
     expect(stderr).not.toMatch(/[\x1b\x07\x9b\x9d]/);
   });
 });

@@ -39,4 +39,14 @@ describe("parseSkillFile", () => {
     expect(fallbackDescription("\n\n  First line  \nsecond\n\npara")).toBe("First line");
     expect(fallbackDescription("")).toBe("");
   });
+
+  test("disable-model-invocation: true survives a front matter that does not parse as written, or at all", () => {
+    const repaired = parseSkillFile("---\nname: a\ndescription: [unclosed\ndisable-model-invocation: true\n---\nBody\n");
+    expect(repaired.repaired).toBe(true);
+    expect(repaired.meta["disable-model-invocation"]).toBe(true);
+    const broken = parseSkillFile("---\nname: a\n  bad: [indent\n: :\ndisable-model-invocation: true\n---\nBody\n");
+    expect(broken.meta["disable-model-invocation"]).toBe(true);
+    const off = parseSkillFile("---\nname: a\ndescription: [unclosed\ndisable-model-invocation: false\n---\nBody\n");
+    expect(off.meta["disable-model-invocation"]).not.toBe(true);
+  });
 });
