@@ -14,6 +14,7 @@
  */
 import { chmodSync, mkdirSync, readFileSync, realpathSync, renameSync, rmdirSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { type MkdirLockPolicy, tryMkdirLock } from "./mkdir-lock.ts";
 
 /** The file could not be locked, read or written; the message is one line naming the file. */
 export class ConfigWriteError extends Error {}
@@ -146,21 +147,16 @@ function lockPath(file: string): string {
   return `${realPath(file)}.lock`;
 }
 
+/** proper-lockfile's policy: a lock untouched for 10 s is stale; it is an empty folder, removed with rmdir. */
+const FILE_LOCK: MkdirLockPolicy = { stale: isStale, remove: removeStale, rounds: 2, makeParent: true };
+
 /** One mkdir: true when the lock is ours now. A stale lock is removed and the mkdir tried again once. */
 function tryLock(lock: string): boolean {
-  for (let round = 0; round < 2; round++) {
-    try {
-      mkdirSync(lock);
-      return true;
-    } catch (err) {
-      const code = (err as NodeJS.ErrnoException).code;
-      if (code === "ENOENT") mkdirSync(dirname(lock), { recursive: true });
-      else if (code !== "EEXIST") throw new ConfigWriteError(`${lock}: cannot lock (${code ?? (err as Error).message})`);
-      else if (!isStale(lock)) return false;
-      else removeStale(lock);
-    }
+  try {
+    return tryMkdirLock(lock, FILE_LOCK);
+  } catch (err) {
+    throw new ConfigWriteError(`${lock}: cannot lock (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-  return false;
 }
 
 function isStale(lock: string): boolean {

@@ -5,7 +5,7 @@
  */
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
 import { callToolResultToOutput, normalizeInputSchema } from "./content.ts";
-import { ConnectionClosedError, McpError, NestedTooDeepError, NotSentError, RequestCancelledError, RequestTimeoutError } from "../../mcp/protocol/errors.ts";
+import { ClientErrorCode, clientError, McpError, NestedTooDeepError } from "../../mcp/protocol/errors.ts";
 import { ToolNamer } from "./names.ts";
 import { requiredUrlElicitations, URL_ELICITATION_REQUIRED } from "../../mcp/protocol/elicitation.ts";
 import type { McpTool, ProgressParams } from "../../mcp/protocol/protocol.ts";
@@ -146,9 +146,10 @@ const UNREACHABLE_BACKOFF_MS = [250, 500, 1000, 2000, 4000];
 
 /** How long to wait before sending a failed call again, or undefined when it may have run (or no time is left). */
 function resendAfter(error: unknown, attempt: number, leftMs: number): number | undefined {
-  const cause = error instanceof ConnectionClosedError ? (error as Error & { cause?: unknown }).cause : undefined;
+  const e = clientError(error);
+  const cause = e?.code === ClientErrorCode.ConnectionClosed ? e.cause : undefined;
   if ((cause as NodeJS.ErrnoException | undefined)?.code === "EPIPE") return attempt === 1 ? 0 : undefined;
-  if (!(cause instanceof NotSentError)) return undefined;
+  if (clientError(cause)?.code !== ClientErrorCode.NotSent) return undefined;
   const wait = UNREACHABLE_BACKOFF_MS[Math.min(attempt - 1, UNREACHABLE_BACKOFF_MS.length - 1)]!;
   return wait < leftMs ? wait : undefined;
 }
@@ -162,18 +163,22 @@ function describeCallError(error: unknown, { server, tool }: ToolRoute): string 
   }
   if (error instanceof TaskCallError) return error.message;
   if (error instanceof NestedTooDeepError) return `MCP server "${server}" failed the call of ${tool}: its ${error.message}`;
-  if (error instanceof McpError) return `MCP server "${server}" returned an error for ${tool}: ${error.message}`;
-  if (error instanceof RequestTimeoutError) {
-    return `MCP tool ${tool} on server "${server}" timed out after ${error.timeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled`;
+  const e = clientError(error);
+  if (!e || e.code === ClientErrorCode.NotSent) return errorMessage(error);
+  switch (e.code) {
+    case ClientErrorCode.RequestTimeout:
+      return `MCP tool ${tool} on server "${server}" timed out after ${e.timeoutMs} ms (MCP_TOOL_TIMEOUT); the call was cancelled`;
+    case ClientErrorCode.ConnectionClosed: {
+      // A send that failed on a live session (an HTTP status, a reply stream cut short): its own words.
+      // A pipe's error code (EPIPE) says only that the process is going: "exited" says it better.
+      const cause = e.cause;
+      if (cause instanceof Error && (cause as NodeJS.ErrnoException).code !== "EPIPE" && !e.byUs)
+        return `MCP server "${server}" failed the call of ${tool}: ${cause.message}`;
+      return `MCP server "${server}" ${e.byUs ? "was shut down" : "exited"} during the call`;
+    }
+    case ClientErrorCode.RequestCancelled:
+      return `MCP tool ${tool} on server "${server}" was interrupted`;
+    default:
+      return `MCP server "${server}" returned an error for ${tool}: ${e.message}`;
   }
-  if (error instanceof ConnectionClosedError) {
-    // A send that failed on a live session (an HTTP status, a reply stream cut short): its own words.
-    // A pipe's error code (EPIPE) says only that the process is going: "exited" says it better.
-    const cause = (error as Error & { cause?: unknown }).cause;
-    if (cause instanceof Error && (cause as NodeJS.ErrnoException).code !== "EPIPE" && !error.byUs)
-      return `MCP server "${server}" failed the call of ${tool}: ${cause.message}`;
-    return `MCP server "${server}" ${error.byUs ? "was shut down" : "exited"} during the call`;
-  }
-  if (error instanceof RequestCancelledError) return `MCP tool ${tool} on server "${server}" was interrupted`;
-  return errorMessage(error);
 }

@@ -5,8 +5,9 @@
  * leaves the file alone. A lock whose owner is gone (killed: no exit hook ran) is taken over at
  * once; one without a readable pid is taken over once it is 10 s old.
  */
-import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { type MkdirLockPolicy, tryMkdirLock } from "../../files/mkdir-lock.ts";
 
 /** A lock with no readable pid this old (ms) is a crashed taker's. */
 const UNOWNED_STALE_MS = 10_000;
@@ -23,26 +24,28 @@ let exitHookInstalled = false;
 export function lockTranscript(path: string): (() => void) | string {
   const lock = `${path}.lock`;
   if (held.has(lock)) return () => release(lock);
-  for (let round = 0; round < 3; round++) {
-    try {
-      mkdirSync(lock, { mode: 0o700 });
-      writeFileSync(join(lock, "pid"), String(process.pid));
-      hold(lock);
-      return () => release(lock);
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    }
-    const owner = ownerOf(lock);
-    if (owner === process.pid) {
-      hold(lock);
-      return () => release(lock);
-    }
-    if (owner !== undefined && alive(owner)) return `it is being written by another process (pid ${owner})`;
-    if (owner === undefined && !older(lock, UNOWNED_STALE_MS)) return "it is being opened by another process";
-    rmSync(lock, { recursive: true, force: true });
+  const owner = tryMkdirLock(lock, TRANSCRIPT_LOCK) ? process.pid : ownerOf(lock);
+  if (owner === process.pid) {
+    hold(lock);
+    return () => release(lock);
   }
+  if (owner !== undefined && alive(owner)) return `it is being written by another process (pid ${owner})`;
+  if (owner === undefined && !older(lock, UNOWNED_STALE_MS)) return "it is being opened by another process";
   return "its lock could not be taken";
 }
+
+/** A lock is stale once its owner is gone, or, without a readable pid, once it is 10 s old; ours is never stale. */
+const TRANSCRIPT_LOCK: MkdirLockPolicy = {
+  stale(lock) {
+    const owner = ownerOf(lock);
+    if (owner === process.pid) return false;
+    return owner === undefined ? older(lock, UNOWNED_STALE_MS) : !alive(owner);
+  },
+  remove: (lock) => rmSync(lock, { recursive: true, force: true }),
+  claim: (lock) => writeFileSync(join(lock, "pid"), String(process.pid)),
+  rounds: 3,
+  mode: 0o700,
+};
 
 function hold(lock: string): void {
   held.add(lock);

@@ -1,6 +1,8 @@
 /**
  * The errors the MCP client raises, one class per way a request can end badly, so callers
  * (the registry, the inspector) can tell a server's answer from a timeout or a dead process.
+ * Each carries a `code` to switch on, as the SDK v2's errors do (SdkErrorCode): the JSON-RPC code
+ * for the server's own answer (McpError), a name for each of the client's ways a request ends.
  */
 import { ErrorCode, type JsonRpcErrorObject } from "./protocol.ts";
 import { errorMessage } from "../../shared/values.ts";
@@ -23,8 +25,18 @@ export class McpError extends Error {
   }
 }
 
+/** The client's own ways a request ends, as codes (the server's answers carry their JSON-RPC code). */
+export const ClientErrorCode = {
+  RequestTimeout: "REQUEST_TIMEOUT",
+  RequestCancelled: "REQUEST_CANCELLED",
+  NotSent: "NOT_SENT",
+  ConnectionClosed: "CONNECTION_CLOSED",
+} as const;
+export type ClientErrorCode = (typeof ClientErrorCode)[keyof typeof ClientErrorCode];
+
 /** The request got no response within its timeout; `notifications/cancelled` was sent. */
 export class RequestTimeoutError extends Error {
+  readonly code = ClientErrorCode.RequestTimeout;
   constructor(
     readonly method: string,
     readonly timeoutMs: number,
@@ -37,6 +49,7 @@ export class RequestTimeoutError extends Error {
 
 /** The request's abort signal fired; `notifications/cancelled` was sent. */
 export class RequestCancelledError extends Error {
+  readonly code = ClientErrorCode.RequestCancelled;
   constructor(method: string, peer: string) {
     super(`${peer}: ${method} was cancelled`);
     this.name = "RequestCancelledError";
@@ -56,6 +69,7 @@ export class NestedTooDeepError extends Error {
 }
 
 export class NotSentError extends Error {
+  readonly code = ClientErrorCode.NotSent;
   constructor(message: string) {
     super(message);
     this.name = "NotSentError";
@@ -64,6 +78,7 @@ export class NotSentError extends Error {
 
 /** The connection closed (peer exited, stdout ended, or `close()`) before the response came. */
 export class ConnectionClosedError extends Error {
+  readonly code = ClientErrorCode.ConnectionClosed;
   constructor(
     message: string,
     /** True when we closed it (shutdown), false when the peer went away. */
@@ -74,6 +89,15 @@ export class ConnectionClosedError extends Error {
     super(message, cause === undefined ? undefined : { cause });
     this.name = "ConnectionClosedError";
   }
+}
+
+/** Every error the client raises for a request; `code` tells them apart. */
+export type McpClientError = McpError | RequestTimeoutError | RequestCancelledError | NotSentError | ConnectionClosedError;
+
+/** `error` when the MCP client raised it, so that `switch (e.code)` can tell what happened; else undefined. */
+export function clientError(error: unknown): McpClientError | undefined {
+  const ours = error instanceof McpError || error instanceof RequestTimeoutError || error instanceof RequestCancelledError;
+  return ours || error instanceof NotSentError || error instanceof ConnectionClosedError ? error : undefined;
 }
 
 /** `-32601` for a method this side does not implement. */
