@@ -20,8 +20,11 @@ import { httpFigure } from "./fig-http.ts";
 import { modernFigure } from "./fig-modern.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { settingsFigure } from "./fig-settings.ts";
+import { bashRulesFigure } from "./fig-bash-rules.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
+import { structuredFigure } from "./fig-structured.ts";
+import { webFigure } from "./fig-web.ts";
 import { tasksFigure } from "./fig-tasks.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
 import { versusFigure } from "./fig-versus.ts";
@@ -41,8 +44,11 @@ const FIGURES: Record<string, Figure> = {
   context: contextFigure,
   http: httpFigure,
   settings: settingsFigure,
+  "bash-rules": bashRulesFigure,
   modern: modernFigure,
   tasks: tasksFigure,
+  structured: structuredFigure,
+  web: webFigure,
   versus: versusFigure,
   release: releaseFigure,
 };

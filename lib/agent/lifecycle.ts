@@ -69,6 +69,8 @@ export function installExitHandlers(): void {
   for (const [signal, code] of Object.entries(SIGNAL_CODES)) {
     process.on(signal, () => {
       if (signal === "SIGINT" && interruptHandler) return interruptHandler();
+      // Ctrl-C is a person's: an exit code alone does not tell them what stopped.
+      if (signal === "SIGINT") process.stderr.write(`${interruptedLine(pendingWork())}\n`);
       void exitAfterShutdown(code);
     });
   }
@@ -78,6 +80,11 @@ export function installExitHandlers(): void {
   };
   process.on("uncaughtException", fatal);
   process.on("unhandledRejection", fatal);
+}
+
+/** The line for Ctrl-C outside the session: the run stopped, and what was still under way. */
+export function interruptedLine(pending: string[]): string {
+  return `interrupted (Ctrl-C): the run stopped before it finished${pending.length ? `, during ${pending.join(", ")}` : ""}`;
 }
 
 /** The first words of the backstop's line: tests fail any run whose stderr holds them. */

@@ -4,7 +4,7 @@
  * is not `tool_use`. The loop knows tools only through the `Tool` interface.
  */
 import type { ToolState } from "../tools/tool-state.ts";
-import type { Tool, ToolOutput } from "../tools/tool.ts";
+import type { SearchExclusions, Tool, ToolOutput } from "../tools/tool.ts";
 import { ToolError } from "../tools/tool-error.ts";
 import {
   isToolUse,
@@ -92,6 +92,8 @@ export interface LoopOptions {
   cwd: string;
   /** What the tools remember across calls in this conversation; handed to every call. */
   toolState?: ToolState;
+  /** Paths the run's Read rules deny, for Grep and Glob to leave out (ToolContext.excluded). */
+  excluded?: SearchExclusions;
   maxTurns?: number;
   signal?: AbortSignal;
   hooks?: LoopHooks;
@@ -254,6 +256,7 @@ async function execute(
       signal,
       toolState: opts.toolState,
       callId: call.id,
+      excluded: opts.excluded,
       onProgress: progress && ((message, kind) => progress(call, message, kind)),
     });
   } catch (err) {

@@ -6,6 +6,13 @@ import type { AssistantReply, ModelRequest } from "./messages.ts";
 import { withBreakpoints } from "./cache.ts";
 import { StreamedUsage, type UsageMeter } from "./usage.ts";
 import { proxyFor } from "../shared/proxy.ts";
+import { modelForAlias } from "./model-table.ts";
+
+/** A family alias (`opus`, `sonnet[1m]`…) as the newest model id of that family; anything else as written. */
+export function resolveAlias(model: string): string {
+  const alias = /^([A-Za-z]+)(\[1m\])?$/.exec(model.trim());
+  return (alias && modelForAlias(alias[1]!)) || model;
+}
 
 /** The SDK's own default, for choosing the proxy when ANTHROPIC_BASE_URL is not set. */
 const DEFAULT_BASE_URL = "https://api.anthropic.com";
@@ -54,7 +61,9 @@ export interface ModelOptions {
  * Checks credentials up front so a missing key fails before any server starts.
  * @throws ModelError when neither ANTHROPIC_API_KEY nor ANTHROPIC_AUTH_TOKEN is set.
  */
-export function createModelClient({ model, env = process.env, cache = true, meter }: ModelOptions): ModelClient {
+export function createModelClient({ model: asked, env = process.env, cache = true, meter }: ModelOptions): ModelClient {
+  // `--model opus`, ANTHROPIC_MODEL=opus, /model opus: an alias is resolved as the settings' `model` is, never sent as is.
+  const model = resolveAlias(asked);
   const apiKey = env.ANTHROPIC_API_KEY || undefined;
   const authToken = apiKey ? undefined : env.ANTHROPIC_AUTH_TOKEN || undefined;
   if (!apiKey && !authToken) {
@@ -158,6 +167,6 @@ export function optionalModel(model: string, settings: { cache: boolean; meter: 
   } catch (err) {
     if (!(err instanceof ModelError)) throw err;
     const fail = () => Promise.reject(err);
-    return { model, apiMs: 0, preload: () => {}, create: fail };
+    return { model: resolveAlias(model), apiMs: 0, preload: () => {}, create: fail };
   }
 }

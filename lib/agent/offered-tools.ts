@@ -19,6 +19,8 @@ export interface OptIn {
 /** The tools this round adds, by name: offered in -p only when asked for. */
 export const OPT_IN: Readonly<Record<string, OptIn>> = {
   WebFetch: { env: "AGENT_WEB_TOOLS" },
+  WebSearch: { env: "AGENT_WEB_TOOLS" },
+  NotebookEdit: {},
 };
 
 export interface OfferContext {
@@ -34,6 +36,9 @@ export interface OfferContext {
   /** Opt-in tools that an explicit flag of this run asks for (each issue's own flag). */
   flagged?: ReadonlySet<string>;
 }
+
+/** Nothing asks for an opt-in tool: what a run without an offer context gets (fail closed). */
+export const NOTHING_ASKED: OfferContext = { mode: "print", env: {}, allowedTools: [], rules: [] };
 
 /** Settings scopes that are the project's own files or a flag, never the user's home. */
 const NOT_HOME = new Set(["project", "local", "flag"]);

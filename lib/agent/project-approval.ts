@@ -1,8 +1,9 @@
 /**
  * Which of a project's `.mcp.json` servers may start (lib/mcp/config/approvals.ts keeps the answers).
- * The interactive session asks about servers never approved (or changed since); print mode and
- * the inspector never ask: they start those, as Claude Code's print mode does, unless
- * `MCP_REQUIRE_APPROVAL=1` is set, and a server the user refused starts nowhere.
+ * The interactive session asks about servers never approved (or changed since); print mode never
+ * asks and starts those, as Claude Code's print mode does, unless `MCP_REQUIRE_APPROVAL=1` is set.
+ * The `mcp …` inspector starts none of them: it lists them as pending approval, as Claude Code's
+ * `mcp list` does, and `mcp approve` approves them for scripts. A refused server starts nowhere.
  */
 import { join } from "node:path";
 import { adoptApprovals, type ApprovalPaths, approvalStatus, recordApprovals } from "../mcp/config/approvals.ts";
@@ -45,6 +46,42 @@ function projectEntries(servers: ServerConfig[], cwd: string): Record<string, un
 export function unapprovedWithoutAsking(servers: ServerConfig[], cwd: string, required = approvalRequired()): Set<string> {
   const statuses = approvalStatus(approvalPaths(cwd), projectEntries(servers, cwd));
   return new Set([...statuses].filter(([, s]) => s.status === "refused" || (required && s.status === "pending")).map(([name]) => name));
+}
+
+/** Why the inspector did not start a project server: never approved (or changed since), or refused. */
+export const PENDING_APPROVAL = "pending approval";
+export const REFUSED = "not approved";
+
+/**
+ * For the inspector, which never asks and never starts an unapproved server: each project server
+ * that must not start, with why (PENDING_APPROVAL or REFUSED). Writes nothing.
+ */
+export function notStartedWithoutConsent(servers: ServerConfig[], cwd: string, env: Record<string, string | undefined> = process.env): Map<string, string> {
+  const statuses = approvalStatus(approvalPaths(cwd, env), projectEntries(servers, cwd));
+  const out = new Map<string, string>();
+  for (const [name, s] of statuses) if (s.status !== "approved") out.set(name, s.status === "refused" ? REFUSED : PENDING_APPROVAL);
+  return out;
+}
+
+/**
+ * `mcp approve`: approves the named project servers as the session's question does (Claude Code's
+ * keys and our fingerprint). Resolves with the names that are not project servers of `cwd`.
+ * @throws ConfigWriteError when the answers cannot be written.
+ */
+export async function approveByName(
+  servers: ServerConfig[],
+  cwd: string,
+  names: string[],
+  env: Record<string, string | undefined> = process.env,
+): Promise<string[]> {
+  const entries = projectEntries(servers, cwd);
+  const unknown = names.filter((n) => !Object.hasOwn(entries, n));
+  const known = names.filter((n) => Object.hasOwn(entries, n));
+  await recordApprovals(
+    approvalPaths(cwd, env),
+    known.map((name) => ({ name, approved: true, entry: entries[name] })),
+  );
+  return unknown;
 }
 
 /** A server to ask about: its name, how it starts (command line or URL), and whether its entry changed since it was approved. */

@@ -24,6 +24,8 @@ export interface RuntimeOptions {
   mcpConfig: string[];
   strictMcpConfig: boolean;
   disallowedTools: string[];
+  /** --allowedTools, only for the warning about a scoped rule naming a tool we lack (the rules themselves are the settings engine's). */
+  allowedTools?: string[];
   /** The run's settings files (lib/agent/settings): bare deny rules take tools off every request; turn.ts runs their rules and hooks. */
   settings?: SettingsHooks;
   /** What decides the agent's own tools on offer (offered-tools.ts); absent: the built-ins alone, as they are. */

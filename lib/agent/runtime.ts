@@ -4,8 +4,9 @@
  * Shared by print mode and the interactive session.
  */
 import type { Tool } from "../tools/tool.ts";
+import { isScopedRule, ruleToolName } from "./permissions/flag-rules.ts";
 import { builtinTools } from "../tools/builtin.ts";
-import { offeredTools } from "./offered-tools.ts";
+import { NOTHING_ASKED, offeredTools } from "./offered-tools.ts";
 import { loadMcpConfig, type ServerConfig } from "../mcp/config/load.ts";
 import type { McpRegistry, ServerSnapshot } from "../mcp/registry/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
@@ -31,7 +32,7 @@ import { openSkills } from "./skills/open.ts";
 
 import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
-import { webTools } from "./web-tools.ts";
+import { optInTools } from "./opt-in-tools.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
@@ -49,7 +50,7 @@ export class AgentRuntime {
   /** Servers still connecting, in configuration order. */
   readonly connecting = new Set<string>();
   private readonly compactor: AutoCompactor;
-  /** WebFetch (web-tools.ts), built once so its caches last the run. */
+  /** WebFetch, WebSearch and NotebookEdit (opt-in-tools.ts), built once so caches last the run; offered-tools.ts decides if they are offered. */
   private readonly web: Tool[];
 
   /** MCP config entries or files that could not be used at start-up (each was logged then). */
@@ -70,7 +71,13 @@ export class AgentRuntime {
     this.compactor = new AutoCompactor(autoCompactPercent(opts.autoCompactPercent, opts.log));
     // Built whether or not this run offers them (offered-tools.ts decides that), once, so their caches last the run.
     this.web = opts.offer
-      ? webTools({ env: process.env, allowedTools: opts.offer.allowedTools, settings: opts.settings, createModel: (id) => this.createModel(id) })
+      ? optInTools({
+          env: process.env,
+          allowedTools: opts.offer.allowedTools,
+          settings: opts.settings,
+          createModel: (id) => this.createModel(id),
+          mainModel: () => this.current,
+        })
       : [];
   }
 
@@ -153,7 +160,7 @@ export class AgentRuntime {
   tools(): Tool[] {
     const skill = this.skills?.tool(this.opts.skillGate);
     const mine = [...builtinTools(), ...this.web, ...(skill ? [skill] : [])];
-    const own = this.opts.offer ? offeredTools(mine, this.opts.offer) : mine;
+    const own = offeredTools(mine, this.opts.offer ?? NOTHING_ASKED);
     const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
     let all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
@@ -192,11 +199,19 @@ export class AgentRuntime {
 
   /** A misspelt --disallowedTools entry would silently leave the tool on: say so. */
   private warnUnknownDisallowed(): void {
-    if (!this.opts.disallowedTools.length) return;
+    const scopedAllowed = (this.opts.allowedTools ?? []).filter(isScopedRule);
+    if (!this.opts.disallowedTools.length && !scopedAllowed.length) return;
     const names = [...builtinTools(), ...this.web, ...(this.mcpTools?.tools() ?? [])].map((t) => t.name);
     const servers = this.configured.map((s) => serverRuleName(s.name));
+    // A scoped rule (`Bash(rm:*)`) is the rule engine's; only the tool it names must exist (Skill exists once skills do).
+    const unknownTool = (flag: string, rule: string) => {
+      const tool = ruleToolName(rule);
+      if (!names.includes(tool) && tool !== "Skill" && !tool.startsWith("mcp__")) this.opts.log(`${flag}: no tool named "${tool}" for the rule "${rule}"`);
+    };
+    for (const rule of scopedAllowed) unknownTool("--allowedTools", rule);
     for (const rule of this.opts.disallowedTools) {
-      if (!names.some((n) => this.matchesRule(n, rule)) && !servers.includes(rule)) {
+      if (isScopedRule(rule)) unknownTool("--disallowedTools", rule);
+      else if (!names.some((n) => this.matchesRule(n, rule)) && !servers.includes(rule)) {
         this.opts.log(`--disallowedTools: no tool or MCP server named "${rule}"`);
       }
     }
@@ -286,6 +301,11 @@ export class AgentRuntime {
   /** Tools the skills loaded in this turn let run without asking. */
   skillGrants(): string[] {
     return this.skills?.grantedTools() ?? [];
+  }
+
+  /** Every allowed-tools rule of this turn's skills, scoped ones included (the gate loads the shell grammar for a scoped Bash one). */
+  skillRules(): string[] {
+    return this.skills?.grantRules() ?? [];
   }
 
   /** Whether a scoped allowed-tools rule (`Bash(git:*)`) of this turn's skills lets this call run without asking. */

@@ -155,6 +155,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
         ? new ToolGate({
             settings: settings?.settings,
             route: (name) => runtime.route(name),
+            shellCwd: () => mode.toolState.shellDirectory().cwd,
             permissions: turn.permissions ?? EVERY_TOOL_RUNS,
             notice: turn.events.line,
           })
@@ -179,6 +180,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       // A matching StructuredOutput call ends the run at once: no further model request.
       halted: structured ? () => structured.finished || (gate?.halted?.() ?? false) : gate?.halted,
       cwd: runtime.opts.cwd,
+      excluded: settings?.searchExclusions(),
       toolState: mode.toolState,
       maxTurns: mode.maxTurns,
       signal,

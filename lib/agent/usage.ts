@@ -44,8 +44,13 @@ export function costUsd(model: string, usage: UsageTotals): number | null {
   return micro / 1_000_000;
 }
 
+/** USD per web search (Anthropic's price: $10 per 1,000 searches, as read on 2026-12-01). */
+export const WEB_SEARCH_USD = 0.01;
+
 export class UsageMeter {
   private readonly sum = zeroUsage();
+  /** `usage.server_tool_use.web_search_requests`, summed over the run. */
+  webSearches = 0;
   private cost: number | null = 0;
   /** The usage of the last reply that carried any, with its model; undefined before one has. */
   private latest: { model: string; usage: UsageTotals } | undefined;
@@ -55,7 +60,12 @@ export class UsageMeter {
     if (!usage) return;
     const u = normalizeUsage(usage);
     for (const k of Object.keys(this.sum) as (keyof UsageTotals)[]) this.sum[k] += u[k];
-    const c = costUsd(model, u);
+    // Web searches the API ran for us (WebSearch's server tool) are billed per search, whatever the model.
+    const searches = (usage as { server_tool_use?: { web_search_requests?: unknown } }).server_tool_use?.web_search_requests;
+    const searched = typeof searches === "number" && Number.isFinite(searches) && searches > 0 ? searches : 0;
+    this.webSearches += searched;
+    const tokens = costUsd(model, u);
+    const c = tokens === null ? null : tokens + searched * WEB_SEARCH_USD;
     // One unpriced call makes the total unknown: a partial sum would look like a real figure.
     this.cost = this.cost === null || c === null ? null : this.cost + c;
     this.latest = { model, usage: u };

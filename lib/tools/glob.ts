@@ -36,7 +36,9 @@ export const globTool: Tool = {
     const base = resolvePath(ctx.cwd, args.path ?? ".");
     requireDirectory(base);
     const { dir, glob } = splitPattern(base, pattern);
-    const files = await findFiles(dir, glob, ctx.signal);
+    // What the run's Read rules deny is left out of the listing itself.
+    const found = await findFiles(dir, glob, ctx.signal);
+    const files = ctx.excluded ? found.filter((f) => !ctx.excluded!.covers(f.path)) : found;
     if (files.length === 0) return { content: "No files found" };
     const shown = files.slice(0, MAX_GLOB_RESULTS).map((f) => f.path);
     if (files.length > MAX_GLOB_RESULTS) {

@@ -1,9 +1,13 @@
 /**
  * Read: a file's lines numbered like `cat -n`, in windows of at most 2000 lines;
- * images come back as an image block so the model can see them.
+ * images come back as an image block so the model can see them; a Jupyter notebook as its cells
+ * and outputs (files/notebook.ts); a PDF as a document, or its text when over the API's limits
+ * (files/pdf.ts). Its description is part of -p's first request, so it stays as it was.
  */
 import { existsSync } from "node:fs";
 import { imageBlock, imageMediaType, MAX_IMAGE_BYTES } from "../files/image.ts";
+import { NotebookError, notebookBlocks } from "../files/notebook.ts";
+import { isPdf, PdfError, parsePageRange, pdfBlocks, pdfRangeText } from "../files/pdf.ts";
 import { summarizeField, toolInput } from "./define.ts";
 import { errnoCode, resolvePath } from "./input.ts";
 import { readRegularFile, type FileRead } from "../files/regular-file.ts";
@@ -21,6 +25,7 @@ const INPUT = toolInput({
   file_path: { type: "string", required: true, description: "Path of the file to read (absolute, or relative to the working directory)" },
   offset: { type: "integer", minimum: 1, description: "1-based line number to start reading from" },
   limit: { type: "integer", minimum: 1, description: "Number of lines to read" },
+  pages: { type: "string", description: 'PDF files only: the pages to read, as a page or a range ("3", "1-5"); at most 20 pages a call' },
 });
 
 export const readTool: Tool = {
@@ -44,7 +49,7 @@ export const readTool: Tool = {
     const offset = args.offset ?? 1;
     const limit = args.limit ?? DEFAULT_LINE_LIMIT;
     try {
-      const output = readFile(path, offset, limit);
+      const output = await readFile(path, offset, limit, args.pages);
       ctx.toolState?.files.read(path);
       return output;
     } catch (error) {
@@ -54,7 +59,7 @@ export const readTool: Tool = {
   },
 };
 
-function readFile(path: string, offset: number, limit: number): ToolOutput {
+async function readFile(path: string, offset: number, limit: number, pages?: string): Promise<ToolOutput> {
   let file: FileRead;
   try {
     file = readRegularFile(path, MAX_READ_BYTES, { refuseOver: MAX_READ_BYTES });
@@ -78,6 +83,24 @@ function readFile(path: string, offset: number, limit: number): ToolOutput {
     return { content: [imageBlock(image, bytes.toString("base64"))] };
   }
   if (bytes.length === 0) return { content: `(The file ${path} exists but is empty.)` };
+  const pdf = path.toLowerCase().endsWith(".pdf") || isPdf(bytes);
+  if (pages !== undefined && !pdf) throw new ToolError(`pages applies to PDF files only; ${path} is not one (use offset and limit)`);
+  if (pdf) {
+    try {
+      return { content: pages === undefined ? await pdfBlocks(bytes) : await pdfRangeText(bytes, parsePageRange(pages)) };
+    } catch (error) {
+      if (error instanceof PdfError) throw new ToolError(`${path}: ${error.message}`);
+      throw error;
+    }
+  }
+  if (path.toLowerCase().endsWith(".ipynb")) {
+    try {
+      return { content: notebookBlocks(bytes.toString("utf8")) };
+    } catch (error) {
+      if (error instanceof NotebookError) throw new ToolError(`${path}: ${error.message}`);
+      throw error;
+    }
+  }
   const decoded = decodeText(bytes);
   if (!decoded) throw new ToolError(`${path} is a binary file (${bytes.length} bytes); it cannot be shown as text`);
   const notice = decoded.encoding === "utf-8" ? "" : `(Decoded as ${encodingLabel(decoded)}: the file is not UTF-8.)\n`;

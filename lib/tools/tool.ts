@@ -2,6 +2,7 @@
  * The one shape every tool has, built-in or MCP. The agent loop knows tools only through this.
  */
 import type { ImageBlock, TextBlock } from "../files/image.ts";
+import type { DocumentBlock } from "../files/pdf.ts";
 import type { ToolState } from "./tool-state.ts";
 
 /** JSON Schema for a tool's input; the Messages API requires `"type": "object"` at the top. */
@@ -13,7 +14,7 @@ export interface InputSchema {
 }
 
 /** An Anthropic content block that may appear inside a `tool_result`. */
-export type ToolResultBlock = TextBlock | ImageBlock;
+export type ToolResultBlock = TextBlock | ImageBlock | DocumentBlock;
 
 /** What a tool returns. `content` is a string or text/image blocks; `isError` becomes `is_error`. */
 export interface ToolOutput {
@@ -24,6 +25,14 @@ export interface ToolOutput {
    * results first): what the Skill tool loads, as Claude Code sends it.
    */
   followUp?: TextBlock[];
+}
+
+/** What a search leaves out because the run's Read rules deny it (lib/agent/permissions/search-exclusions.ts). */
+export interface SearchExclusions {
+  /** ripgrep `--glob` patterns (without the `!`) relative to the searched folder `dir`. */
+  globs(dir: string): string[];
+  /** True when the absolute `path` is denied. */
+  covers(path: string): boolean;
 }
 
 /** Per-call context: the working directory every relative path resolves against, and cancellation. */
@@ -40,6 +49,8 @@ export interface ToolContext {
   toolState?: ToolState;
   /** The call's `tool_use` id, for a question about it that must name it (the host's `can_use_tool`). */
   callId?: string;
+  /** Paths the run's Read rules deny: Grep and Glob leave them out of the search itself. */
+  excluded?: SearchExclusions;
 }
 
 export interface Tool {

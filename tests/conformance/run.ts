@@ -183,11 +183,16 @@ export async function runScenarios(scenarios: (string | ScenarioRun)[], parallel
   return results;
 }
 
+/** The command line's `--suite <name>`, if any, and its other words (scenarios, `scenario@version`). */
+export function commandLine(argv: string[]): { suite?: Suite; words: string[] } {
+  const suiteAt = argv.indexOf("--suite");
+  if (suiteAt < 0) return { words: argv };
+  return { suite: argv[suiteAt + 1] as Suite, words: argv.filter((_, i) => i !== suiteAt && i !== suiteAt + 1) };
+}
+
 /** The runs the command line names: `--suite`, then `scenario` or `scenario@version` words; none → everything. */
 async function wantedRuns(argv: string[]): Promise<ScenarioRun[]> {
-  const suiteAt = argv.indexOf("--suite");
-  const suite = suiteAt >= 0 ? (argv[suiteAt + 1] as Suite) : undefined;
-  const words = argv.filter((_, i) => i !== suiteAt && i !== suiteAt + 1);
+  const { suite, words } = commandLine(argv);
   const current: ScenarioRun[] = [...HTTP_SCENARIOS, ...AUTH_SCENARIOS].map((scenario) => ({ suite: "current", scenario }));
   const next = suite === "current" ? [] : await nextRuns();
   const all = suite === "next" ? next : suite === "current" ? current : [...current, ...next];

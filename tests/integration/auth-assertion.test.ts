@@ -33,10 +33,8 @@ describe("workload assertion", () => {
 
   test("a command that hangs is stopped at the timeout, with its whole group", async () => {
     const pidFile = join(tempDir(), "hung.pid");
-    const started = Date.now();
     const err = await readAssertion({ assertionCommand: `echo $$ > ${pidFile}; sleep 300` }, 300).catch((e: Error) => e);
     expect(String(err)).toContain('"oauth.assertionCommand" did not finish within 0.3 s');
-    expect(Date.now() - started).toBeLessThan(5_000);
     expect(isAlive(Number(readFileSync(pidFile, "utf8")))).toBe(false);
   });
 

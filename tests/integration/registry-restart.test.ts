@@ -105,15 +105,14 @@ describe("restart on the next call", () => {
   });
 
   test("a restart slower than the tool timeout: the call says so at the timeout, and a later call finds the server back", async () => {
-    const { registry, echo, logged } = await start({ ...fixture("fx", "--crash-after", "1", "--init-delay", "800"), toolTimeoutMs: 200 });
+    const { registry, echo, logged } = await start({ ...fixture("fx", "--crash-after", "1", "--init-delay", "3000"), toolTimeoutMs: 200 });
     expect(await echo("one")).toMatchObject({ content: "one" });
     await logged("exited with code 1 (stderr:");
-    const started = performance.now();
+    // The product's own report of its timeout is the assertion; the clock is not (a loaded machine is slower).
     expect(await echo("two")).toEqual({
       isError: true,
       content: 'MCP server "fx" is restarting and was not back within 200 ms (MCP_TOOL_TIMEOUT); call the tool again',
     });
-    expect(performance.now() - started).toBeLessThan(700);
     await registry.revive("fx");
     while (!registry.isConnected("fx")) await registry.revive("fx");
     expect(await echo("three")).toMatchObject({ content: "three" });

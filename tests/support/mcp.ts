@@ -9,6 +9,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { startModelServer, type ModelServer, type RecordedRequest, type Step } from "./model-server.ts";
 import { BUN, PROGRAM, ROOT, assertNoSilentEnd, baseEnv, isAlive, runAgent, tempDir, writeMcpConfig, type RunResult } from "./run.ts";
+import { DEADLINE_MS } from "./wait.ts";
 
 /** A temp project: `.mcp.json` written from `servers`, a scripted model, and a fresh marker. */
 export interface Project {
@@ -145,17 +146,17 @@ export function marked(marker: string): number[] {
 }
 
 /**
- * Waits until none of `pids` is running and returns those still running after ~2 s (so [] is the
- * pass). SIGKILL lands asynchronously and the death of a process that is not our child has no
- * event to await, so this polls, bounded.
+ * Waits until none of `pids` is running and returns those still running at the deadline (so [] is
+ * the pass). SIGKILL lands asynchronously and the death of a process that is not our child has no
+ * event to await, so this polls, bounded generously: a loaded machine reaps slowly.
  */
 export async function survivors(pids: () => number[]): Promise<number[]> {
-  for (let i = 0; i < 200; i++) {
+  const deadline = Date.now() + DEADLINE_MS;
+  for (;;) {
     const left = pids();
-    if (left.length === 0) return [];
+    if (left.length === 0 || Date.now() > deadline) return left;
     await Bun.sleep(10);
   }
-  return pids();
 }
 
 /** True once `pid` is gone (zombies count as gone): `survivors` for one process. */

@@ -13,6 +13,12 @@ export const SYSTEM_PATH = "/usr/bin:/bin";
 export const QEMU_AARCH64 = Bun.which("qemu-aarch64", { PATH: SYSTEM_PATH });
 /** Debian's libc6-arm64-cross: the aarch64 dynamic loader and glibc qemu-user loads the binary with. */
 export const AARCH64_SYSROOT = "/usr/aarch64-linux-gnu";
+/**
+ * Whether this machine can run the linux-arm64 build: qemu-user and the aarch64 glibc, two optional
+ * system packages (`qemu-user libc6-arm64-cross` on Debian; .ci/run installs them). Without them its
+ * runs are skipped with a note, as the session tests are without tmux.
+ */
+export const CAN_RUN_ARM64 = Boolean(QEMU_AARCH64) && existsSync(join(AARCH64_SYSROOT, "lib", "ld-linux-aarch64.so.1"));
 
 /** Runs `npm run release`'s script into a fresh folder. @throws Error with its stderr when it fails. */
 export async function buildRelease(): Promise<{ dir: string; seconds: number; stderr: string }> {
@@ -41,10 +47,10 @@ export function placeAlone(release: string, name: string): string[] {
     copyFileSync(join(release, name), exe);
   }
   if (!name.includes("arm64")) return [exe];
-  if (!QEMU_AARCH64 || !existsSync(join(AARCH64_SYSROOT, "lib", "ld-linux-aarch64.so.1"))) {
+  if (!CAN_RUN_ARM64) {
     throw new Error("qemu-aarch64 or the aarch64 sysroot is missing: apt-get install qemu-user libc6-arm64-cross (.ci/run does)");
   }
-  return [QEMU_AARCH64, "-L", AARCH64_SYSROOT, exe];
+  return [QEMU_AARCH64!, "-L", AARCH64_SYSROOT, exe];
 }
 
 /** A minimal user environment: system PATH, a fresh HOME and config folder, no color, and `extra`. */

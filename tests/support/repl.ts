@@ -6,6 +6,7 @@
 import { startModelServer, type ModelServer, type Step } from "./model-server.ts";
 import { approveAllProjectServers, PROGRAM, tempDir } from "./run.ts";
 import { TmuxSession } from "./tmux.ts";
+import { until } from "./wait.ts";
 
 export interface Started {
   dir: string;
@@ -24,6 +25,8 @@ export interface StartOptions {
   env?: Record<string, string>;
   width?: number;
   height?: number;
+  /** OSC 52 clipboard writes become tmux paste buffers (TmuxSession.buffers). */
+  clipboard?: boolean;
 }
 
 /** Per-test limit (ms): above the screen-wait deadline, so a timeout reports the screen. */
@@ -58,6 +61,7 @@ export async function launchAgent(script: Step[], opts: StartOptions = {}): Prom
     cwd: dir,
     width: opts.width,
     height: opts.height,
+    clipboard: opts.clipboard,
     env: { ...terminalEnv(home, server.url), ...opts.env },
   });
   current = { server, term };
@@ -79,13 +83,9 @@ export async function submit(term: TmuxSession, line: string): Promise<void> {
   await term.keys("Enter");
 }
 
-/** Polls `condition` (an observable state of a process or file) until true, for up to 10 s. */
+/** Polls `condition` (an observable state of a process or file) until true (tests/support/wait.ts's deadline). */
 export async function waitUntil(condition: () => boolean): Promise<void> {
-  const deadline = Date.now() + 10_000;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`condition not met: ${condition.toString()}`);
-    await Bun.sleep(20);
-  }
+  await until(condition);
 }
 
 /** The text blocks of a request's messages, one string per message (other blocks by type). */

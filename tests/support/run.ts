@@ -30,6 +30,12 @@ export interface RunOptions {
   allowToolBugs?: boolean;
   /** Another executable to run instead of your_program.sh (an older build, a release binary). */
   program?: string;
+  /**
+   * An `mcp …` inspector command starts only the project servers the user approved. By default
+   * the working folder's `.mcp.json` servers are approved first, as `mcp approve` would; "as-is"
+   * leaves the approvals as the test made them (consent tests).
+   */
+  projectServers?: "approved" | "as-is";
 }
 
 const made: string[] = [];
@@ -96,6 +102,7 @@ export async function runAgent(args: string[], opts: RunOptions): Promise<RunRes
   // A test that gives HOME means ~/.claude under it.
   if (opts.env && "HOME" in opts.env && !("CLAUDE_CONFIG_DIR" in opts.env)) delete env.CLAUDE_CONFIG_DIR;
   for (const k of Object.keys(env)) if (env[k] === undefined) delete env[k];
+  if (opts.projectServers !== "as-is" && isInspectorCommand(args)) await approveProjectServers(opts.cwd, env);
   const proc = Bun.spawn([opts.program ?? PROGRAM, ...args], {
     cwd: opts.cwd,
     env: env as Record<string, string>,
@@ -110,6 +117,26 @@ export async function runAgent(args: string[], opts: RunOptions): Promise<RunRes
   if (TOOL_BUG.test(stderr) && !opts.allowToolBugs) throw new Error(`a tool crashed with a bug during the run:\n${stderr}`);
   assertNoSilentEnd(stderr);
   return { code, stdout, stderr };
+}
+
+/** `mcp <verb> …` for a verb that starts servers (not add, add-json, remove, approve or --help), not a -p prompt naming it. */
+function isInspectorCommand(args: string[]): boolean {
+  const at = args.indexOf("mcp");
+  if (at < 0 || args.slice(0, at).some((a) => a === "-p" || a === "--print")) return false;
+  return !["add", "add-json", "remove", "approve", "--help", "-h", undefined].includes(args[at + 1]);
+}
+
+/** Approves every `.mcp.json` server of `cwd` nobody answered for, in the run's config folder, with the program's own `mcp approve` code. */
+export async function approveProjectServers(cwd: string, env: Record<string, string | undefined>): Promise<void> {
+  if (!existsSync(join(cwd, ".mcp.json"))) return;
+  const [{ loadMcpConfig }, { approveByName, notStartedWithoutConsent, PENDING_APPROVAL }] = await Promise.all([
+    import("../../lib/mcp/config/load.ts"),
+    import("../../lib/agent/project-approval.ts"),
+  ]);
+  const project = loadMcpConfig({ cwd, env, extra: [], strict: false }).servers.filter((s) => s.origin?.scope === "project");
+  // Only those nobody answered for: a refusal the test made stands.
+  const pending = [...notStartedWithoutConsent(project, cwd, env)].filter(([, why]) => why === PENDING_APPROVAL).map(([name]) => name);
+  if (pending.length) await approveByName(project, cwd, pending, env);
 }
 
 /** Fails the test when the run's stderr holds the silence backstop's line (lib/agent/lifecycle.ts): that line only ever reports a bug. */

@@ -11,8 +11,8 @@ export const TMUX = Bun.which("tmux");
 /** Runs the program and records its exit status (see that file). */
 const EXIT_STATUS = join(import.meta.dir, "tmux-exit-status.ts");
 
-/** How long `waitFor` polls before failing (ms). */
-export const WAIT_MS = 10_000;
+/** How long `waitFor` polls before failing (ms): generous, a loaded machine draws slowly; a passing test waits only for its screen. */
+export const WAIT_MS = 60_000;
 /** Pause between two screen reads while waiting (ms). */
 const POLL_MS = 50;
 
@@ -29,6 +29,8 @@ export interface TmuxOptions {
    * (modifyOtherKeys) as CSI sequences; to others tmux 3.3 types the key's name.
    */
   extendedKeys?: boolean;
+  /** tmux's `set-clipboard on`: an OSC 52 write from the program creates a paste buffer (see `buffers`). */
+  clipboard?: boolean;
 }
 
 export class TmuxSession {
@@ -55,7 +57,8 @@ export class TmuxSession {
     const session = new TmuxSession(`agent-test-${process.pid}-${crypto.randomUUID().slice(0, 8)}`, scratch);
     const conf = join(scratch, "tmux.conf");
     const extended = opts.extendedKeys ? "set -s extended-keys on\n" : "";
-    writeFileSync(conf, `set -g remain-on-exit on\nset -g history-limit 5000\nset -g default-terminal xterm-256color\n${extended}`);
+    const clipboard = opts.clipboard ? "set -s set-clipboard on\n" : "";
+    writeFileSync(conf, `set -g remain-on-exit on\nset -g history-limit 5000\nset -g default-terminal xterm-256color\n${extended}${clipboard}`);
     const env = Object.entries(opts.env).map(([k, v]) => `${k}=${v}`);
     await session.tmux(
       ["-f", conf, "new-session", "-d", "-s", "main", "-x", String(opts.width ?? 120), "-y", String(opts.height ?? 40), "-c", opts.cwd],
@@ -99,6 +102,16 @@ export class TmuxSession {
   /** The pane's text, scrollback included, wrapped lines joined. */
   async screen(): Promise<string> {
     return this.tmux(["capture-pane", "-p", "-J", "-S", "-", "-t", "main"], []);
+  }
+
+  /** The paste buffers' names and contents: what the program put on the clipboard (OSC 52), with `clipboard`. */
+  async buffers(): Promise<string> {
+    return this.tmux(["list-buffers", "-F", "#{buffer_name}: #{buffer_sample}"], []);
+  }
+
+  /** The pane's title, which the program may set (OSC 0/2). */
+  async title(): Promise<string> {
+    return (await this.tmux(["display-message", "-p", "-t", "main", "#{pane_title}"], [])).trim();
   }
 
   /** The rows on screen now, without the scrollback, wrapped lines joined. */

@@ -63,6 +63,13 @@ export function hookOutcome(event: HookEvent, query: string | undefined, runs: H
         readJson(event, label, cmd, json, out, blocks);
         continue;
       }
+      if (run.stdoutCut && event === "PreToolUse") {
+        // Its answer may have been a deny: fail closed.
+        const reason = `${label} hook [${cmd}] printed more than the output cap and its answer no longer parses; the call is denied`;
+        out.permission = { decision: "deny", reason };
+        out.notices.push(reason);
+        continue;
+      }
       out.notices.push(`${label} hook [${cmd}] printed output that is not valid JSON; ignored`);
       continue;
     }

@@ -8,6 +8,7 @@
  */
 import { killProcessGroup, trackGroup } from "../../process/group.ts";
 import type { Sourced } from "../settings/merge.ts";
+import { type HookText, readCapped } from "./hook-output.ts";
 
 export const HOOK_EVENTS = [
   "PreToolUse",
@@ -119,6 +120,8 @@ export interface HookRun {
   stdout: string;
   stderr: string;
   timedOut: boolean;
+  /** Its stdout was longer than the cap (hook-output.ts) and was cut. */
+  stdoutCut?: boolean;
 }
 
 export interface RunContext {
@@ -158,8 +161,9 @@ async function runOne(hook: HookCommand, stdin: string, ctx: RunContext): Promis
     Promise.resolve(proc.stdin.write(stdin))
       .then(() => proc.stdin.end())
       .catch(() => {});
-    const out = new Response(proc.stdout).text();
-    const err = new Response(proc.stderr).text();
+    // Capped as Bash output is (hook-output.ts): a hook cannot fill memory or the model's context.
+    const out = readCapped(proc.stdout);
+    const err = readCapped(proc.stderr);
     let timer: Timer | undefined;
     const timedOut = await Promise.race([
       proc.exited.then(() => false),
@@ -172,13 +176,13 @@ async function runOne(hook: HookCommand, stdin: string, ctx: RunContext): Promis
     await killProcessGroup(proc.pid, 200);
     await proc.exited;
     const [stdout, stderr] = await Promise.all([settled(out), settled(err)]);
-    return { hook, code: timedOut ? null : proc.exitCode, stdout, stderr, timedOut };
+    return { hook, code: timedOut ? null : proc.exitCode, stdout: stdout.text, stderr: stderr.text, timedOut, stdoutCut: stdout.cut };
   } finally {
     release();
   }
 }
 
 /** A pipe's text, or "" if a child that left the group holds it open past a moment. */
-function settled(text: Promise<string>): Promise<string> {
-  return Promise.race([text, Bun.sleep(200).then(() => "")]);
+function settled(text: Promise<HookText>): Promise<HookText> {
+  return Promise.race([text, Bun.sleep(200).then(() => ({ text: "", total: 0, cut: false }))]);
 }

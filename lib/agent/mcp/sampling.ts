@@ -1,13 +1,15 @@
 /**
  * Serves MCP `sampling/createMessage` (MCP 2025-11-25 client/sampling) with the agent's model:
  * the server's `messages`, `systemPrompt` and `maxTokens` go to the Messages API, and the reply
- * goes back as `{role, content, model, stopReason}`.
+ * goes back as `{role, content, model, stopReason}`. What a server may spend is capped by
+ * sampling-budget.ts.
  */
 import { mcpContentToBlock, nonEmpty } from "./content.ts";
 import type { MessageParam } from "../messages.ts";
 import { replyText } from "../messages.ts";
 import type { ModelClient } from "../model.ts";
 import { McpError } from "../../mcp/protocol/errors.ts";
+import type { SamplingBudget } from "./sampling-budget.ts";
 
 /** The parts of sampling/createMessage params we use; the rest is ignored. Comes from a server: unchecked. */
 export interface CreateMessageParams {
@@ -49,15 +51,18 @@ export type SamplingConsent = (server: string, params: CreateMessageParams, sign
  * Error when the request has no content to send, McpError -1 when the user refused it (either way
  * the server gets a JSON-RPC error).
  */
-export function samplingHandler(model: () => ModelClient, log: (line: string) => void, consent?: SamplingConsent) {
+export function samplingHandler(model: () => ModelClient, log: (line: string) => void, consent?: SamplingConsent, budget?: SamplingBudget) {
   return async (params: unknown, { server, signal }: { server: string; signal?: AbortSignal }) => {
     const p = (params ?? {}) as CreateMessageParams;
     const messages = samplingMessages(p);
     if (messages.length === 0) throw new Error("sampling/createMessage has no content to send to the model");
-    if (!consent) log(`MCP server "${server}" asked the model for a completion (sampling/createMessage, up to ${p.maxTokens ?? 1024} tokens)`);
-    else if (!(await consent(server, p, signal))) throw new McpError(USER_REJECTED, "User rejected sampling request");
+    // The budget holds whatever the user answers: past it nobody is asked.
+    await budget?.take(server, signal);
+    const maxTokens = budget ? budget.maxTokens(p.maxTokens) : (p.maxTokens ?? 1024);
+    if (!consent) log(`MCP server "${server}" asked the model for a completion (sampling/createMessage, up to ${maxTokens} tokens)`);
+    else if (!(await consent(server, { ...p, maxTokens }, signal))) throw new McpError(USER_REJECTED, "User rejected sampling request");
     // The server may cancel its request (notifications/cancelled): the model call stops with it.
-    const reply = await model().create({ system: p.systemPrompt ?? "", messages, tools: [], maxTokens: p.maxTokens ?? 1024 }, { signal });
+    const reply = await model().create({ system: p.systemPrompt ?? "", messages, tools: [], maxTokens }, { signal });
     return {
       role: "assistant",
       content: { type: "text", text: replyText(reply.content) },

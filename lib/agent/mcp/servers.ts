@@ -10,6 +10,7 @@ import type { RuntimeOptions } from "../runtime-options.ts";
 import type { ModelClient } from "../model.ts";
 import { onShutdown } from "../lifecycle.ts";
 import { samplingHandler } from "./sampling.ts";
+import { SamplingBudget } from "./sampling-budget.ts";
 import type { McpToolset } from "./tools.ts";
 
 export interface StartedServers {
@@ -49,7 +50,8 @@ export async function startServers(
     sdkHost: opts.sdkHost,
     features: {
       roots: workingDirectoryRoots(opts.cwd),
-      sampling: opts.sampling ? samplingHandler(hooks.model, opts.log, opts.samplingConsent) : undefined,
+      // Each server's requests draw on one budget, so a hostile server cannot spend the user's API money at will.
+      sampling: opts.sampling ? samplingHandler(hooks.model, opts.log, opts.samplingConsent, new SamplingBudget(readMcpEnv().sampling, opts.log)) : undefined,
       elicitation: opts.elicitation,
     },
     onServerSettled: (s) => {

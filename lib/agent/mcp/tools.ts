@@ -5,7 +5,7 @@
  */
 import type { Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
 import { callToolResultToOutput, normalizeInputSchema } from "./content.ts";
-import { ClientErrorCode, clientError, McpError } from "../../mcp/protocol/errors.ts";
+import { ClientErrorCode, clientError, McpError, NestedTooDeepError } from "../../mcp/protocol/errors.ts";
 import { ToolNamer } from "./names.ts";
 import { requiredUrlElicitations, URL_ELICITATION_REQUIRED } from "../../mcp/protocol/elicitation.ts";
 import type { McpTool, ProgressParams } from "../../mcp/protocol/protocol.ts";
@@ -162,6 +162,7 @@ function describeCallError(error: unknown, { server, tool }: ToolRoute): string 
     return `MCP server "${server}" needs the user to open ${urls.length === 1 ? "a page" : `${urls.length} pages`} before ${tool} can run: ${pages}. Ask the user to open ${urls.length === 1 ? "it" : "them"} and finish there, then call ${tool} again.`;
   }
   if (error instanceof TaskCallError) return error.message;
+  if (error instanceof NestedTooDeepError) return `MCP server "${server}" failed the call of ${tool}: its ${error.message}`;
   const e = clientError(error);
   if (!e || e.code === ClientErrorCode.NotSent) return errorMessage(error);
   switch (e.code) {

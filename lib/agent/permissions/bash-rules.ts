@@ -7,12 +7,12 @@
 import type { BashPart } from "./bash-parse.ts";
 
 /** Assignments Claude Code lets through before an allowed command: they change no code that runs. */
-const SAFE_ASSIGNS = /^(LANG|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CI|TERM|COLUMNS|NODE_ENV|RUST_BACKTRACE|PYTHONUNBUFFERED|GIT_PAGER|PAGER)$/;
+export const SAFE_ASSIGNS = /^(LANG|LC_[A-Z]+|TZ|NO_COLOR|FORCE_COLOR|CI|TERM|COLUMNS|NODE_ENV|RUST_BACKTRACE|PYTHONUNBUFFERED|GIT_PAGER|PAGER)$/;
 
 const compiled = new Map<string, RegExp>();
 
 /** The specifier as an anchored regular expression, compiled once per text. */
-function specRegExp(spec: string): RegExp {
+export function specRegExp(spec: string): RegExp {
   let re = compiled.get(spec);
   if (re) return re;
   const literal = (s: string) => s.replace(/[.+?^${}()|[\]\\]/g, "\\$&");

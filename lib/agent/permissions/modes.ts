@@ -11,7 +11,7 @@ export type PermissionMode = "default" | "acceptEdits" | "bypassPermissions" | "
 
 export const PERMISSION_MODES: readonly PermissionMode[] = ["default", "acceptEdits", "bypassPermissions", "dontAsk"];
 
-const EDITS = new Set(["Write", "Edit"]);
+const EDITS = new Set(["Write", "Edit", "NotebookEdit"]);
 
 /** True when `tool` must be allowed (by a rule or by someone) before it runs in `mode`. */
 export function needsPermission(tool: Pick<Tool, "name" | "asksPermission">, mode: PermissionMode): boolean {

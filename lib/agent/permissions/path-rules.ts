@@ -5,8 +5,8 @@
  * file), `./x` and bare `x` are relative to the working directory. As in gitignore, a pattern
  * without a slash matches at any depth, and a pattern that matches a folder covers what is in it.
  */
-import { realpathSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { realPath } from "./real-path.ts";
 
 export interface PathContext {
   cwd: string;
@@ -47,16 +47,13 @@ function coveredBy(path: string, re: RegExp): boolean {
   }
 }
 
-/** The absolute paths a tool's path argument stands for: as resolved against cwd, and its real path when a symlink leads elsewhere. */
+/** The absolute paths a tool's path argument stands for: as resolved against cwd, and its real path when a link leads elsewhere (also for a new file). */
 export function candidatePaths(value: string, cwd: string, home: string): string[] {
   const expanded = value === "~" ? home : value.startsWith("~/") ? `${home}/${value.slice(2)}` : value;
   const abs = resolve(cwd, expanded);
-  try {
-    const real = realpathSync(abs);
-    return real === abs ? [abs] : [abs, real];
-  } catch {
-    return [abs];
-  }
+  // A file not there yet is judged where it will land: through linked folders and a dangling link (permissions/real-path.ts).
+  const real = realPath(abs);
+  return real === abs ? [abs] : [abs, real];
 }
 
 /**

@@ -10,6 +10,10 @@
 import { ruleNamesTool } from "../mcp/names.ts";
 import { parseBash } from "./bash-parse.ts";
 import { bashPartMatches, bashWholeMatches } from "./bash-rules.ts";
+import { analyzeBash } from "./bash/tree.ts";
+import { allowMatches, denyMatches } from "./bash/match.ts";
+import { directories, fileUse, pathsOf } from "./bash/files.ts";
+import type { Word } from "./bash/tree.ts";
 import type { Behavior, RuleText } from "../settings/merge.ts";
 import { candidatePaths, compilePathPattern, type PathPattern } from "./path-rules.ts";
 import { domainSpecCovers, hostOfInput } from "../../tools/web/domain-rule.ts";
@@ -44,9 +48,16 @@ export interface RuleMatch {
 }
 
 const READERS = new Set(["Read", "Grep", "Glob"]);
-const EDITORS = new Set(["Edit", "Write"]);
+const EDITORS = new Set(["Edit", "Write", "NotebookEdit"]);
 /** The input field that holds each file tool's path. */
-const PATH_FIELD: Record<string, string> = { Read: "file_path", Edit: "file_path", Write: "file_path", Grep: "path", Glob: "path" };
+const PATH_FIELD: Record<string, string> = {
+  Read: "file_path",
+  Edit: "file_path",
+  Write: "file_path",
+  NotebookEdit: "notebook_path",
+  Grep: "path",
+  Glob: "path",
+};
 
 /** `Tool` or `Tool(spec)`, with the specifier's parentheses balanced at the end; undefined when malformed. */
 export function parseRuleText(text: string): { tool: string; spec?: string } | undefined {
@@ -66,7 +77,8 @@ export function compileRules(texts: RuleText[], ctx: RuleContext): Rule[] {
     const globbedAllow = parsed && source.behavior === "allow" && parsed.tool.includes("*") && !/^mcp__[^*]+__/.test(parsed.tool);
     if (!parsed || globbedAllow) {
       const why = parsed ? "an allow rule may use * in the tool name only after mcp__<server>__" : "expected Tool or Tool(specifier)";
-      ctx.warn(`${source.file.path}: permissions.${source.behavior}: invalid permission rule "${source.text}" was skipped (${why})`);
+      const where = source.file.path.startsWith("--") ? source.file.path : `${source.file.path}: permissions.${source.behavior}`;
+      ctx.warn(`${where}: invalid permission rule "${source.text}" was skipped (${why})`);
       continue;
     }
     const rule: Rule = { source, ...parsed };
@@ -132,8 +144,8 @@ export class PermissionRules {
   }
 
   /** Deny, then ask, then allow: the first list with a rule covering the call decides. */
-  decide(name: string, input: Record<string, unknown>, route?: ToolRoute): RuleMatch | undefined {
-    if (name === "Bash") return this.decideBash(typeof input.command === "string" ? input.command : "");
+  decide(name: string, input: Record<string, unknown>, route?: ToolRoute, shellCwd?: string): RuleMatch | undefined {
+    if (name === "Bash") return this.decideBash(typeof input.command === "string" ? input.command : "", shellCwd ?? this.ctx.cwd);
     let resolved: string[] | undefined;
     const paths = () => {
       const value = PATH_FIELD[name] ? input[PATH_FIELD[name]] : undefined;
@@ -151,39 +163,79 @@ export class PermissionRules {
     return undefined;
   }
 
+  /** The absolute globs of the Read deny rules (what Grep and Glob leave out of a search). */
+  readDenyGlobs(): string[] {
+    return this.deny.filter((r) => r.tool === "Read" && r.path).map((r) => r.path!.glob);
+  }
+
   /** The deny rule covering a read of `path` (an `@file` mention), if any. */
   readDenied(path: string): Rule | undefined {
     const paths = candidatePaths(path, this.ctx.cwd, this.ctx.home);
     return this.deny.find((r) => covers(r, "Read", () => paths, undefined));
   }
 
+  /** True when a Bash call's decision needs the shell grammar (permissions/bash/grammar.ts): a scoped Bash rule or a path rule. */
+  get parsesBash(): boolean {
+    return this.rules.some((r) => (r.tool === "Bash" && r.spec !== undefined) || r.path !== undefined);
+  }
+
   /**
-   * Bash: deny and ask match if any part matches (nested ones included) or the whole command does;
-   * allow only when the command has nothing unsafe and every part is allowed.
+   * Bash, on the shell grammar's tree (permissions/bash/tree.ts): deny and ask match if any simple
+   * command matches (nested ones included), if the whole command does, or if some command could not
+   * be resolved; allow only when the command has nothing unsafe and every simple command is allowed.
+   * Before the grammar is loaded, the tokenizer finds deny and ask rules and no allow rule matches.
    */
-  private decideBash(command: string): RuleMatch | undefined {
-    const parsed = parseBash(command);
-    const any = (list: Rule[]) =>
-      list.find(
-        (r) =>
-          r.tool === "Bash" && (r.spec === undefined || bashWholeMatches(r.spec, command) || parsed.parts.some((p) => bashPartMatches(r.spec!, p, "loose"))),
-      );
+  private decideBash(command: string, shellCwd: string): RuleMatch | undefined {
+    const tree = analyzeBash(command);
+    const parsed = tree ? undefined : parseBash(command);
+    const partMatches = (spec: string) =>
+      tree ? tree.opaque !== undefined || tree.parts.some((p) => denyMatches(spec, p)) : parsed!.parts.some((p) => bashPartMatches(spec, p, "loose"));
+    const any = (list: Rule[]) => list.find((r) => r.tool === "Bash" && (r.spec === undefined || bashWholeMatches(r.spec, command) || partMatches(r.spec)));
+    // Read and Edit rules reach the files the command reads and writes (permissions/bash/files.ts); an unknown path may be any.
+    const use = tree && fileUse(tree);
+    // Relative paths are the shell's: its directory now (a cd in an earlier call stays), and any cd in this command.
+    const dirs = tree && directories(tree, shellCwd, this.ctx.home);
+    const paths = (w: Word) => {
+      if (!dirs) return w.value?.startsWith("/") ? [candidatePaths(w.value, "/", this.ctx.home)] : undefined;
+      const each = dirs.map((d) => pathsOf(w, d)?.map((p) => candidatePaths(p, d, this.ctx.home)));
+      return each.some((e) => e === undefined) ? undefined : each.flatMap((e) => e!);
+    };
+    const touches = (r: Rule, tool: "Read" | "Edit", words: Word[]) =>
+      r.tool === tool && r.path !== undefined && words.some((w) => paths(w)?.some((c) => c.some((p) => r.path!.matches(p))) ?? true);
+    const fileRule = (list: Rule[]) => use && list.find((r) => touches(r, "Read", use.reads) || touches(r, "Edit", use.writes));
     for (const [behavior, list] of [
       ["deny", this.deny],
       ["ask", this.ask],
     ] as const) {
       const glob = list.find((r) => r.tool !== "Bash" && r.spec === undefined && namesTool(r, "Bash", undefined));
-      const rule = glob ?? any(list);
+      const rule = glob ?? any(list) ?? fileRule(list);
       if (rule) return { behavior, rule };
     }
     const bare = this.allow.find((r) => r.tool === "Bash" && r.spec === undefined);
     if (bare) return { behavior: "allow", rule: bare };
-    if (parsed.unsafe || !parsed.parts.length) return undefined;
+    if (!tree || tree.unsafe || !tree.parts.length) return undefined;
+    // A write is an Edit: an allow rule for the program does not cover one outside the working directory, unless an Edit rule allows it.
+    if (use?.writes.some((w) => !this.writeAllowed(paths(w)))) return undefined;
     let last: Rule | undefined;
-    for (const part of parsed.parts) {
-      last = this.allow.find((r) => r.tool === "Bash" && bashPartMatches(r.spec!, part, "strict"));
+    for (const part of tree.parts) {
+      if (part.transparent) continue;
+      last = this.allow.find((r) => r.tool === "Bash" && r.spec !== undefined && allowMatches(r.spec, part));
       if (!last) return undefined;
     }
     return last && { behavior: "allow", rule: last };
   }
+
+  /** A write a Bash allow rule may carry: every path it may be is inside the working directory or allowed by an Edit rule. */
+  private writeAllowed(candidates: string[][] | undefined): boolean {
+    if (!candidates) return false;
+    const inside = (p: string) => p === this.ctx.cwd || p.startsWith(`${this.ctx.cwd}/`) || p.startsWith(`${this.realCwd}/`);
+    return candidates.every((c) => c.every(inside) || this.allow.some((r) => r.tool === "Edit" && r.path !== undefined && c.every((p) => r.path!.matches(p))));
+  }
+
+  private get realCwd(): string {
+    this.cwdReal ??= candidatePaths(".", this.ctx.cwd, this.ctx.home).at(-1)!;
+    return this.cwdReal;
+  }
+
+  private cwdReal: string | undefined;
 }

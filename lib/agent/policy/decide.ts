@@ -11,7 +11,11 @@ import type { Behavior } from "../settings/merge.ts";
 import { needsPermission, type PermissionMode } from "../permissions/modes.ts";
 
 /** What the policy says of one call; `message` is what the model reads when the call does not run. */
-export type Verdict = { behavior: "allow" } | { behavior: "deny"; message: string } | { behavior: "ask"; message: string };
+export type Verdict =
+  | { behavior: "allow" }
+  | { behavior: "deny"; message: string }
+  /** `forced`: an ask rule or hook asked, not the mode; such a question offers no "always". */
+  | { behavior: "ask"; message: string; forced?: boolean };
 
 /** Everything the decision depends on, for one call. */
 export interface CallFacts {
@@ -46,7 +50,7 @@ export function decide(f: CallFacts): Verdict {
   if (rule?.behavior === "deny") return { behavior: "deny", message: denyText(tool, f.input, rule.path) };
   // An ask rule or hook asks even in bypassPermissions, past the flags; dontAsk never asks.
   const ask = hook?.decision === "ask" ? (hook.reason ?? askText(tool.name)) : rule?.behavior === "ask" ? askText(tool.name) : undefined;
-  if (ask !== undefined) return mode === "dontAsk" ? { behavior: "deny", message: ask } : { behavior: "ask", message: ask };
+  if (ask !== undefined) return mode === "dontAsk" ? { behavior: "deny", message: ask } : { behavior: "ask", message: ask, forced: true };
   if (hook?.decision === "allow" || rule?.behavior === "allow" || f.flagAllows) return { behavior: "allow" };
   if (mode === undefined || !needsPermission(tool, mode)) return { behavior: "allow" };
   return mode === "dontAsk" ? { behavior: "deny", message: modeText(tool.name, mode) } : { behavior: "ask", message: modeText(tool.name, mode) };

@@ -11,18 +11,22 @@ import type { Tool, ToolOutput } from "../../tools/tool.ts";
 import type { RunSettings } from "./run-settings.ts";
 import type { ToolRoute } from "../permissions/rules.ts";
 import { isAllowed, type PermissionMode } from "../permissions/modes.ts";
+import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
 import { decide, type CallFacts } from "./decide.ts";
-import { existsSync } from "node:fs";
-import { resolve } from "node:path";
+import { loadBashGrammar } from "../permissions/bash/grammar.ts";
 
 /** What a mode supplies to the decision: its mode, what its flags allow, and how it asks. */
 export interface ModePermissions {
   /** The permission mode now (host mode may change it); undefined: none was set, every tool runs. */
   mode(): PermissionMode | undefined;
+  /** Anything the mode must load before `flagAllows` can answer for this call (the session's saved Bash rules need the shell grammar). */
+  prepare?(tool: Tool): Promise<void>;
   /** --allowedTools, an "always" answer or a loaded skill's grant allows this call. */
   flagAllows(tool: Tool, input: Record<string, unknown>): boolean;
+  /** The rules behind flagAllows (--allowedTools, "always" answers, a skill's grants): a scoped Bash rule among them needs the shell grammar. */
+  flagRules?(): Iterable<string>;
   /** The mode's question, with what the model reads if the answer is no; absent: nobody can be asked (-p), an ask is a deny. */
-  ask?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, message: string): Promise<PermissionDecision>;
+  ask?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, message: string, forced?: boolean): Promise<PermissionDecision>;
 }
 
 /** The run's pieces the flags' allow needs (AgentRuntime's). */
@@ -32,9 +36,21 @@ export interface GrantSource {
   skillGrantsCall(toolName: string, input: Record<string, unknown>): boolean;
 }
 
+/** True when one of `rules` is a Bash rule with a specifier (`Bash(echo:*)`), which matches through the shell grammar. */
+export function hasScopedBash(rules: Iterable<string>): boolean {
+  for (const rule of rules) if (/^\s*Bash\s*\(/.test(rule)) return true;
+  return false;
+}
+
 /** True when one of `allowed` (--allowedTools, "always" answers) or a loaded skill's grant allows the call. */
 export function flagsAllow(run: GrantSource, allowed: Iterable<string>, tool: Tool, input: Record<string, unknown>): boolean {
-  return isAllowed(tool.name, [...allowed, ...run.skillGrants()], (n, r) => run.matchesRule(n, r)) || run.skillGrantsCall(tool.name, input);
+  const rules = [...allowed];
+  return (
+    isAllowed(tool.name, [...rules, ...run.skillGrants()], (n, r) => run.matchesRule(n, r)) ||
+    run.skillGrantsCall(tool.name, input) ||
+    // WebFetch(domain:…) allows by the call's host, which a tool name alone cannot say.
+    allowedByDomainRule(rules, tool.name, input)
+  );
 }
 
 export interface GateOptions {
@@ -43,6 +59,8 @@ export interface GateOptions {
   /** Where an MCP tool's API name leads (AgentRuntime.route). */
   route(name: string): ToolRoute | undefined;
   permissions: ModePermissions;
+  /** The directory the next Bash call runs in (a `cd` in an earlier call stays): Bash's relative paths are its. */
+  shellCwd?(): string;
   /** A line for the user (systemMessage, a hook's error), never stdout. */
   notice(line: string): void;
 }
@@ -68,7 +86,9 @@ export class ToolGate {
       if (out.context.length) this.pending.set(call.id, out.context);
       hook = out.permission;
     }
-    const match = settings?.rules.decide(tool.name, input, this.opts.route(tool.name));
+    if (tool.name === "Bash" && (settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
+    await permissions.prepare?.(tool);
+    const match = settings?.rules.decide(tool.name, input, this.opts.route(tool.name), this.opts.shellCwd?.());
     const verdict = decide({
       tool,
       input,
@@ -80,15 +100,15 @@ export class ToolGate {
     const updated = input === given ? {} : { updatedInput: input };
     if (verdict.behavior === "allow") return input === given ? true : { behavior: "allow", ...updated };
     if (verdict.behavior === "deny" || !permissions.ask) return { behavior: "deny", message: verdict.message };
-    return withInput(await permissions.ask(tool, input, call, verdict.message), updated);
+    return withInput(await permissions.ask(tool, input, call, verdict.message, verdict.forced === true), updated);
   };
 
   /** The loop's `afterTool`: PostToolUse (or PostToolUseFailure) hooks, and the context PreToolUse left for this call. */
   readonly afterTool = async (call: ToolUseBlock, input: Record<string, unknown>, given: ToolOutput): Promise<{ context?: string[]; output?: ToolOutput }> => {
     const context = this.pending.get(call.id) ?? [];
-    // A search over a folder above a denied one must not show what the Read rules keep from the model.
+    // Grep and Glob leave what the Read rules deny out of the search itself (ToolContext.excluded).
     const { settings } = this.opts;
-    const output = settings && (call.name === "Grep" || call.name === "Glob") ? withoutDenied(given, settings) : given;
+    const output = given;
     this.pending.delete(call.id);
     const event = output.isError ? "PostToolUseFailure" : "PostToolUse";
     if (settings?.listens(event)) {
@@ -102,6 +122,19 @@ export class ToolGate {
     }
     return { ...(context.length ? { context } : {}), ...(output !== given ? { output } : {}) };
   };
+
+  /** Loads the shell grammar for Bash rules once; a failure is one notice, and Bash rules then fail closed (rules.ts). */
+  private async grammar(): Promise<void> {
+    try {
+      await loadBashGrammar();
+    } catch (err) {
+      if (!this.grammarFailed)
+        this.opts.notice(`cannot load the shell grammar for Bash rules (${(err as Error).message}); no allow rule matches a Bash command`);
+      this.grammarFailed = true;
+    }
+  }
+
+  private grammarFailed = false;
 
   /** For the loop's `halted`. */
   readonly halted = (): boolean => this.stopped !== undefined;
@@ -117,40 +150,6 @@ function withInput(decision: PermissionDecision, updated: { updatedInput?: Recor
   if (decision === true) return { behavior: "allow", ...updated };
   if (typeof decision === "object" && decision.behavior === "allow") return { behavior: "allow", updatedInput: decision.updatedInput ?? updated.updatedInput };
   return decision;
-}
-
-/**
- * A Grep or Glob result without the lines whose path a Read deny rule covers (`path`, `path:N:text`,
- * `path-N-text`, `path:N`), and one line saying how many were left out; the same output when none was.
- */
-function withoutDenied(output: ToolOutput, settings: RunSettings): ToolOutput {
-  if (output.isError || typeof output.content !== "string") return output;
-  const cwd = settings.cwd;
-  const denied = new Map<string, boolean>();
-  const isDenied = (path: string) => {
-    let d = denied.get(path);
-    if (d === undefined) denied.set(path, (d = settings.rules.readDenied(resolve(cwd, path)) !== undefined));
-    return d;
-  };
-  let dropped = 0;
-  const kept = output.content.split("\n").filter((line) => {
-    const path = pathOf(line, cwd);
-    if (path === undefined || !isDenied(path)) return true;
-    dropped++;
-    return false;
-  });
-  if (!dropped) return output;
-  return { ...output, content: `${kept.join("\n")}\n(${dropped} result line${dropped === 1 ? "" : "s"} in paths denied by your permission settings left out)` };
-}
-
-/** The file a search result line names: the whole line, or its part before a `:` or `-` that names an existing file. */
-function pathOf(line: string, cwd: string): string | undefined {
-  if (!line || line === "--") return undefined;
-  if (existsSync(resolve(cwd, line))) return line;
-  for (let i = 1; i < line.length; i++) {
-    if ((line[i] === ":" || line[i] === "-") && existsSync(resolve(cwd, line.slice(0, i)))) return line.slice(0, i);
-  }
-  return undefined;
 }
 
 function textOf(output: ToolOutput): string {

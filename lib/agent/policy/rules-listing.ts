@@ -5,7 +5,7 @@
 import type { RunSettings } from "./run-settings.ts";
 
 /** Tools a rule may name here; any other name (WebFetch, Task, Agent…) is kept but never matches. */
-const OURS = /^(Bash|Read|Edit|Write|Glob|Grep|ToolSearch|WebFetch|mcp__.*|\*)$/;
+const OURS = /^(Bash|Read|Edit|Write|Glob|Grep|ToolSearch|WebFetch|WebSearch|NotebookEdit|mcp__.*|\*)$/;
 
 const where = (path: string, cwd: string) => (path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path);
 

@@ -12,6 +12,8 @@ import { type EffectiveSettings, mergeSettings } from "../settings/merge.ts";
 import { compileRules, PermissionRules } from "../permissions/rules.ts";
 import { trustFile, workspaceTrusted } from "../settings/workspace-trust.ts";
 import { needsTrust } from "../settings/loosening.ts";
+import type { FlagRules } from "../permissions/flag-rules.ts";
+import type { RuleText } from "../settings/merge.ts";
 
 export interface SettingsLoadOptions {
   cwd: string;
@@ -28,6 +30,10 @@ export interface SettingsLoadOptions {
   /** The warning's words for that hold (merge.ts). */
   gateReason?: string;
   warn(line: string): void;
+  /** The scoped rules of --allowedTools/--disallowedTools (permissions/flag-rules.ts): rules like any file's. */
+  flagRules?: FlagRules;
+  /** False (-p, host): hooks of the user's own settings add no context for the model; they still run. */
+  homeContext?: boolean;
   /** Unit tests only: a managed folder other than the platform's (null: none). */
   managedDir?: string | null;
 }
@@ -43,6 +49,8 @@ export class RunSettings {
   readonly rules: PermissionRules;
   readonly hooks: HookCommand[];
   session: HookSession = { session_id: "", transcript_path: "", permission_mode: "default" };
+  /** Settings files whose hooks' output is not context for the model (the user's, in -p). */
+  private quiet = new Set<string>();
 
   private constructor(
     readonly effective: EffectiveSettings,
@@ -75,12 +83,16 @@ export class RunSettings {
       warn: opts.warn,
       gateReason: opts.gateReason,
     });
-    return new RunSettings(effective, cwd, home, opts.warn);
+    const flags = flagRuleTexts(opts.flagRules, cwd);
+    if (flags.length) effective.rules = [...effective.rules, ...flags];
+    const settings = new RunSettings(effective, cwd, home, opts.warn);
+    if (opts.homeContext === false) settings.quiet = new Set(files.filter((f) => f.scope === "user").map((f) => f.path));
+    return settings;
   }
 
   /** No file spoke: the run must be exactly as without settings. */
   get empty(): boolean {
-    return this.effective.files.length === 0;
+    return this.effective.files.length === 0 && this.effective.rules.length === 0;
   }
 
   /** True when some hook listens to `event`. */
@@ -101,6 +113,29 @@ export class RunSettings {
       env: { CLAUDE_PROJECT_DIR: this.cwd, CLAUDECODE: "1", ...(this.session.session_id ? { CLAUDE_CODE_SESSION_ID: this.session.session_id } : {}) },
       budgetMs: event === "SessionEnd" ? SESSION_END_BUDGET_MS : undefined,
     });
-    return hookOutcome(event, query, runs);
+    const out = hookOutcome(event, query, runs);
+    if (this.quiet.size && out.context.length)
+      out.context = hookOutcome(
+        event,
+        query,
+        runs.filter((r) => !this.quiet.has(r.hook.source)),
+      ).context;
+    return out;
   }
+}
+
+/**
+ * The flags' rules as rule texts of their own source. Order among sources does not matter: deny
+ * from any source beats ask, and ask beats allow (rules.ts). `/x` in a flag is relative to the
+ * working directory, as for the command line in Claude Code.
+ */
+function flagRuleTexts(flags: FlagRules | undefined, cwd: string): RuleText[] {
+  if (!flags) return [];
+  const file = (path: string) => ({ scope: "flag" as const, path, root: cwd, doc: {} });
+  const allow = file("--allowedTools");
+  const deny = file("--disallowedTools");
+  return [
+    ...flags.deny.map((text) => ({ text, behavior: "deny" as const, file: deny })),
+    ...flags.allow.map((text) => ({ text, behavior: "allow" as const, file: allow })),
+  ];
 }

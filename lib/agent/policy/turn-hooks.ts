@@ -10,6 +10,8 @@ import { applySettingsEnv } from "../settings/env.ts";
 import { settingsModel } from "../settings/model-setting.ts";
 import type { ToolRoute } from "../permissions/rules.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../permissions/modes.ts";
+import type { SearchExclusions } from "../../tools/tool.ts";
+import { searchExclusions } from "../permissions/search-exclusions.ts";
 
 export { SettingsFlagError } from "../settings/files.ts";
 
@@ -57,6 +59,12 @@ export class SettingsHooks {
 
   /** A settings allow rule (`Skill(name)`, `Skill`) lets the skill load without a question; deny and ask rules come first. */
   readonly allowsSkill = (name: string): boolean => this.settings.rules.decide("Skill", { skill: name })?.behavior === "allow";
+
+  /** What Grep and Glob leave out of their searches: the paths Read deny rules cover; undefined when none does. */
+  searchExclusions(): SearchExclusions | undefined {
+    const globs = this.settings.rules.readDenyGlobs();
+    return globs.length ? searchExclusions(globs, this.readDenied) : undefined;
+  }
 
   /** An `@file` mention a Read deny covers is not attached. */
   readonly readDenied = (path: string): boolean => this.settings.rules.readDenied(path) !== undefined;

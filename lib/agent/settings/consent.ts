@@ -44,8 +44,8 @@ export function pendingLoosening(cwd: string, files?: SettingsFile[], env: Recor
 }
 
 /** True when every loosening file of `cwd` is approved as it is now. */
-export function looseningApproved(cwd: string, env: Record<string, string | undefined> = process.env): boolean {
-  return pendingLoosening(cwd, undefined, env).length === 0;
+export function looseningApproved(cwd: string, files?: SettingsFile[], env: Record<string, string | undefined> = process.env): boolean {
+  return pendingLoosening(cwd, files, env).length === 0;
 }
 
 /** Remembers the user's yes for these files as they are now. A failed write is the caller's line. */

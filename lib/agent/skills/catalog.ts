@@ -13,6 +13,7 @@ import type { Skill } from "./skill.ts";
 import { runSkillCommand } from "./prompt-skill.ts";
 import type { SkillInput } from "../input/input-shapes.ts";
 import { isScopedGrant, scopedGrantAllows } from "./grants.ts";
+import { loadBashGrammar } from "../permissions/bash/grammar.ts";
 import type { ToolRoute } from "../permissions/rules.ts";
 
 export interface CatalogOptions {
@@ -70,9 +71,15 @@ export class SkillCatalog {
   }
 
   /** Records what a loaded skill lets run (a `/name` run counts too). */
-  grant(skill: Skill, rules: readonly string[]): void {
+  grant(skill: Skill, rules: readonly string[]): Promise<void> | undefined {
     if (!this.grantsTools(skill)) return;
     for (const r of rules) this.grants.add(r);
+    // A scoped Bash grant matches only on the shell grammar: have it loaded before the skill's calls come.
+    if (rules.some((r) => r.startsWith("Bash(") && isScopedGrant(r)))
+      return loadBashGrammar().then(
+        () => undefined,
+        () => undefined,
+      );
   }
 
   /**
@@ -81,6 +88,11 @@ export class SkillCatalog {
    */
   grantedTools(): string[] {
     return [...this.grants].filter((r) => !isScopedGrant(r)).map((r) => r.replace("(*)", ""));
+  }
+
+  /** Every allowed-tools rule of this turn's skills, bare and scoped, as written. */
+  grantRules(): string[] {
+    return [...this.grants];
   }
 
   /** Whether a scoped allowed-tools rule of this turn's skills allows this call (grants.ts). */

@@ -12,7 +12,7 @@ import { SkillLoadError, type LoadedSkill, type Skill } from "./skill.ts";
  * The user message's blocks for `/name args`.
  * @throws InputError for a skill users may not run, or one that failed to load.
  */
-export async function runSkillCommand(skill: Skill, args: string, onRun?: (skill: Skill, loaded: LoadedSkill) => void): Promise<TextBlock[]> {
+export async function runSkillCommand(skill: Skill, args: string, onRun?: (skill: Skill, loaded: LoadedSkill) => void | Promise<void>): Promise<TextBlock[]> {
   if (!skill.userInvocable) {
     throw new InputError(`/${skill.name}: this skill can only be invoked by Claude, not directly by users (user-invocable: false)`);
   }
@@ -23,7 +23,7 @@ export async function runSkillCommand(skill: Skill, args: string, onRun?: (skill
     if (err instanceof SkillLoadError) throw new InputError(`/${skill.name}: ${err.message}`);
     throw err;
   }
-  onRun?.(skill, loaded);
+  await onRun?.(skill, loaded);
   const head = `<command-message>${skill.name}</command-message>\n<command-name>/${skill.name}</command-name>\n<command-args>${args}</command-args>\n`;
   return [
     { type: "text", text: head },

@@ -14,7 +14,7 @@ export interface SkillToolOptions {
   /** Asked before a skill loads: undefined lets it, a line is the refusal the model reads. */
   gate?(skill: Skill, ctx: ToolContext): Promise<string | undefined> | string | undefined;
   /** Told after a skill loaded (its allowed-tools grants). */
-  onLoaded?(skill: Skill, loaded: LoadedSkill): void;
+  onLoaded?(skill: Skill, loaded: LoadedSkill): void | Promise<void>;
 }
 
 const useError = (text: string): ToolOutput => ({ isError: true, content: `<tool_use_error>${text}</tool_use_error>` });
@@ -57,7 +57,7 @@ export function skillTool(opts: SkillToolOptions): Tool {
         if (err instanceof SkillLoadError) return useError(err.message);
         throw err;
       }
-      opts.onLoaded?.(skill, loaded);
+      await opts.onLoaded?.(skill, loaded);
       return { content: `Launching skill: ${name}`, followUp: [{ type: "text", text: loaded.text }] };
     },
   };

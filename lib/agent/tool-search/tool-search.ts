@@ -56,16 +56,27 @@ export function definitionTokens(tools: readonly Tool[]): number {
   return Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
+/**
+ * Built-in tools deferred with the MCP tools once tool search is on, as Claude Code defers them:
+ * listed under "built-in" and loaded by a search like any other.
+ */
+const DEFERRED_BUILTINS = new Set(["WebFetch", "WebSearch"]);
+
 /** One run's tool search: whether it is on, and which deferred tools have been found so far. */
 export class ToolSearch {
   /** Once on, on for the rest of the run: switching back would rebuild the cached prefix. */
   private active = false;
   private readonly loaded = new Set<string>();
 
+  /** An MCP tool's route, or "built-in" for a deferred built-in tool. */
+  private readonly routeOf: RouteOf;
+
   constructor(
     readonly mode: ToolSearchMode,
-    private readonly routeOf: RouteOf,
-  ) {}
+    routeOf: RouteOf,
+  ) {
+    this.routeOf = (name) => routeOf(name) ?? (DEFERRED_BUILTINS.has(name) ? { server: "built-in", tool: name } : undefined);
+  }
 
   /** True once client-side tool search has started in this run. */
   get isActive(): boolean {
@@ -75,7 +86,8 @@ export class ToolSearch {
   /** The request's tools for `model`, from every current tool (built-in first, then MCP, in order). */
   offer(all: readonly Tool[], model: string): ToolOffer {
     const mcp = all.filter((t) => this.routeOf(t.name));
-    if (!mcp.length || this.mode.kind === "off") return { definitions: all.map(toApi), routable: [...all] };
+    // Only MCP tools start tool search: a run with none keeps every built-in tool in full.
+    if (!mcp.some((t) => !DEFERRED_BUILTINS.has(t.name)) || this.mode.kind === "off") return { definitions: all.map(toApi), routable: [...all] };
     if (this.mode.kind === "server") {
       const definitions = all.map((t) => (this.routeOf(t.name) ? { ...toApi(t), defer_loading: true } : toApi(t)));
       return { definitions: [...definitions, SERVER_SEARCH_TOOL], routable: [...all] };
@@ -110,7 +122,10 @@ export class ToolSearch {
     const byServer = new Map<string, Tool[]>();
     for (const t of mcp) {
       const server = this.routeOf(t.name)!.server;
-      byServer.set(server, [...(byServer.get(server) ?? []), t]);
+      // Appended in place: copying the list per tool made 100 000 tools quadratic.
+      const list = byServer.get(server);
+      if (list) list.push(t);
+      else byServer.set(server, [t]);
     }
     const list = [...byServer].map(([server, tools]) => `- ${server}: ${compactNames(tools)}`).join("\n");
     return {
@@ -183,8 +198,9 @@ export class ToolSearch {
 function compactNames(tools: readonly Tool[]): string {
   const prefix = /^mcp__.+?__/.exec(tools[0]!.name)?.[0];
   if (!prefix) return tools.map((t) => t.name).join(", ");
-  const short = tools.filter((t) => t.name.startsWith(prefix) && t.name.length > prefix.length);
-  const rest = tools.filter((t) => !short.includes(t));
+  const isShort = (t: Tool) => t.name.startsWith(prefix) && t.name.length > prefix.length;
+  const short = tools.filter(isShort);
+  const rest = tools.filter((t) => !isShort(t));
   const parts = short.length ? [`${prefix}*: ${short.map((t) => t.name.slice(prefix.length)).join(", ")}`] : [];
   if (rest.length) parts.push(rest.map((t) => t.name).join(", "));
   return parts.join("; ");

@@ -4,6 +4,7 @@
 import { parseArgs } from "node:util";
 import { ignoredSdkFlags, SDK_IGNORED } from "./sdk-flags.ts";
 import type { CompiledSchema } from "../../tools/json-schema.ts";
+import { splitRuleList } from "../../agent/permissions/flag-rules.ts";
 import { ELICITATION_POLICIES, type ElicitationPolicy, isElicitationPolicy } from "../../agent/elicitation-policy.ts";
 
 /** The version `--version` prints (package.json's). */
@@ -14,7 +15,8 @@ export const USAGE = `Usage: agent [options] [prompt]
        agent -p "prompt"               one prompt, print the final answer, exit
        agent                           interactive session (on a terminal)
        agent mcp <add|add-json|remove> …  manage MCP servers (local, project or user scope)
-       agent mcp <list|get|tools|prompts|resources|call|prompt|read> …   inspect MCP servers, no model needed
+       agent mcp <list|get|tools|prompts|resources|call|prompt|read|tasks|task|skills|skill> …   inspect MCP servers, no model needed
+       agent mcp <login|logout|approve> …  log in to a remote server, forget its tokens, approve a project's .mcp.json servers
        agent mcp-init [FIXTURE]        print the MCP initialize request for a grader fixture
 
 Options:
@@ -205,7 +207,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     throw new UsageError(`--permission-prompt-tool: only "stdio" is supported (got "${promptTool}")`);
   }
   if (promptTool !== undefined && inputFormat !== "stream-json") throw new UsageError("--permission-prompt-tool stdio needs --input-format stream-json");
-  const list = (...keys: string[]) => keys.flatMap((k) => ((values[k] as string[] | undefined) ?? []).flatMap((v) => v.split(/[\s,]+/).filter(Boolean)));
+  const list = (...keys: string[]) => keys.flatMap((k) => ((values[k] as string[] | undefined) ?? []).flatMap(splitRuleList));
   return {
     print: Boolean(values.print),
     prompt: positionals.length ? positionals.join(" ") : undefined,

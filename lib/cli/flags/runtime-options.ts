@@ -31,6 +31,7 @@ export function runtimeOptions(args: CliArgs, cwd: string, callbacks: Callbacks,
     mcpConfig: args.mcpConfig,
     strictMcpConfig: args.strictMcpConfig,
     disallowedTools: args.disallowedTools,
+    allowedTools: args.allowedTools,
     offer: {
       mode: args.inputFormat === "stream-json" ? "host" : args.print || !process.stdin.isTTY ? "print" : "session",
       env: process.env,

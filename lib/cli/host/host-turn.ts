@@ -145,6 +145,7 @@ export function hostPermissions(state: HostState, channel: HostChannel, signal: 
   return {
     mode: () => state.mode,
     flagAllows: (tool, input) => flagsAllow(runtime, args.allowedTools, tool, input),
+    flagRules: () => [...args.allowedTools, ...runtime.skillRules()],
     ask: args.permissionPromptStdio ? (tool, input, call) => askHost(channel, signal, tool, input, call) : undefined,
   };
 }

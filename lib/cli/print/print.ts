@@ -115,7 +115,11 @@ export async function runPrint(args: CliArgs): Promise<number> {
         interrupt: neverInterrupted,
         // The mode comes from --permission-mode alone (never a settings defaultMode), and nobody is
         // asked: what needs permission is refused. Without the flag, everything runs.
-        permissions: { mode: () => args.permissionMode, flagAllows: (tool, input) => flagsAllow(s, args.allowedTools, tool, input) },
+        permissions: {
+          mode: () => args.permissionMode,
+          flagAllows: (tool, input) => flagsAllow(s, args.allowedTools, tool, input),
+          flagRules: () => [...args.allowedTools, ...s.skillRules()],
+        },
         events: {
           line: stderr,
           onUserMessage: init,

@@ -8,6 +8,11 @@ import { homeDir } from "../../shared/claude-home.ts";
 import { type Always, alwaysFor, saveAllowRule } from "../../agent/permissions/always-rule.ts";
 import { compileRules, PermissionRules, type ToolRoute } from "../../agent/permissions/rules.ts";
 import type { Tool } from "../../tools/tool.ts";
+import { pendingLoosening, recordApproval } from "../../agent/settings/consent.ts";
+
+/** Where `[a]lways` saves, as consent.ts names a repository's settings files. */
+const LOCAL_FILE = ".claude/settings.local.json";
+import { loadBashGrammar } from "../../agent/permissions/bash/grammar.ts";
 
 export class AlwaysStore {
   private saved: string[] = [];
@@ -30,6 +35,11 @@ export class AlwaysStore {
     return `[a]lways: save ${always.rule} to .claude/settings.local.json`;
   }
 
+  /** Loads the shell grammar when a saved Bash rule is to match a call, or a Bash rule to be offered: both read the command through it. */
+  async ready(tool: Tool, offering = false): Promise<void> {
+    if (tool.name === "Bash" && (offering || this.rules?.parsesBash)) await loadBashGrammar().catch(() => undefined);
+  }
+
   /** True when a rule saved this session covers the call. */
   allows(tool: Tool, input: Record<string, unknown>): boolean {
     return this.rules?.decide(tool.name, input, this.route(tool.name))?.behavior === "allow";
@@ -40,10 +50,18 @@ export class AlwaysStore {
     if ("acceptEdits" in always) {
       allowed.add("Edit");
       allowed.add("Write");
+      allowed.add("NotebookEdit");
       return;
     }
     try {
+      // The user's own rule must not bring the trust question back: a file approved (or loosening nothing) before the save stays approved after it.
+      const wasApproved = !pendingLoosening(this.cwd).some((f) => f.file === LOCAL_FILE);
       saveAllowRule(always.file, always.rule);
+      if (wasApproved)
+        recordApproval(
+          this.cwd,
+          pendingLoosening(this.cwd).filter((f) => f.file === LOCAL_FILE),
+        );
     } catch (err) {
       this.warn(`cannot save ${always.rule}: ${(err as Error).message}`);
     }

@@ -6,6 +6,7 @@
  * --allowedTools, an earlier "always", a settings rule) is the policy's, not this file's.
  * `n` may carry a reason for the model (`n use the other file`). Print mode never asks.
  */
+import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
 import type { Tool } from "../../tools/tool.ts";
 import type { PermissionDecision } from "../../agent/loop.ts";
 import type { Preview } from "../ui/permission-preview.ts";
@@ -64,6 +65,8 @@ export interface SessionPermissionOptions extends PermissionOptions {
   matches: RuleMatcher;
   /** Tools a skill loaded in this turn lets run without asking (its allowed-tools). */
   granted?(): string[];
+  /** Every rule of this turn's skills, scoped ones included (for the gate's shell grammar). */
+  grantRules?(): string[];
   /** Whether a scoped allowed-tools rule of such a skill (`Bash(git:*)`) lets this call run. */
   grantsCall?(tool: Tool, input: Record<string, unknown>): boolean;
 }
@@ -76,8 +79,14 @@ export function sessionPermissions(opts: SessionPermissionOptions): ModePermissi
     flagAllows: (tool, input) =>
       isAllowed(tool.name, [...opts.allowed, ...(opts.granted?.() ?? [])], opts.matches) ||
       opts.grantsCall?.(tool, input) === true ||
+      allowedByDomainRule(opts.allowed, tool.name, input) ||
       opts.always?.allows(tool, input) === true,
-    ask: (tool, input) => question(tool, input),
+    flagRules: () => [...opts.allowed, ...(opts.grantRules?.() ?? [])],
+    ask: (tool, input, _call, _message, forced) => question(tool, input, forced),
+    // A saved Bash rule matches on the shell grammar: have it loaded before flagAllows asks the store.
+    prepare: async (tool) => {
+      await opts.always?.ready(tool);
+    },
   };
 }
 
@@ -92,14 +101,17 @@ export function permissionHook(opts: SessionPermissionOptions): (tool: Tool, inp
  * Questions are asked one at a time (concurrent read-only MCP calls may both need one); an
  * unclear answer asks again; an interrupt refuses and interrupts the turn.
  */
-export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>) => Promise<PermissionDecision> {
+export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input: Record<string, unknown>, forced?: boolean) => Promise<PermissionDecision> {
   let queue: Promise<unknown> = Promise.resolve();
-  const askOnce = async (tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> => {
+  // `forced`: an ask rule or hook asked, not the mode: no always is offered, the call asks each time.
+  const askOnce = async (tool: Tool, input: Record<string, unknown>, forced: boolean): Promise<PermissionDecision> => {
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };
-    const offer = opts.always?.offer(tool, input);
-    // A compound or wrapped command gets no always: no saved prefix could vouch for it.
-    const third = !opts.always ? " / [a]lways for this tool" : offer ? ` / ${opts.always.label(offer)}` : "";
+    // A call an ask rule or hook asked about gets no always: it asks each time.
+    await opts.always?.ready(tool, true);
+    const offer = forced ? undefined : opts.always?.offer(tool, input);
+    // A compound or wrapped command, or one that writes through a redirect, gets no always: no saved prefix could vouch for it.
+    const third = forced ? "" : !opts.always ? " / [a]lways for this tool" : offer ? ` / ${opts.always.label(offer)}` : "";
     const question = `Allow ${preview.title}? [y]es / [n]o${third} `;
     let body = preview.body;
     for (;;) {
@@ -110,7 +122,7 @@ export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input:
         return false;
       }
       const parsed = parseAnswer(line);
-      if (parsed?.answer === "always" && opts.always && !offer) continue;
+      if (parsed?.answer === "always" && (forced || (opts.always && !offer))) continue;
       if (parsed?.answer === "always") {
         if (offer) opts.always!.keep(offer, opts.allowed);
         else opts.allowed.add(tool.name);
@@ -120,8 +132,8 @@ export function permissionQuestion(opts: PermissionOptions): (tool: Tool, input:
       return parsed.reason ? { behavior: "deny", message: `The user refused to run ${tool.name}. They said: ${parsed.reason}` } : false;
     }
   };
-  return (tool, input) => {
-    const turn = queue.then(() => askOnce(tool, input));
+  return (tool, input, forced = false) => {
+    const turn = queue.then(() => askOnce(tool, input, forced));
     queue = turn.catch(() => undefined);
     return turn;
   };

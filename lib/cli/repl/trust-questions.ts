@@ -8,6 +8,7 @@ import { createInterface } from "node:readline";
 import type { PendingServer } from "../../agent/project-approval.ts";
 import type { ServerConfig } from "../../mcp/config/load.ts";
 import type { Loosening } from "../../agent/settings/consent.ts";
+import { visibleText } from "../../shared/terminal-text.ts";
 
 export interface TrustIO {
   input: NodeJS.ReadableStream;
@@ -35,8 +36,11 @@ export async function askTrust(pending: PendingServer[], io: TrustIO = { input: 
         resolve(answer.trim().toLowerCase());
       });
     });
+  // A name or command from the repository is shown with its control characters written out: what is approved is what runs.
+  const name = (p: PendingServer) => visibleText(p.name);
+  const target = (p: PendingServer) => visibleText(p.target);
   try {
-    const width = Math.max(...pending.map((p) => p.name.length));
+    const width = Math.max(...pending.map((p) => name(p).length));
     const n = pending.length;
     const local = pending.filter((p) => !p.remote).length;
     const risk =
@@ -46,7 +50,7 @@ export async function askTrust(pending: PendingServer[], io: TrustIO = { input: 
           ? "each is remote and receives what the agent sends it"
           : "local ones can run any command on this machine, remote ones receive what the agent sends them";
     io.output.write(`This project's .mcp.json would start ${n} MCP server${n === 1 ? "" : "s"}; ${risk}:\n`);
-    for (const p of pending) io.output.write(`  ${p.name.padEnd(width)}  ${p.target}${p.changed ? "  (changed since you approved it)" : ""}\n`);
+    for (const p of pending) io.output.write(`  ${name(p).padEnd(width)}  ${target(p)}${p.changed ? "  (changed since you approved it)" : ""}\n`);
     for (;;) {
       const answer = await ask("Start them? [a]pprove all / [c]hoose / [r]efuse: ");
       if (answer === null || left) return null;
@@ -57,7 +61,7 @@ export async function askTrust(pending: PendingServer[], io: TrustIO = { input: 
     const answers = new Map<string, boolean>();
     for (const p of pending) {
       for (;;) {
-        const answer = await ask(`  start ${p.name} (${p.target})? [y/n]: `);
+        const answer = await ask(`  start ${name(p)} (${target(p)})? [y/n]: `);
         if (answer === null || left) return null;
         if (answer === "y" || answer === "yes" || answer === "n" || answer === "no") {
           answers.set(p.name, answer.startsWith("y"));
@@ -81,7 +85,8 @@ export async function askSettingsTrust(pending: Loosening[], io: TrustIO = { inp
   rl.on("SIGINT", () => rl.close());
   try {
     io.output.write("This project's settings would run hooks or loosen permissions:\n");
-    for (const f of pending) for (const item of f.items) io.output.write(`  ${f.file}: ${item}\n`);
+    // A hook's command is shown with its control characters written out, so the command seen is the command run.
+    for (const f of pending) for (const item of f.items) io.output.write(`  ${visibleText(f.file)}: ${visibleText(item)}\n`);
     for (;;) {
       const answer = await new Promise<string | null>((resolve) => {
         const onClose = () => resolve(null);

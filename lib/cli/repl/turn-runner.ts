@@ -119,6 +119,7 @@ export class TurnRunner {
             onInterrupt: interrupt,
             matches: (toolName, rule) => runtime.matchesRule(toolName, rule),
             granted: () => runtime.skillGrants(),
+            grantRules: () => runtime.skillRules(),
             grantsCall: (tool, input) => runtime.skillGrantsCall(tool.name, input),
             always: this.always,
           }),

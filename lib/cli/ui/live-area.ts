@@ -4,7 +4,9 @@
  * them as ordinary lines and so scrolls into the terminal's own scrollback. Rows are wrapped here,
  * by display width (Bun.stringWidth, so CJK and emoji count two cells, SGR codes none), never by
  * the terminal, so the area always knows how many rows it occupies and where its cursor is.
+ * Everything drawn passes ourColoursOnly first: this object's cursor codes are the only others sent.
  */
+import { ourColoursOnly } from "../../shared/terminal-text.ts";
 
 export interface LiveOutput {
   write(s: string): unknown;
@@ -102,7 +104,8 @@ export class LiveArea {
   /** Prints `text` (whole lines) above the area, then redraws the area under it. */
   print(text: string): void {
     if (!text) return;
-    const body = (text.endsWith("\n") ? text : text + "\n").replace(/\r?\n/g, "\r\n");
+    const clean = ourColoursOnly(text);
+    const body = (clean.endsWith("\n") ? clean : clean + "\n").replace(/\n/g, "\r\n");
     this.out.write(`${ESC}?25l${this.erase()}${body}${this.draw(this.last)}`);
   }
 
@@ -146,7 +149,10 @@ export class LiveArea {
     let widths: number[] = [];
     let cursor: { row: number; col: number } | undefined;
     frame.lines.forEach((line, n) => {
-      const wrapped = wrapLine(line, columns, frame.cursor?.line === n ? frame.cursor.index : -1);
+      const clean = ourColoursOnly(line);
+      // The cursor counts characters of the line as given: what the filter removed before it does not count.
+      const at = frame.cursor?.line === n ? (clean === line ? frame.cursor.index : ourColoursOnly(line.slice(0, frame.cursor.index)).length) : -1;
+      const wrapped = wrapLine(clean, columns, at);
       if (wrapped.cursor) cursor = { row: rows.length + wrapped.cursor.row, col: wrapped.cursor.col };
       rows = rows.concat(wrapped.rows);
       widths = widths.concat(wrapped.widths);

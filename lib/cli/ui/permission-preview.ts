@@ -10,6 +10,7 @@ import { structuredPatch } from "diff";
 import { replaceInText } from "../../tools/edit-text.ts";
 import type { Style } from "./style.ts";
 import { shortArgs } from "./tool-lines.ts";
+import { visibleText } from "../../shared/terminal-text.ts";
 
 /** Lines of a preview before the rest is counted instead of shown. */
 export const MAX_PREVIEW_LINES = 40;
@@ -33,12 +34,22 @@ export interface Preview {
 
 export function permissionPreview(name: string, input: Record<string, unknown>, ctx: PreviewContext): Preview {
   const route = ctx.mcpRoute(name);
-  if (route) return { title: `${route.server} › ${route.tool} (MCP)`, body: capped(argumentLines(input), ctx.style) };
+  // Names and commands the user approves show their control characters written out (terminal-text.ts).
+  if (route) return { title: `${visibleText(route.server)} › ${visibleText(route.tool)} (MCP)`, body: capped(argumentLines(input), ctx.style) };
   const path = typeof input.file_path === "string" ? input.file_path : undefined;
-  const title = `${name}(${shortArgs(name, input, ctx.cwd)})`;
+  const title = `${visibleText(name)}(${shortArgs(name, input, ctx.cwd)})`;
   if (name === "Bash" && typeof input.command === "string") {
     const description = typeof input.description === "string" ? [ctx.style.dim(input.description)] : [];
-    return { title, body: [...description, ...capped(input.command.split("\n"), ctx.style).map((l) => `  ${l}`)] };
+    return {
+      title,
+      body: [
+        ...description,
+        ...capped(
+          input.command.split("\n").map((l) => `  ${visibleText(l.replace(/\t/g, "  "))}`),
+          ctx.style,
+        ),
+      ],
+    };
   }
   if (name === "Edit" && path) return { title, body: editPreview(resolve(ctx.cwd, path), input, ctx) };
   if (name === "Write" && path) return { title, body: writePreview(resolve(ctx.cwd, path), input, ctx) };

@@ -2,6 +2,7 @@
  * Terminal colours for the interactive session: ANSI SGR codes, only when the stream is a
  * terminal and NO_COLOR is unset (no-color.org: any non-empty value disables colour).
  */
+import { ourColoursOnly, terminalText } from "../../shared/terminal-text.ts";
 
 export interface Style {
   readonly enabled: boolean;
@@ -43,10 +44,11 @@ export function createStyle(enabled: boolean): Style {
 }
 
 /**
- * `log` for lines that may carry a server's own ANSI codes (its stderr lines and tails, its log
- * messages): passed through on a colour stream (colorEnabled), stripped of every escape sequence
- * (Bun.stripANSI) otherwise, so a pipe or a NO_COLOR run gets plain text.
+ * `log` for lines that may carry a server's or a hook's own codes (its stderr lines and tails, its
+ * log messages): on a colour stream (colorEnabled) only colour codes pass (ourColoursOnly), so no
+ * clipboard write, title, link or cursor move reaches the terminal; otherwise every code and
+ * control character goes (terminalText), so a pipe or a NO_COLOR run gets plain text.
  */
 export function plainUnlessColor(log: (line: string) => void, color: boolean): (line: string) => void {
-  return color ? log : (line) => log(Bun.stripANSI(line));
+  return color ? (line) => log(ourColoursOnly(line)) : (line) => log(terminalText(line));
 }

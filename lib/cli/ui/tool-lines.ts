@@ -5,15 +5,16 @@
 import { builtinTools } from "../../tools/builtin.ts";
 import type { Tool, ToolResultBlock } from "../../tools/tool.ts";
 import type { Style } from "./style.ts";
+import { terminalText } from "../../shared/terminal-text.ts";
 
 /** Longest argument summary shown, in characters. */
 export const MAX_ARGS_CHARS = 80;
 /** Longest result preview shown, in characters. */
 export const MAX_PREVIEW_CHARS = 100;
 
-/** Folds a value onto one line and cuts it to `max` characters with an ellipsis. */
+/** Folds a value onto one line and cuts it to `max` characters with an ellipsis; no control character survives (terminal-text.ts). */
 export function oneLine(s: string, max: number): string {
-  const flat = s
+  const flat = terminalText(s)
     .replace(/\s*\n\s*/g, " ⏎ ")
     .replace(/\s+/g, " ")
     .trim();

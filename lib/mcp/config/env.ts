@@ -1,7 +1,7 @@
 /**
  * The MCP environment variables, read here and nowhere else: Claude Code's `MCP_TIMEOUT` (server
  * start-up, ms), `MCP_TOOL_TIMEOUT` (one tool call, ms) and `MAX_MCP_OUTPUT_TOKENS` (one tool
- * result, tokens), and our `MCP_REQUIRE_APPROVAL` and `MCP_CLIENT_SECRET`. An unset or unusable
+ * result, tokens), and our `MCP_REQUIRE_APPROVAL`, `MCP_CLIENT_SECRET` and `MCP_SAMPLING_*`. An unset or unusable
  * value gives the default.
  */
 
@@ -11,6 +11,10 @@ export const DEFAULT_STARTUP_TIMEOUT_MS = 30_000;
 export const DEFAULT_TOOL_TIMEOUT_MS = 600_000;
 /** Default for MAX_MCP_OUTPUT_TOKENS, in tokens. */
 export const DEFAULT_MAX_OUTPUT_TOKENS = 25_000;
+/** Defaults for a server's sampling: requests per server per run, maxTokens cap, steady rate per second (after a burst of 10). */
+export const DEFAULT_SAMPLING_MAX_REQUESTS = 50;
+export const DEFAULT_SAMPLING_MAX_TOKENS = 8192;
+export const DEFAULT_SAMPLING_PER_SECOND = 5;
 
 export interface McpEnv {
   startupTimeoutMs: number;
@@ -20,6 +24,8 @@ export interface McpEnv {
   requireApproval: boolean;
   /** `MCP_CLIENT_SECRET`: the OAuth client secret for `mcp add --client-secret`, never a command-line word. */
   clientSecret?: string;
+  /** `MCP_SAMPLING_MAX_REQUESTS`, `MCP_SAMPLING_MAX_TOKENS`, `MCP_SAMPLING_PER_SECOND`: what one server's sampling may spend. */
+  sampling: { maxRequests: number; maxTokens: number; perSecond: number };
 }
 
 export function readMcpEnv(env: Record<string, string | undefined> = process.env): McpEnv {
@@ -33,6 +39,11 @@ export function readMcpEnv(env: Record<string, string | undefined> = process.env
     maxOutputTokens: positive("MAX_MCP_OUTPUT_TOKENS", DEFAULT_MAX_OUTPUT_TOKENS, true),
     requireApproval: ["1", "true", "yes"].includes((env.MCP_REQUIRE_APPROVAL ?? "").toLowerCase()),
     clientSecret: env.MCP_CLIENT_SECRET || undefined,
+    sampling: {
+      maxRequests: positive("MCP_SAMPLING_MAX_REQUESTS", DEFAULT_SAMPLING_MAX_REQUESTS, true),
+      maxTokens: positive("MCP_SAMPLING_MAX_TOKENS", DEFAULT_SAMPLING_MAX_TOKENS, true),
+      perSecond: positive("MCP_SAMPLING_PER_SECOND", DEFAULT_SAMPLING_PER_SECOND),
+    },
   };
 }
 

@@ -60,6 +60,14 @@ export class RequestCancelledError extends Error {
  * A request that cannot have reached the server (connection refused, name not resolved, after
  * the transport's own retries): sending it again later cannot make a tool run twice.
  */
+/** The peer's answer nests objects or arrays past the depth limit (protocol/depth.ts): that one request fails. */
+export class NestedTooDeepError extends Error {
+  constructor(readonly limit: number) {
+    super(`answer nested deeper than ${limit} levels`);
+    this.name = "NestedTooDeepError";
+  }
+}
+
 export class NotSentError extends Error {
   readonly code = ClientErrorCode.NotSent;
   constructor(message: string) {

@@ -40,15 +40,17 @@ export class McpRegistry extends RegistryCore {
    * when declared (basic/lifecycle#capability-negotiation). Each server is spawned before this
    * returns its promise. Never throws for a server: a failure gets status "failed", one line
    * through `opts.log`, and its process is shut down. `configs` have unique names (config.ts).
-   * A config with `disabled`, or named in `notApproved`, is listed as "disabled" and not started.
+   * A config with `disabled`, or named in `notApproved`, is listed as "disabled" and not started
+   * (its error "not approved", or the reason `notApproved` maps its name to).
    */
-  async connect(configs: ServerConfig[], notApproved: ReadonlySet<string> = new Set()): Promise<void> {
+  async connect(configs: ServerConfig[], notApproved: ReadonlySet<string> | ReadonlyMap<string, string> = new Set()): Promise<void> {
     const starting: Promise<void>[] = [];
     for (const config of configs) {
       const state: ServerState = { name: config.name, status: "failed", config, tools: [], prompts: [], resources: [], stderr: [] };
       this.servers.push(state);
       if (config.disabled || notApproved.has(config.name)) {
-        Object.assign(state, { status: "disabled", error: config.disabled ? "by its entry" : "not approved" });
+        const reason = notApproved instanceof Map ? notApproved.get(config.name) : undefined;
+        Object.assign(state, { status: "disabled", error: config.disabled ? "by its entry" : (reason ?? "not approved") });
         continue;
       }
       starting.push(this.startOne(state));

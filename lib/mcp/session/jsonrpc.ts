@@ -4,10 +4,19 @@
  * incoming requests and notifications; knows nothing about processes or MCP features.
  * While the peer's own request is being served, the timeouts of ours stand still (deadline.ts).
  */
-import { ConnectionClosedError, RequestCancelledError, RequestTimeoutError, methodNotFound, toErrorObject, toMcpError } from "../protocol/errors.ts";
+import {
+  ConnectionClosedError,
+  NestedTooDeepError,
+  RequestCancelledError,
+  RequestTimeoutError,
+  methodNotFound,
+  toErrorObject,
+  toMcpError,
+} from "../protocol/errors.ts";
 import type { FramedLine } from "../transports/wire/framing.ts";
 import { isRequestId, type JsonRpcErrorObject, type JsonRpcRequest, type ProgressParams, type RequestId } from "../protocol/protocol.ts";
 import { Deadlines } from "./deadline.ts";
+import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from "../protocol/depth.ts";
 import { errorMessage, isObject, preview } from "../../shared/values.ts";
 
 export interface RequestOptions {
@@ -202,7 +211,11 @@ export class JsonRpcConnection {
   private receive(line: FramedLine): void {
     if (this.closedError) return;
     this.stats.received++;
-    if (typeof line !== "string") return this.skip("line is not valid UTF-8", new TextDecoder().decode(line.subarray(0, 200)));
+    if (typeof line !== "string") {
+      // A stray bad byte in an answer must not turn the answer into a timeout: decoded with U+FFFD, it goes on.
+      line = new TextDecoder().decode(line);
+      this.note(`a line that is not valid UTF-8 was decoded with replacement characters: ${preview(line)}`);
+    }
     this.opts.trace?.("receive", line);
     let message: unknown;
     try {
@@ -210,6 +223,7 @@ export class JsonRpcConnection {
     } catch {
       return this.skip("line is not JSON", line);
     }
+    if (mayNestDeeperThan(line) && nestedDeeperThan(message)) return this.tooDeep(message, line);
     // Batches left the protocol in 2025-06-18, but 2025-03-26 peers may still send them.
     if (Array.isArray(message) && message.length > 0) for (const item of message) this.dispatch(item, line);
     else this.dispatch(message, line);
@@ -307,6 +321,16 @@ export class JsonRpcConnection {
     entry.cleanup();
     if (entry.cancellable) this.notify("notifications/cancelled", { requestId: id, reason });
     entry.reject(error);
+  }
+
+  /** A message nested past MAX_JSON_DEPTH: the request it answers fails with one line; anything else is skipped. */
+  private tooDeep(message: unknown, line: string): void {
+    const id = isObject(message) && !("method" in message) ? message.id : undefined;
+    const entry = isRequestId(id) ? this.pending.get(id) : undefined;
+    if (!entry) return this.skip(`nested deeper than ${MAX_JSON_DEPTH} levels`, line);
+    this.pending.delete(id as RequestId);
+    entry.cleanup();
+    entry.reject(new NestedTooDeepError(MAX_JSON_DEPTH));
   }
 
   private skip(why: string, line: string): void {

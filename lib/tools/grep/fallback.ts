@@ -74,7 +74,10 @@ async function candidateFiles(query: GrepQuery, signal: AbortSignal): Promise<st
   const accept = fileFilter(query);
   const files: string[] = [];
   try {
-    for await (const rel of walkFiles(query.path, "**/*", signal)) if (accept(rel)) files.push(join(query.path, rel));
+    for await (const rel of walkFiles(query.path, "**/*", signal)) {
+      const path = join(query.path, rel);
+      if (accept(rel) && !query.excluded?.covers(path)) files.push(path);
+    }
   } catch (error) {
     if (signal.aborted) throw new ToolError("Search interrupted");
     throw new ToolError(`Cannot search ${query.path}: ${(error as Error).message}`);

@@ -55,7 +55,7 @@ export function createGrepTool(options: { rgPath?: string | null } = {}): Tool {
     summary: summarizeField("pattern"),
     async run(input, ctx) {
       const args = INPUT.parse(input);
-      const query = toQuery(args, ctx.cwd);
+      const query = { ...toQuery(args, ctx.cwd), excluded: ctx.excluded };
       const headLimit = args.head_limit;
       const rgPath = options.rgPath === undefined ? Bun.which("rg") : options.rgPath;
       const lines = rgPath ? await grepWithRipgrep(rgPath, query, ctx.signal) : await grepWithFallback(query, ctx.signal);

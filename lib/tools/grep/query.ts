@@ -2,6 +2,8 @@
  * What a Grep call asks for, shared by the ripgrep runner and the TypeScript fallback,
  * which must print the same lines for it.
  */
+import type { SearchExclusions } from "../tool.ts";
+
 export type GrepOutputMode = "content" | "files_with_matches" | "count";
 
 export interface GrepQuery {
@@ -11,6 +13,8 @@ export interface GrepQuery {
   path: string;
   /** ripgrep `--glob`: without "/" it matches file names at any depth, with "/" the path under `path`; "!" negates. */
   glob?: string;
+  /** Paths the run's Read rules deny: excluded from the search (ToolContext.excluded). */
+  excluded?: SearchExclusions;
   /** ripgrep `--type` name, e.g. "ts", "py". */
   type?: string;
   mode: GrepOutputMode;

@@ -21,6 +21,11 @@ export function ripgrepArgs(query: GrepQuery): string[] {
   if (query.ignoreCase) args.push("--ignore-case");
   if (query.glob !== undefined) args.push("--glob", query.glob);
   if (query.type !== undefined) args.push("--type", query.type);
+  // After the user's glob: in rg a later glob wins, so nothing the model asks for can bring these back.
+  if (query.excluded) {
+    const searched = isDirectory(query.path) ? query.path : dirname(query.path);
+    for (const glob of query.excluded.globs(searched)) args.push("--glob", `!${glob}`);
+  }
   if (query.mode === "files_with_matches") args.push("--files-with-matches");
   else if (query.mode === "count") args.push("--count");
   else {

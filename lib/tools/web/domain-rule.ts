@@ -39,3 +39,12 @@ export function ruleNamesHost(rule: string, host: string): boolean {
   const m = /^WebFetch\((.*)\)$/s.exec(rule.trim());
   return m !== null && domainSpecCovers(m[1]!, host);
 }
+
+/** Whether `--allowedTools` entries let this call run: a WebFetch call to a host a `WebFetch(domain:…)` entry names. */
+export function allowedByDomainRule(rules: Iterable<string>, toolName: string, input: Record<string, unknown>): boolean {
+  if (toolName !== WEB_FETCH_TOOL) return false;
+  const host = hostOfInput(input);
+  if (host === undefined) return false;
+  for (const rule of rules) if (ruleNamesHost(rule, host)) return true;
+  return false;
+}

@@ -56,13 +56,13 @@ export async function guardedGet(rawUrl: string, opts: GetOptions): Promise<GetR
         res.resume();
         const next = new URL(location, url);
         if (next.hostname.toLowerCase() !== url.hostname.toLowerCase()) {
-          return { kind: "redirect", url: url.href, location: next.href, status, statusText: res.statusMessage ?? "" };
+          return { kind: "redirect", url: url.href, location: next.href, status, statusText: printable(res.statusMessage) };
         }
         url = parseUrl(next.href);
         continue;
       }
       const body = await readCapped(res, opts.maxBytes, signal);
-      return { kind: "page", url: url.href, status, statusText: res.statusMessage ?? "", contentType: String(res.headers["content-type"] ?? ""), body };
+      return { kind: "page", url: url.href, status, statusText: printable(res.statusMessage), contentType: String(res.headers["content-type"] ?? ""), body };
     }
     throw new ToolError(`${rawUrl}: more than ${MAX_HOPS} redirects (a redirect loop?)`);
   } catch (err) {
@@ -203,4 +203,9 @@ async function readCapped(res: IncomingMessage, maxBytes: number, signal: AbortS
     signal.removeEventListener("abort", onAbort);
   }
   return Buffer.concat(chunks);
+}
+
+/** A server's status text without control characters: it reaches the model and, in the session, the terminal. */
+function printable(text: string | undefined): string {
+  return (text ?? "").replace(/[\u0000-\u001f\u007f-\u009f]/g, "").slice(0, 200);
 }

@@ -11,6 +11,7 @@ import { npmServer } from "../../support/mcp.ts";
 import { type ModelServer, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { baseEnv, PROGRAM, tempDir } from "../../support/run.ts";
 import { sent, taskServer } from "../../support/tasks.ts";
+import { until } from "../../support/wait.ts";
 
 const SKIP = process.env.SKIP_SLOW === "1" && !process.env.CI;
 const TEST_TIMEOUT_MS = 60_000;
@@ -82,7 +83,7 @@ describe.skipIf(SKIP)("host mode and a task tool", () => {
       for await (const m of q) {
         // The first status change means the task exists; its first poll names it on the wire.
         if (m.type === "tool_progress") {
-          for (let i = 0; i < 200 && sent(log, "tasks/get").length === 0; i++) await Bun.sleep(25);
+          await until(() => sent(log, "tasks/get").length > 0, "the first tasks/get");
           await q.interrupt();
         }
         if (m.type === "result") {

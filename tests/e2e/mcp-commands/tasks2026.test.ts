@@ -25,7 +25,7 @@ async function call(
   const dir = tempDir("tasks2026-");
   const log = join(dir, "received.log");
   writeMcpConfig(dir, { t: await tasks2026Entry(transport, log, ...flags) });
-  const r = await runAgent(["mcp", "call", ...(opts.argv ?? []), "t", tool, JSON.stringify(args)], { cwd: dir, env: { MCP_TIMEOUT: "5000", ...opts.env } });
+  const r = await runAgent(["mcp", "call", ...(opts.argv ?? []), "t", tool, JSON.stringify(args)], { cwd: dir, env: { MCP_TIMEOUT: "30000", ...opts.env } });
   return { ...r, log };
 }
 

@@ -26,7 +26,8 @@ describe("servers that fail to start", () => {
       },
       echoThenDone(),
     );
-    const r = await p.run("go", { env: { MCP_TIMEOUT: "1000" } });
+    // Long enough for a loaded machine to start the garbage server and read its garbage before the timeout.
+    const r = await p.run("go", { env: { MCP_TIMEOUT: "5000" } });
     expect([r.code, r.stdout]).toEqual([0, "done\n"]);
     expect(toolResult(p.model.requests[1]!).content).toBe("healthy");
     const names = toolNames(p.model.requests[0]!).filter((n) => n.startsWith("mcp__"));
@@ -41,7 +42,7 @@ describe("servers that fail to start", () => {
       'MCP server "early" failed to start: exited with code 1 before the handshake (stderr: [fixture] exiting before reading anything (--exit-immediately))',
     ]);
     expect(line("garbage")).toHaveLength(1);
-    expect(line("garbage")[0]).toContain("no answer to initialize within 1000 ms");
+    expect(line("garbage")[0]).toContain("no answer to initialize within 5000 ms");
     expect(line("garbage")[0]).toContain("not JSON-RPC");
     expect(line("refuses")).toHaveLength(1);
     expect(line("refuses")[0]).toContain("initialize failed: MCP error -32603: fixture init error (--init-error)");
@@ -50,10 +51,11 @@ describe("servers that fail to start", () => {
 
   test("a server answering initialize with the wrong id: the timeout line says which id it answered", async () => {
     const p = project({ ok: fixtureServer(), astray: fixtureServer("--wrong-init-id") }, echoThenDone());
-    const r = await p.run("go", { env: { MCP_TIMEOUT: "500" } });
+    // Long enough for a loaded machine to start the server and read its stray answer before the timeout.
+    const r = await p.run("go", { env: { MCP_TIMEOUT: "5000" } });
     expect(r.code).toBe(0);
     expect(lines(r.stderr)).toEqual([
-      'MCP server "astray" failed to start: no answer to initialize within 500 ms; it answered request id 1001, which we never sent',
+      'MCP server "astray" failed to start: no answer to initialize within 5000 ms; it answered request id 1001, which we never sent',
     ]);
   });
 

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, startModelServer, text, type ModelServer } from "../../support/model-server.ts";
-import { PROGRAM, baseEnv, fixtureServer, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
+import { approveProjectServers, PROGRAM, baseEnv, fixtureServer, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
 
 let stop: (() => void) | undefined;
 afterEach(() => {
@@ -76,7 +76,10 @@ describe("stdout as a pipe", () => {
   test("a slow reader gets all of `agent mcp call`'s output before the program exits", async () => {
     const dir = tempDir();
     writeMcpConfig(dir, { fx: fixtureServer() });
-    const agent = Bun.spawn([PROGRAM, "mcp", "call", "fx", "big", '{"bytes":3000000}'], { cwd: dir, env: processEnv(), stdout: "pipe", stderr: "pipe" });
+    const env = processEnv();
+    // The inspector starts a project's server only once it is approved (mcp approve).
+    await approveProjectServers(dir, env);
+    const agent = Bun.spawn([PROGRAM, "mcp", "call", "fx", "big", '{"bytes":3000000}'], { cwd: dir, env, stdout: "pipe", stderr: "pipe" });
     let bytes = 0;
     for await (const chunk of agent.stdout) {
       bytes += chunk.length;

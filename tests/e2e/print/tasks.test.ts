@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
 import { npmServer, project, type ProjectBasics, stopProjects, toolResult } from "../../support/mcp.ts";
 import { sent, taskLog, taskServer } from "../../support/tasks.ts";
+import { until } from "../../support/wait.ts";
 
 afterEach(stopProjects);
 
@@ -52,12 +53,13 @@ describe("-p and a task tool", () => {
 
   test("the tool timeout: an is_error result saying so, and tasks/cancel for the task", async () => {
     const p = project(withTasks("--stuck"), research());
-    const r = await p.run("go", { env: { MCP_TOOL_TIMEOUT: "700" } });
+    // Long enough for the task to be created and polled once on a loaded machine.
+    const r = await p.run("go", { env: { MCP_TOOL_TIMEOUT: "3000" } });
     expect(r.code).toBe(0);
     const id = sent(logOf(p), "tasks/get")[0]!.msg.params.taskId;
     expect(toolResult(p.model.requests[1]!)).toMatchObject({
       is_error: true,
-      content: `MCP tool research on server "t" timed out after 700 ms (MCP_TOOL_TIMEOUT); its task ${id} was cancelled (tasks/cancel)`,
+      content: `MCP tool research on server "t" timed out after 3000 ms (MCP_TOOL_TIMEOUT); its task ${id} was cancelled (tasks/cancel)`,
     });
     expect(sent(logOf(p), "tasks/cancel").map((c) => c.msg.params)).toEqual([{ taskId: id }]);
   });
@@ -73,7 +75,7 @@ describe("-p and a task tool", () => {
     const p = project(withTasks("--stuck"), research());
     const agent = p.spawn("go");
     // Wait on the wire: the first poll means the task exists.
-    for (let i = 0; i < 200 && sent(logOf(p), "tasks/get").length === 0; i++) await Bun.sleep(25);
+    await until(() => sent(logOf(p), "tasks/get").length > 0, "the first tasks/get");
     process.kill(agent.pid, "SIGINT");
     const r = await agent.done;
     expect(r.code).toBe(130);

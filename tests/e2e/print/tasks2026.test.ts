@@ -10,6 +10,7 @@ import { reply, text, toolUse } from "../../support/model-server.ts";
 import { type ProjectBasics, project, stopProjects, toolResult } from "../../support/mcp.ts";
 import { BUN } from "../../support/run.ts";
 import { declaredCapabilities, ofMethod, TASKS2026_SERVER } from "../../support/tasks2026.ts";
+import { until } from "../../support/wait.ts";
 
 afterEach(stopProjects);
 
@@ -53,7 +54,7 @@ describe("-p and a SEP-2663 server", () => {
     const p = project(fixture("--stuck"), calling("slow_compute", { seconds: 30 }));
     const agent = p.spawn("go");
     // Wait on the wire: the first poll means the task exists.
-    for (let i = 0; i < 200 && ofMethod(logOf(p), "tasks/get").length === 0; i++) await Bun.sleep(25);
+    await until(() => ofMethod(logOf(p), "tasks/get").length > 0, "the first tasks/get");
     process.kill(agent.pid, "SIGINT");
     const r = await agent.done;
     expect(r.code).toBe(130);

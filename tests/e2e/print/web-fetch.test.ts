@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { reply, startModelServer, text, toolUse, type ModelServer, type Step } from "../../support/model-server.ts";
-import { runAgent, tempDir } from "../../support/run.ts";
+import { fixtureServer, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
 import { startWebPages, type WebPages } from "../../support/web-pages.ts";
 import { place, projectSettings, trust, writeJson } from "./settings-support.ts";
 
@@ -83,6 +83,21 @@ describe("WebFetch in -p is offered only when asked", () => {
     writeJson(join(home, "settings.json"), { permissions: { allow: ["WebFetch", "WebFetch(domain:example.com)"] } });
     expect(await run([], { CLAUDE_CONFIG_DIR: home })).not.toContain("WebFetch");
     expect(await run(["--allowedTools", "WebFetch", "--disallowedTools", "WebFetch"])).not.toContain("WebFetch");
+  });
+
+  test("with tool search on, WebFetch and WebSearch are deferred with the MCP tools, and a search loads them", async () => {
+    const cwd = tempDir();
+    writeMcpConfig(cwd, { fx: fixtureServer() });
+    const model = startModelServer([reply(toolUse("ToolSearch", { query: "select:WebFetch" })), reply(text("ok"))]);
+    try {
+      await runAgent(["-p", "hi"], { cwd, model: model.url, env: { AGENT_WEB_TOOLS: "1", ENABLE_TOOL_SEARCH: "true" } });
+      expect(toolNames(model)).toEqual(["Read", "Write", "Edit", "Bash", "Glob", "Grep", "ToolSearch"]);
+      const search = model.requests[0]!.body.tools.find((t: { name: string }) => t.name === "ToolSearch");
+      expect(search.description).toContain("\n- built-in: WebFetch, WebSearch\n");
+      expect(model.requests[1]!.body.tools.map((t: { name: string }) => t.name)).toContain("WebFetch");
+    } finally {
+      model.stop();
+    }
   });
 
   test("its schema is Claude Code's: url, prompt, offset", async () => {
@@ -174,6 +189,14 @@ describe("the guard against server-side request forgery", () => {
     );
     expect(r.result.content).toBe(SIDE_ANSWER);
     expect(web.seen.slice(before)).toEqual([{ path: "/page", host: `site.test:${web.port}` }]);
+  });
+
+  test("with --permission-mode default, --allowedTools WebFetch(domain:…) lets calls to that host run, and only those", async () => {
+    const ok = await fetchOnce({ url: web.url("/page") }, { args: [...ALLOW_LOCAL, "--permission-mode", "default"], side: true });
+    expect(ok.result.content).toBe(SIDE_ANSWER);
+    const other = await fetchOnce({ url: web.url("/page") }, { args: ["--allowedTools", "WebFetch(domain:docs.test)", "--permission-mode", "default"] });
+    expect(other.result.is_error).toBe(true);
+    expect(other.result.content).toContain("was not granted");
   });
 
   test("a project deny rule for the domain refuses the call", async () => {

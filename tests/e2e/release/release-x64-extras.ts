@@ -15,6 +15,8 @@ import { toolResults } from "../../support/mcp.ts";
 import { runExe, SYSTEM_PATH, userEnv } from "../../support/release.ts";
 import { approveAllProjectServers, BUN, ROOT, tempDir } from "../../support/run.ts";
 import { TMUX, TmuxSession } from "../../support/tmux.ts";
+import { makePdf } from "../../support/pdf-files.ts";
+import { startWebPages } from "../../support/web-pages.ts";
 
 const TIMEOUT_MS = 60_000;
 const PRM_PATH = "/.well-known/oauth-protected-resource/mcp";
@@ -88,6 +90,32 @@ export function linuxX64Extras(ctx: () => Release): void {
       expect(JSON.stringify(m.requests[0]!.body.messages)).toContain("Say hello to the release.");
       expect(JSON.stringify(m.requests[0]!.body.messages)).toContain("- greet: Says hello in the house style");
       expect(toolResults(m.requests[1]!)[0]).toMatchObject({ is_error: true });
+    },
+    TIMEOUT_MS,
+  );
+
+  test(
+    "-p with --json-schema, WebFetch of an HTML page and Read of a long PDF (ajv, turndown and unpdf load lazily)",
+    async () => {
+      const cwd = tempDir();
+      writeFileSync(join(cwd, "long.pdf"), makePdf(Array.from({ length: 101 }, (_, i) => `page ${i + 1} text`)));
+      const web = startWebPages();
+      try {
+        const m = ctx().model([
+          reply(toolUse("WebFetch", { url: web.url("/page"), prompt: "what?" }), toolUse("Read", { file_path: "long.pdf" })),
+          reply(text("it says hello")),
+          reply(toolUse("StructuredOutput", { n: 1 })),
+        ]);
+        const args = ["-p", "go", "--allowedTools", "WebFetch(domain:127.0.0.1)", "--json-schema", '{"type":"object","properties":{"n":{"type":"integer"}}}'];
+        const r = await runExe(ctx().exe, args, { cwd, env: withModel(m) });
+        expect([r.code, r.stdout]).toEqual([0, '{"n":1}\n']);
+        expect(m.requests[1]!.body.messages[0].content[0].text).toContain("# Hello Head");
+        const results = toolResults(m.requests[2]!);
+        expect(results[0]).toMatchObject({ content: "it says hello" });
+        expect(JSON.stringify(results[1])).toContain("--- page 101 ---");
+      } finally {
+        web.stop();
+      }
     },
     TIMEOUT_MS,
   );

@@ -6,7 +6,7 @@
  * linux-x64 also an HTTP server, host mode through the Agent SDK, an OAuth login, the session in
  * tmux, and install.sh. Darwin builds cannot run here; README says so.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, test as bunTest, describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { version } from "../../../package.json";
@@ -14,7 +14,7 @@ import { parseSums } from "../../../scripts/release/checksums.ts";
 import { CS_ADHOC, checkCodeSignature } from "../../support/macho.ts";
 import { exeFormat } from "../../support/exe-format.ts";
 import { reply, startModelServer, text, toolUse, type ModelServer, type Step } from "../../support/model-server.ts";
-import { buildRelease, placeAlone, runExe, SYSTEM_PATH, userEnv } from "../../support/release.ts";
+import { buildRelease, CAN_RUN_ARM64, placeAlone, runExe, SYSTEM_PATH, userEnv } from "../../support/release.ts";
 import { FIXTURE_SERVER, BUN, ROOT, tempDir } from "../../support/run.ts";
 import { linuxX64Extras } from "./release-x64-extras.ts";
 
@@ -106,10 +106,19 @@ describe.each(["agent-darwin-x64", "agent-darwin-arm64"])("%s's code signature",
   });
 });
 
+if (!CAN_RUN_ARM64) {
+  console.warn(
+    "qemu-user or the aarch64 libc is not installed: skipping the linux-arm64 binary's runs (apt-get install qemu-user libc6-arm64-cross adds them)",
+  );
+}
+
 describe.each(["agent-linux-x64", "agent-linux-arm64", "agent-linux-x64-baseline"])("%s alone in an empty folder", (name) => {
+  // The arm64 build runs only under qemu-user: an optional system package, as tmux is for the session tests.
+  const runnable = !name.includes("arm64") || CAN_RUN_ARM64;
+  const test = runnable ? bunTest : bunTest.skip;
   let exe: string[];
   beforeAll(() => {
-    exe = placeAlone(release, name);
+    if (runnable) exe = placeAlone(release, name);
   });
 
   test(

@@ -70,7 +70,7 @@ describe.skipIf(!TMUX)("completion of resource templates", () => {
       const { term, server } = await startAgent([reply(text("read it"))], {
         setup: (dir) => writeMcpConfig(dir, { everything: npmServer("everything", ["stdio"]) }),
       });
-      await term.waitFor("MCP: 1 connected", 20_000);
+      await term.waitFor("MCP: 1 connected");
       await term.type("@everything:demo://resource/dynamic/t");
       await term.keys("Tab");
       await term.waitFor((s) => s.trimEnd().endsWith("> @everything:demo://resource/dynamic/text/"));

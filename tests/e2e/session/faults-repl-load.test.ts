@@ -8,8 +8,9 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, type Step, text, toolUse } from "../../support/model-server.ts";
 import { atPrompt, startAgent, stopAgent, submit } from "../../support/repl.ts";
-import { fixtureServer, isAlive, writeMcpConfig } from "../../support/run.ts";
+import { fixtureServer, writeMcpConfig } from "../../support/run.ts";
 import { TMUX } from "../../support/tmux.ts";
+import { gone } from "../../support/mcp.ts";
 
 afterEach(() => stopAgent());
 
@@ -36,7 +37,6 @@ describe.skipIf(!TMUX)("interactive load", () => {
     await term.keys("C-d");
     expect(await term.waitForExit()).toBe(0);
     const pid = Number(readFileSync(pids, "utf8").trim());
-    for (let waited = 0; waited < 3000 && isAlive(pid); waited += 20) await Bun.sleep(20);
-    expect(isAlive(pid)).toBe(false);
+    expect(await gone(pid)).toBe(true);
   }, 60_000);
 });

@@ -13,16 +13,16 @@ import { sessionsDir } from "../../../lib/agent/sessions/sessions.ts";
 import { reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { baseEnv, fixtureServer, isAlive, PROGRAM, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
 import { prng } from "../../support/prng.ts";
+import { survivors } from "../../support/mcp.ts";
 
 const SEED = Number(process.env.FAULT_SEED ?? Math.floor(Math.random() * 2 ** 31));
 console.log(`faults-sigkill: FAULT_SEED=${SEED}`);
 const ROUNDS = 4;
 const CALLS = 12;
 
-/** Resolves once every pid is gone, or after 5 s (then the test's check fails, naming them). */
+/** Resolves once every pid is gone, or at the deadline (then the test's check fails, naming them). */
 async function reaped(pids: number[]): Promise<number[]> {
-  for (let waited = 0; waited < 5000 && pids.some(isAlive); waited += 20) await Bun.sleep(20);
-  return pids.filter(isAlive);
+  return survivors(() => pids.filter(isAlive));
 }
 
 describe(`SIGKILL at random points (FAULT_SEED=${SEED})`, () => {

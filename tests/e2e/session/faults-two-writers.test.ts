@@ -11,6 +11,7 @@ import { sessionsDir } from "../../../lib/agent/sessions/sessions.ts";
 import { type AgentProcess, spawnAgent } from "../../support/mcp.ts";
 import { reply, startModelServer, text } from "../../support/model-server.ts";
 import { runAgent, tempDir } from "../../support/run.ts";
+import { until } from "../../support/wait.ts";
 
 test("a second writer of a session is kept out, says so, and still answers", async () => {
   const dir = tempDir();
@@ -31,7 +32,7 @@ test("a second writer of a session is kept out, says so, and still answers", asy
     first = spawnAgent(["-p", "first", "--session-id", id], { cwd: dir, model: model.url, env: { CLAUDE_CONFIG_DIR: config } });
     const file = join(sessionsDir(config, dir), `${id}.jsonl`);
     // Its user message is on disk (and the lock taken) before its first model call.
-    while (model.requests.length === 0) await Bun.sleep(10);
+    await until(() => model.requests.length > 0, "the first run's model call");
     const r = await runAgent(["--resume", id, "-p", "second"], { cwd: dir, model: second.url, env: { CLAUDE_CONFIG_DIR: config } });
     expect([r.code, r.stdout]).toEqual([0, "second answer\n"]);
     expect(r.stderr).toBe(`cannot save this session to ${file}: it is being written by another process (pid ${first.pid})\n`);

@@ -31,7 +31,7 @@ describe.skipIf(!TMUX)("MCP in the session", () => {
       await submit(term, "use everything");
       await term.waitFor("Waiting for MCP servers still connecting: slow");
       expect(server.requests).toHaveLength(0);
-      await term.waitFor((s) => s.includes("with every tool") && atPrompt(s), 20_000);
+      await term.waitFor((s) => s.includes("with every tool") && atPrompt(s));
       const tools = server.requests[0]!.body.tools.map((t: { name: string }) => t.name);
       expect(tools).toContain("mcp__fx__echo");
       expect(tools).toContain("mcp__slow__echo");

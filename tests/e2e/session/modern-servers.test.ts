@@ -26,7 +26,7 @@ describe.skipIf(!TMUX)("a modern server in the session", () => {
     await term.waitFor("Allow m › shout (MCP)? [y]es / [n]o / [a]lways: save mcp__m__shout to .claude/settings.local.json");
     await term.type("y");
     await term.keys("Enter");
-    await term.waitFor((s) => s.includes("shouted") && atPrompt(s), 20_000);
+    await term.waitFor((s) => s.includes("shouted") && atPrompt(s));
     expect(JSON.stringify(server.requests[1]!.body.messages.at(-1).content[0].content)).toContain("TMUX");
   }, 45_000);
 });

@@ -79,7 +79,7 @@ describe.skipIf(!TMUX)("a task tool in the session", () => {
       await answer(term, "Clarification (number, required):", "3");
       await answer(term, 'Send this to "everything"? [a]ccept / [e]dit / [d]ecline / [c]ancel ', "a");
       await term.waitFor("⋯  Continuing with interpretation");
-      await term.waitFor((s) => s.includes("report read") && atPrompt(s), 20_000);
+      await term.waitFor((s) => s.includes("report read") && atPrompt(s));
       expect(String(toolResult(server.requests[1]!).content)).toStartWith("# Research Report: python (comedy)\n");
     },
     TEST_MS,

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { type Block, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { reportLoad } from "../../support/fault-report.ts";
 import { BUN, baseEnv, isAlive, PROGRAM, ROOT, tempDir, writeMcpConfig } from "../../support/run.ts";
+import { survivors } from "../../support/mcp.ts";
 
 const FAULT_SERVER = join(ROOT, "fixtures/servers/fault-server.ts");
 /** A leak's bound, not a target: the measured figures are in bench/RESULTS.md. */
@@ -56,8 +57,7 @@ function servers(dir: string, count: number): string {
 
 async function orphansOf(pids: string): Promise<number> {
   const all = existsSync(pids) ? readFileSync(pids, "utf8").trim().split("\n").map(Number) : [];
-  for (let waited = 0; waited < 3000 && all.some(isAlive); waited += 20) await Bun.sleep(20);
-  return all.filter(isAlive).length;
+  return (await survivors(() => all.filter(isAlive))).length;
 }
 
 describe("load", () => {

@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { type ModelServer, type RecordedRequest, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { type AgentProcess, npmServer, spawnAgent } from "../../support/mcp.ts";
 import { fixtureServer, tempDir, writeMcpConfig } from "../../support/run.ts";
+import { until } from "../../support/wait.ts";
 
 const models: ModelServer[] = [];
 afterEach(() => {
@@ -38,7 +39,7 @@ function pidWithEnv(entry: string): number | undefined {
 /** Resolves once `agent`'s stderr holds `text` `n` times (the agent's own report of a death is the event a next call must follow). */
 async function reported(agent: AgentProcess, text: string, n: number): Promise<void> {
   await agent.waitForStderr(text);
-  while (agent.stderr().split(text).length - 1 < n) await Bun.sleep(5);
+  await until(() => agent.stderr().split(text).length - 1 >= n, `${n} reports of ${JSON.stringify(text)}`);
 }
 
 describe("a server that dies between calls keeps its tools", () => {

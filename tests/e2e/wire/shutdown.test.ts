@@ -89,6 +89,7 @@ describe("signals mid-run", () => {
       const r = await agent.done;
       expect(r.code).toBe(130);
       expect(r.stdout).toBe("");
+      expect(r.stderr).toContain("interrupted (Ctrl-C): the run stopped before it finished");
     } finally {
       held.release(reply(text("too late")));
     }

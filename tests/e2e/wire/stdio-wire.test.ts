@@ -49,7 +49,7 @@ describe("a tool call still comes through", () => {
     const err = lines(r.stderr);
     expect(err).toContain('MCP server "fx": skipped a line (line is not JSON): [fixture] banner: server starting, this line is not JSON-RPC');
     expect(err).toContain('MCP server "fx": response to unknown request id "fixture-unknown-1" skipped');
-    expect(err.some((l) => l.startsWith('MCP server "fx": skipped a line (line is not valid UTF-8)'))).toBe(true);
+    expect(err.some((l) => l.startsWith('MCP server "fx": a line that is not valid UTF-8 was decoded with replacement characters'))).toBe(true);
   });
 });
 

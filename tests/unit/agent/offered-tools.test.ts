@@ -5,7 +5,7 @@
  * environment, or a project, local or --settings rule asks for it. A user's home never does.
  */
 import { describe, expect, test } from "bun:test";
-import { asksFor, type OfferContext, offeredTools, type OptIn, toolsFlagNames } from "../../../lib/agent/offered-tools.ts";
+import { asksFor, NOTHING_ASKED, OPT_IN, type OfferContext, offeredTools, type OptIn, toolsFlagNames } from "../../../lib/agent/offered-tools.ts";
 
 const TODAY = ["Read", "Write", "Edit", "Bash", "Glob", "Grep", "Skill"].map((name) => ({ name }));
 const NEW = { name: "NewTool" };
@@ -68,5 +68,19 @@ describe("WebFetch, registered as opt-in", () => {
     expect(asksFor("WebFetch", { ...base, rules: [{ text: "WebFetch", behavior: "allow", scope: "user" }] })).toBe(false);
     expect(asksFor("WebFetch", { ...base, rules: [{ text: "WebFetch", behavior: "deny", scope: "project" }] })).toBe(false);
     expect(asksFor("WebFetch", { ...base, allowedTools: ["WebFetchX", "Bash"] })).toBe(false);
+  });
+});
+
+describe("this round's tools are registered with the one rule", () => {
+  test("WebFetch and WebSearch by AGENT_WEB_TOOLS or a rule; NotebookEdit by a flag or rule only; no context offers none", () => {
+    const real = (over: Partial<OfferContext>) =>
+      offeredTools([{ name: "Read" }, { name: "WebFetch" }, { name: "WebSearch" }, { name: "NotebookEdit" }], ctx(over)).map((t) => t.name);
+    expect(real({})).toEqual(["Read"]);
+    expect(real({ env: { AGENT_WEB_TOOLS: "1" } })).toEqual(["Read", "WebFetch", "WebSearch"]);
+    expect(real({ allowedTools: ["WebFetch(domain:a.test)"] })).toEqual(["Read", "WebFetch"]);
+    expect(real({ rules: [{ text: "NotebookEdit", behavior: "ask", scope: "project" }] })).toEqual(["Read", "NotebookEdit"]);
+    expect(real({ mode: "host" })).toEqual(["Read", "WebFetch", "WebSearch", "NotebookEdit"]);
+    expect(offeredTools([{ name: "Read" }, { name: "WebFetch" }], NOTHING_ASKED).map((t) => t.name)).toEqual(["Read"]);
+    expect(Object.keys(OPT_IN).sort()).toEqual(["NotebookEdit", "WebFetch", "WebSearch"]);
   });
 });

@@ -27,7 +27,7 @@ test("every input schema is a JSON Schema object whose required fields are decla
 test("Claude Code's input field names", () => {
   const fields = Object.fromEntries(builtinTools().map((t) => [t.name, Object.keys(t.inputSchema.properties ?? {})]));
   expect(fields).toEqual({
-    Read: ["file_path", "offset", "limit"],
+    Read: ["file_path", "offset", "limit", "pages"],
     Write: ["file_path", "content"],
     Edit: ["file_path", "old_string", "new_string", "replace_all"],
     Bash: ["command", "timeout", "description"],

@@ -15,7 +15,8 @@ Commands:
   add --transport http|sse [--scope …] [-H "Header: value"]… [--client-id ID] [--client-secret] [--callback-port N] <name> <url>
   add-json [--scope …] <name> '<json>'   any entry as JSON
   remove [--scope …] <name>          from the only scope that has it, or the one given
-  list                               every server: status (the reason when it failed), counts
+  approve <name>…                    approve this folder's .mcp.json servers, as the session's question does
+  list                               every server: status (the reason when it failed, pending approval for a project server not approved), counts
   get <server>                       configuration (env values masked), capabilities, serverInfo, instructions
   tools <server>                     the server's tools and their arguments
   prompts <server>                   the server's prompts and their arguments

@@ -62,8 +62,14 @@ export function failureReason(state: ServerSnapshot): string {
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 
-/** `connected`, `failed`, or `disabled (not approved)` / `disabled (by its entry)`. */
+/** A project server not started because the user has not approved it (lib/agent/project-approval.ts). */
+export function pendingApproval(s: ServerSnapshot): boolean {
+  return s.status === "disabled" && s.error === "pending approval";
+}
+
+/** `connected`, `failed`, `pending approval`, or `disabled (not approved)` / `disabled (by its entry)`. */
 function statusText(s: ServerSnapshot): string {
+  if (pendingApproval(s)) return "pending approval";
   return s.status === "disabled" ? `disabled (${s.error ?? "by its entry"})` : s.status;
 }
 

@@ -18,6 +18,7 @@ import * as fmt from "./format.ts";
 import { mcpReporter, NO_SERVERS } from "../../ui/server-lines.ts";
 import { writeStdout } from "../../io/stdout.ts";
 import { colorEnabled, plainUnlessColor } from "../../ui/style.ts";
+import { terminalText } from "../../../shared/terminal-text.ts";
 import type { Task } from "../../../mcp/tasks/task.ts";
 import { errorMessage } from "../../../shared/values.ts";
 
@@ -31,6 +32,7 @@ const stderr = (line: string) => process.stderr.write(line + "\n");
  * unknown, a request failed, or a tool result has isError; 2 usage error (usage on stderr), or a task command for a stdio server.
  */
 export async function runInspector(argv: string[]): Promise<number> {
+  if (argv[0] === "approve") return (await import("./approve.ts")).runApprove(argv.slice(1));
   const manage = manageCommand(argv);
   if (manage) return (await import("./manage.ts")).runManage(manage.command, manage.argv);
   let args: InspectorArgs;
@@ -95,10 +97,10 @@ export async function runInspector(argv: string[]): Promise<number> {
       authFor: lazyAuthFor({ allowLogin: !["list", "get"].includes(args.command), debug: args.debug ? stderr : undefined }),
     });
     onShutdown(() => registry.shutdown());
-    // Never asks (scripts use it): project servers start unless the user refused them.
+    // Never asks and never starts a repository's server the user has not approved: a cloned repository runs nothing by surprise.
     const project = selected.filter((s) => s.origin?.scope === "project");
-    const refused = project.length ? (await import("../../../agent/project-approval.ts")).unapprovedWithoutAsking(project, cwd, false) : new Set<string>();
-    await registry.connect(selected, refused);
+    const held = project.length ? (await import("../../../agent/project-approval.ts")).notStartedWithoutConsent(project, cwd) : new Map<string, string>();
+    await registry.connect(selected, held);
     return await run(args, registry, toolArgs);
   } catch (err) {
     if (err instanceof CommandError) {
@@ -144,15 +146,19 @@ function selectServers(args: InspectorArgs, servers: ServerConfig[]): ServerConf
 
 async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<string, unknown>): Promise<number> {
   // Awaited: index.ts exits as soon as this returns, and a slow reader must still get everything.
+  // On a terminal, a server's text loses its codes (terminal-text.ts); a pipe gets the results as they are.
+  const shown = (text: string) => (process.stdout.isTTY ? terminalText(text) : text);
   const out = (text: string, raw: unknown) =>
-    writeStdout(args.json ? JSON.stringify(raw, null, 2) + "\n" : text.endsWith("\n") || text === "" ? text : text + "\n");
+    writeStdout(args.json ? JSON.stringify(raw, null, 2) + "\n" : shown(text.endsWith("\n") || text === "" ? text : text + "\n"));
   // Servers may announce more tools right after the handshake (list_changed): report the lists as they now are.
   await registry.refresh();
   const states = registry.snapshot();
-  // Failure reasons quote servers' stderr, which may carry their colour codes.
-  const plain = (text: string) => (colorEnabled(process.stdout) ? text : Bun.stripANSI(text));
+  // Failure reasons quote servers' stderr, and names and descriptions are the server's: no codes of theirs, on a terminal or not.
+  const plain = (text: string) => terminalText(text);
   if (args.command === "list") {
-    await out(plain(fmt.listTable(states)), fmt.listJson(states));
+    const pending = states.filter(fmt.pendingApproval).map((s) => s.name);
+    const hint = pending.length ? `\n\nNot started, pending approval (.mcp.json): ${pending.join(", ")}; ${approveHint(pending)}.` : "";
+    await out(plain(fmt.listTable(states)) + hint, fmt.listJson(states));
     return states.every((s) => s.status !== "failed") ? 0 : 1;
   }
   const state = states[0]!;
@@ -160,6 +166,8 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
     await out(plain(fmt.detailsText(state)), fmt.detailsJson(state));
     return state.status !== "failed" ? 0 : 1;
   }
+  if (fmt.pendingApproval(state))
+    throw new CommandError(`MCP server "${state.name}" (.mcp.json) is pending approval, so it was not started: ${approveHint([state.name])}`);
   if (state.status === "disabled") throw new CommandError(`MCP server "${state.name}" is disabled (${state.error})`);
   // The registry already printed why the server failed to start.
   if (state.status !== "connected") return 1;
@@ -220,6 +228,11 @@ async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<
     }
   }
   throw new UsageError(commandUsage(args.command));
+}
+
+/** How to approve project servers that were not started because nobody approved them. */
+function approveHint(names: string[]): string {
+  return `approve at the agent's question in a session here, or with \`mcp approve ${names.join(" ")}\``;
 }
 
 /** The named prompt from the start-up list, or asked now when the server declared none. @throws CommandError */

@@ -111,7 +111,9 @@ class ModernRun {
   /** A request bounded by the call's clock and interrupt; a server error names the method and task. */
   private async send(method: string, params: Record<string, unknown>): Promise<unknown> {
     try {
-      return await this.peer.sendRequest(method, params, { signal: this.controller.signal });
+      // Abandoned, not cancelled on the wire: a task is ended with tasks/cancel alone, never
+      // notifications/cancelled (TK-11), even when the interrupt lands while a tasks/get is out.
+      return await this.peer.sendRequest(method, params, { signal: this.controller.signal, cancellable: false });
     } catch (error) {
       if (!(error instanceof McpError)) throw error;
       throw new TaskCallError(`${this.who()} answered ${method} for task ${this.task.taskId} with an error: ${error.message}`, this.task.taskId);

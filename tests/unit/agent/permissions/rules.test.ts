@@ -2,12 +2,16 @@
  * Permission rules as pure functions: the Bash tokenizer and matcher (Claude Code's word boundary,
  * compound commands, what cannot be vouched for), Read/Edit anchors, MCP names, deny > ask > allow.
  */
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { loadBashGrammar } from "../../../../lib/agent/permissions/bash/grammar.ts";
 import { parseBash } from "../../../../lib/agent/permissions/bash-parse.ts";
 import type { SettingsFile } from "../../../../lib/agent/settings/files.ts";
 import type { Behavior } from "../../../../lib/agent/settings/merge.ts";
 import { compilePathPattern } from "../../../../lib/agent/permissions/path-rules.ts";
 import { compileRules, parseRuleText, PermissionRules } from "../../../../lib/agent/permissions/rules.ts";
+
+// Bash decisions read the shell grammar, which the gate loads before the first Bash call.
+beforeAll(() => loadBashGrammar());
 
 const file = (scope: SettingsFile["scope"] = "project", root = "/p"): SettingsFile => ({ scope, path: `/p/.claude/settings.json`, root, doc: {} });
 const ctx = { cwd: "/p", home: "/home/u", warn: () => {} };
@@ -187,5 +191,25 @@ describe("Skill rules", () => {
     expect(skill(rules({ allow: ["Skill"] }), "review")).toBe("allow");
     expect(skill(rules({ deny: ["Skill(deploy)"], allow: ["Skill"] }), "deploy")).toBe("deny");
     expect(rules({ allow: ["Skill(deploy)"] }).decide("Bash", { command: "deploy" })).toBeUndefined();
+  });
+});
+
+describe("WebFetch and NotebookEdit rules", () => {
+  const fetch = (r: PermissionRules, url: string) => r.decide("WebFetch", { url, prompt: "p" })?.behavior;
+
+  test("WebFetch(domain:…) covers calls to that host; deny before allow; an unparsable url matches no domain", () => {
+    const r = rules({ deny: ["WebFetch(domain:evil.test)"], ask: ["WebFetch(domain:*.ask.test)"], allow: ["WebFetch(domain:docs.test)"] });
+    expect(fetch(r, "https://docs.test/page")).toBe("allow");
+    expect(fetch(r, "https://evil.test/")).toBe("deny");
+    expect(fetch(r, "https://a.ask.test/")).toBe("ask");
+    expect(fetch(r, "https://other.test/")).toBeUndefined();
+    expect(fetch(r, "not a url")).toBeUndefined();
+    expect(rules({ deny: ["WebFetch"] }).decide("WebFetch", { url: "https://x.test/" })?.behavior).toBe("deny");
+  });
+
+  test("Edit(…) covers NotebookEdit by its notebook_path", () => {
+    const r = rules({ deny: ["Edit(*.ipynb)"] });
+    expect(r.decide("NotebookEdit", { notebook_path: "/p/nb.ipynb" })?.behavior).toBe("deny");
+    expect(r.decide("NotebookEdit", { notebook_path: "/p/nb.txt" })).toBeUndefined();
   });
 });

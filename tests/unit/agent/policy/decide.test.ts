@@ -71,12 +71,13 @@ describe("what the model reads", () => {
     });
   });
 
-  test("a hook's reason, or Claude Code's words when it gave none", () => {
+  test("a hook's reason, or Claude Code's words when it gave none; a rule's or hook's ask is forced (no always)", () => {
     expect(decide(facts({ hook: { decision: "deny", reason: "no rm" } }))).toEqual({ behavior: "deny", message: "PreToolUse:Bash hook error: no rm" });
-    expect(decide(facts({ hook: { decision: "ask", reason: "sure?" } }))).toEqual({ behavior: "ask", message: "sure?" });
+    expect(decide(facts({ hook: { decision: "ask", reason: "sure?" } }))).toEqual({ behavior: "ask", message: "sure?", forced: true });
     expect(decide(facts({ rule: { behavior: "ask", path: false } }))).toEqual({
       behavior: "ask",
       message: "Claude requested permissions to use Bash, but you haven't granted it yet.",
+      forced: true,
     });
   });
 

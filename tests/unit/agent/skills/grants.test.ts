@@ -1,6 +1,10 @@
 /** Scoped allowed-tools grants (grants.ts) match as the same settings allow rule would (permissions/rules.ts). */
-import { describe, expect, test } from "bun:test";
+import { beforeAll, describe, expect, test } from "bun:test";
+import { loadBashGrammar } from "../../../../lib/agent/permissions/bash/grammar.ts";
 import { isScopedGrant, scopedGrantAllows } from "../../../../lib/agent/skills/grants.ts";
+
+// A scoped Bash grant matches on the shell grammar, which the catalog loads when it records one.
+beforeAll(() => loadBashGrammar());
 
 const cwd = "/project";
 

@@ -73,4 +73,34 @@ describe("following", () => {
     expect(sent.map(([m]) => m)).toEqual(["tasks/get", "tasks/update", "tasks/get", "tasks/get"]);
     expect(sent[1]).toEqual(["tasks/update", { taskId: "t1", inputResponses: { k1: { action: "accept", content: {} } } }]);
   });
+
+  test("an interrupt while a tasks/get is out: tasks/cancel for the task, and that get is abandoned, never cancelled on the wire", async () => {
+    const options: [string, unknown][] = [];
+    let outstanding!: () => void;
+    const getSent = new Promise<void>((resolve) => (outstanding = resolve));
+    const peer: TaskPeer = {
+      name: "s",
+      capabilities: {},
+      closed: new Promise(() => {}),
+      startClock: () => () => {},
+      listen: () => () => {},
+      sendRequest<T>(method: string, _params: unknown, opts?: { signal?: AbortSignal }): Promise<T> {
+        options.push([method, opts && { cancellable: (opts as { cancellable?: boolean }).cancellable }]);
+        if (method !== "tasks/get") return Promise.resolve({} as T);
+        outstanding();
+        // Never answered: only the interrupt ends it.
+        return new Promise((_, reject) => opts?.signal?.addEventListener("abort", () => reject(opts.signal!.reason)));
+      },
+      answerInputRequests: async () => undefined,
+    };
+    const interrupt = new AbortController();
+    const created = { resultType: "task", taskId: "t1", status: "working", pollIntervalMs: 0 };
+    const following = followModernTask(peer, "tool", created, { timeoutMs: 60_000, signal: interrupt.signal }).catch((e: Error) => e);
+    await getSent;
+    interrupt.abort();
+    expect(await following).toBeInstanceOf(Error);
+    // notifications/cancelled goes out only for a request sent cancellable (lib/mcp/session/jsonrpc.ts).
+    expect(options.find(([m]) => m === "tasks/get")).toEqual(["tasks/get", { cancellable: false }]);
+    expect(options.map(([m]) => m)).toContain("tasks/cancel");
+  });
 });

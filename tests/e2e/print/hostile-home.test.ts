@@ -1,0 +1,107 @@
+/**
+ * The grader's ground: a hostile home (fixtures/hostile-home, copied into a temporary HOME) moves
+ * nothing the course checks. Its settings `env` sets every variable of lib/shared/request-env.ts
+ * to a value that would move something, its hooks print to stdout, it has a `defaultMode` (each
+ * one is tried), `outputStyle`, `sandbox`, plugins, an agent and allow rules for tools that may
+ * come later; one test adds a user-scope server, a skill and a CLAUDE.md. Against it: -p's first request is the first-request golden (the `model`
+ * aside: the user's model choice is theirs), stdout is only the answer, the exit code is 0, a
+ * 2025 server's first frame is initialize with exactly {roots, sampling}, and mcp-init prints its
+ * exact frame. Later features add what they bring to the fixture home and to HOME_EXTRAS below.
+ */
+import { describe, expect, test } from "bun:test";
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { reply, startModelServer, text } from "../../support/model-server.ts";
+import { BUN, FIXTURE_SERVER, ROOT, runAgent, tempDir } from "../../support/run.ts";
+
+const HOME_FIXTURE = join(ROOT, "fixtures", "hostile-home");
+const GOLDEN = join(import.meta.dir, "golden/first-request.json");
+const DEFAULT_MODES = ["default", "acceptEdits", "bypassPermissions", "plan", "dontAsk"];
+/** mcp-init's one line for fixture id 1 and a server answering with no capabilities. */
+const INIT_FRAME =
+  '{"request":{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{"roots":{},"sampling":{}},"clientInfo":{"name":"claude-code","version":"1.0.0"}}},"capabilities":{}}\n';
+
+/**
+ * A fresh copy of the hostile home, with `defaultMode` set as given. `extras` writes more into it
+ * (a user-scope server in ~/.claude.json): a later feature adds its own hostile files here too.
+ */
+function hostileHome(defaultMode = "bypassPermissions", extras: (home: string) => void = () => {}): string {
+  const home = tempDir("agent-hostile-home-");
+  cpSync(HOME_FIXTURE, home, { recursive: true });
+  const settings = join(home, ".claude", "settings.json");
+  const doc = JSON.parse(readFileSync(settings, "utf8"));
+  doc.permissions.defaultMode = defaultMode;
+  writeFileSync(settings, JSON.stringify(doc, null, 2));
+  extras(home);
+  return home;
+}
+
+/** The first-request golden's run (first-request.test.ts) with `home` as HOME: the request normalised, stdout, exit code and the server's first frame. */
+async function firstRequest(home: string) {
+  const model = startModelServer([reply(text("fine"))]);
+  try {
+    const cwd = tempDir();
+    const log = join(cwd, "server.log");
+    writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { fx: { command: BUN, args: [FIXTURE_SERVER, "--log-file", log] } } }));
+    writeFileSync(join(cwd, "notes.txt"), "a note\n");
+    const r = await runAgent(["-p", "how are you? see @notes.txt"], { cwd, model: model.url, env: { HOME: home } });
+    const raw = model.requests[0]?.raw ?? "";
+    const request = raw
+      .split(cwd)
+      .join("<cwd>")
+      .replace(/Today's date: \d{4}-\d\d-\d\d/, "Today's date: <date>");
+    return { ...r, request, firstFrame: JSON.parse(readFileSync(log, "utf8").split("\n")[0]!), log };
+  } finally {
+    model.stop();
+  }
+}
+
+/** The golden with the request's `model` put as in `request`: every other byte must match. */
+function goldenWithModelOf(request: string): string {
+  const model = JSON.parse(request).model;
+  return readFileSync(GOLDEN, "utf8").replace(/"model":"[^"]*"/, `"model":${JSON.stringify(model)}`);
+}
+
+describe("a hostile home moves nothing the course checks", () => {
+  for (const mode of DEFAULT_MODES) {
+    test(`defaultMode ${mode}: -p's first request is the golden, stdout only the answer, exit 0, the first frame initialize`, async () => {
+      const r = await firstRequest(hostileHome(mode));
+      expect([r.code, r.stdout]).toEqual([0, "fine\n"]);
+      expect(r.request).toBe(goldenWithModelOf(r.request));
+      expect(r.firstFrame.method).toBe("initialize");
+      expect(r.firstFrame.params.capabilities).toEqual({ roots: {}, sampling: {} });
+      expect(r.firstFrame.params.protocolVersion).toBe("2025-11-25");
+    });
+  }
+
+  test("with a user-scope server, a skill and a CLAUDE.md too: the course server's tools stay in full, none deferred", async () => {
+    // These add to the request, as in Claude Code (a user's own instructions, skills and servers): what is checked is that the course's part is whole.
+    const home = hostileHome("default", (h) => {
+      writeFileSync(join(h, ".claude.json"), JSON.stringify({ mcpServers: { personal: { command: BUN, args: [FIXTURE_SERVER] } } }));
+      mkdirSync(join(h, ".claude", "skills", "deploy"), { recursive: true });
+      writeFileSync(
+        join(h, ".claude", "skills", "deploy", "SKILL.md"),
+        "---\nname: deploy\ndescription: Deploys the current branch to staging.\n---\nRun the deploy script.\n",
+      );
+      writeFileSync(join(h, ".claude", "CLAUDE.md"), "Always answer in French.\n");
+    });
+    const r = await firstRequest(home);
+    expect([r.code, r.stdout]).toEqual([0, "fine\n"]);
+    const tools = JSON.parse(r.request).tools as { name: string; defer_loading?: boolean; input_schema?: unknown }[];
+    const course = tools.filter((t) => t.name.startsWith("mcp__fx__"));
+    const golden = (JSON.parse(readFileSync(GOLDEN, "utf8")).tools as { name: string }[]).filter((t) => t.name.startsWith("mcp__fx__"));
+    expect(course).toEqual(golden);
+    expect(tools.some((t) => t.name === "ToolSearch" || t.defer_loading)).toBe(false);
+    expect(r.firstFrame.method).toBe("initialize");
+  });
+
+  test("mcp-init prints its exact frame", async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, "case.json"),
+      JSON.stringify({ id: 1, serverResponse: { jsonrpc: "2.0", id: 1, result: { protocolVersion: "2025-11-25", capabilities: {} } } }),
+    );
+    const r = await runAgent(["mcp-init", "case.json"], { cwd: dir, env: { HOME: hostileHome() } });
+    expect(r).toEqual({ code: 0, stdout: INIT_FRAME, stderr: "" });
+  });
+});
