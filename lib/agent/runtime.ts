@@ -7,7 +7,7 @@ import type { Tool } from "../tools/tool.ts";
 import { isScopedRule, ruleToolName } from "./permissions/flag-rules.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { NOTHING_ASKED, offeredTools, offers } from "./offered-tools.ts";
-import { loadMcpConfig, type ServerConfig } from "../mcp/config/load.ts";
+import type { ServerConfig } from "../mcp/config/load.ts";
 import type { McpRegistry, ServerSnapshot } from "../mcp/registry/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
 import { ruleNamesTool, serverRuleName } from "./mcp/names.ts";
@@ -16,7 +16,7 @@ import { buildSystemPrompt } from "./system-prompt.ts";
 import { onShutdown } from "./lifecycle.ts";
 import type { McpInput, SkillInput } from "./input/input-shapes.ts";
 import { mcpInputOf } from "./mcp-input.ts";
-import { startServers } from "./mcp/servers.ts";
+import { configuredServers, startServers } from "./mcp/servers.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
@@ -26,10 +26,9 @@ import { errorMessage } from "../shared/values.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search/tool-search.ts";
 import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
 import type { Conversation } from "./conversation.ts";
-import { McpConfigFlagError, type RuntimeOptions, type ServerSummary } from "./runtime-options.ts";
+import type { RuntimeOptions, ServerSummary } from "./runtime-options.ts";
 import type { SkillCatalog } from "./skills/catalog.ts";
 import { openSkills } from "./skills/open.ts";
-
 import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
 import { optInTools } from "./opt-in-tools.ts";
@@ -129,18 +128,7 @@ export class AgentRuntime {
     // Names still connecting: the runtime's own set once it exists.
     let pending = new Set<string>();
     let connected: Promise<void> = Promise.resolve();
-    const loaded = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
-    if (loaded.unusableExtra) throw new McpConfigFlagError(loaded.unusableExtra);
-    for (const w of loaded.warnings) opts.log(w);
-    const extra = opts.extraServers ?? [];
-    const servers = [...loaded.servers.filter((s) => !extra.some((e) => e.name === s.name)), ...extra];
-    // Asked before anything starts: a project's servers may not run before the user has said yes.
-    const project = servers.filter((s) => s.origin?.scope === "project" && !s.disabled);
-    let notApproved: ReadonlySet<string> = new Set<string>();
-    if (project.length) {
-      const { unapprovedWithoutAsking } = await import("./project-approval.ts");
-      notApproved = await (opts.approveProjectServers?.(project) ?? unapprovedWithoutAsking(project, opts.cwd));
-    }
+    const { servers, notApproved, problems } = await configuredServers(opts);
     let registry: McpRegistry | undefined;
     let mcpTools: McpToolset | undefined;
     if (servers.length) {
@@ -161,7 +149,7 @@ export class AgentRuntime {
       model.preload();
     }
     session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter);
-    session.configProblems = loaded.warnings.length;
+    session.configProblems = problems;
     session.skills = await openSkills({ cwd: opts.cwd, sources: opts.skillSources, only: opts.skills, log: opts.log, debug: opts.debug, registry });
     const made = session;
     for (const name of pending) made.connecting.add(name);

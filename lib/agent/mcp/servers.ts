@@ -1,12 +1,12 @@
 /**
- * Starting a run's MCP servers (the registry, loaded lazily so a run without servers never loads
+ * A run's MCP servers: which are configured and approved, and starting them (the registry, loaded lazily so a run without servers never loads
  * the client): the client's features (roots of the working folder, sampling through the run's
  * current model, elicitation as the mode serves it), each server's outcome reported as it settles,
  * and shutdown registered before any server is spawned, so a signal during start-up still stops them.
  */
-import type { ServerConfig } from "../../mcp/config/load.ts";
+import { loadMcpConfig, type ServerConfig } from "../../mcp/config/load.ts";
 import type { McpRegistry } from "../../mcp/registry/registry.ts";
-import type { RuntimeOptions } from "../runtime-options.ts";
+import { McpConfigFlagError, type RuntimeOptions } from "../runtime-options.ts";
 import type { ModelClient } from "../model.ts";
 import { onShutdown } from "../lifecycle.ts";
 import { samplingHandler } from "./sampling.ts";
@@ -25,6 +25,27 @@ export interface ServerHooks {
   model(): ModelClient;
   /** A server connected or failed. */
   settled(name: string): void;
+}
+
+/**
+ * The run's servers: the config files and --mcp-config (the host program's own replacing those of
+ * the same name), each unusable entry logged, and the project's servers the user has not approved
+ * (asked before anything starts: a cloned repository's servers may not run by surprise).
+ * @throws McpConfigFlagError when an `--mcp-config` value gives no servers.
+ */
+export async function configuredServers(opts: RuntimeOptions): Promise<{ servers: ServerConfig[]; notApproved: ReadonlySet<string>; problems: number }> {
+  const loaded = loadMcpConfig({ cwd: opts.cwd, extra: opts.mcpConfig, strict: opts.strictMcpConfig });
+  if (loaded.unusableExtra) throw new McpConfigFlagError(loaded.unusableExtra);
+  for (const w of loaded.warnings) opts.log(w);
+  const extra = opts.extraServers ?? [];
+  const servers = [...loaded.servers.filter((s) => !extra.some((e) => e.name === s.name)), ...extra];
+  const project = servers.filter((s) => s.origin?.scope === "project" && !s.disabled);
+  let notApproved: ReadonlySet<string> = new Set<string>();
+  if (project.length) {
+    const { unapprovedWithoutAsking } = await import("../project-approval.ts");
+    notApproved = await (opts.approveProjectServers?.(project) ?? unapprovedWithoutAsking(project, opts.cwd));
+  }
+  return { servers, notApproved, problems: loaded.warnings.length };
 }
 
 /** Spawns `servers` but those `notApproved` (listed as disabled); their handshakes go on in `connecting`. */
