@@ -30,7 +30,7 @@ export interface StartOptions {
 }
 
 /** Per-test limit (ms): above the screen-wait deadline, so a timeout reports the screen. */
-export const TEST_TIMEOUT_MS = 30_000;
+export const TEST_TIMEOUT_MS = 120_000;
 
 let current: { server: ModelServer; term: TmuxSession } | undefined;
 

@@ -29,7 +29,7 @@ function fixtureDir(): string {
 }
 
 /** Per-test limit (ms): each test starts real servers, some on Node. */
-const TEST_TIMEOUT_MS = 30_000;
+const TEST_TIMEOUT_MS = 120_000; // ends a hang only: above the screen wait (60 s), never a judge of speed
 
 const pids = (file: string) => readFileSync(file, "utf8").trim().split("\n").map(Number);
 

@@ -22,7 +22,7 @@ afterEach(async () => {
   tmux = server = undefined;
 });
 
-const TEST_TIMEOUT_MS = 40_000;
+const TEST_TIMEOUT_MS = 120_000; // ends a hang only: above the screen wait (60 s), never a judge of speed
 const atPrompt = (screen: string) => screen.trimEnd().split("\n").at(-1) === ">";
 
 /** Runs the agent on a terminal in `dir` with its own config folder; the model is `server`. */

@@ -30,7 +30,7 @@ afterEach(async () => {
   term = model = undefined;
 });
 
-const TEST_TIMEOUT_MS = 30_000;
+const TEST_TIMEOUT_MS = 120_000; // ends a hang only: above the screen wait (60 s), never a judge of speed
 const QUESTION = "Start them? [a]pprove all / [c]hoose / [r]efuse:";
 const atPrompt = (screen: string) => screen.trimEnd().split("\n").at(-1) === ">";
 
