@@ -1,7 +1,7 @@
 /**
  * A Claude Code user's home (fixtures/claude-code-home: a model alias, env with ANTHROPIC_BASE_URL,
  * ENABLE_TOOL_SEARCH and MCP_PROTOCOL_NEGOTIATION, hooks that print to stdout, allow rules for
- * WebFetch and WebSearch and AGENT_WEB_TOOLS=1 in its `env` (-p offers those tools only when a flag, the
+ * WebFetch and WebSearch and AGENT_WEB_TOOLS=1 and AGENT_SUBAGENTS=1 in its `env` (-p offers those tools only when a flag, the
  * process environment or the project asks), deny rules for tools
  * we lack, defaultMode "plan", a skill) breaks nothing the course checks: mcp-init's line and a
  * 2025 server's first frame are byte-identical to an empty home's, -p declares exactly
@@ -63,11 +63,12 @@ describe("a Claude Code user's home", () => {
     expect(cc.code).toBe(0);
     // What such a user sees on stderr: only the mode this agent does not have.
     expect(cc.stderr).toBe(`${join(claudeUserSettings(cc), "settings.json")}: permissions.defaultMode "plan" is not supported here; ignored\n`);
-    // The home's allow rules for WebFetch and WebSearch, and its env's AGENT_WEB_TOOLS, add no tool to -p: the same tools as an empty home's (its skill aside).
+    // The home's allow rules for WebFetch and WebSearch, and its env's AGENT_WEB_TOOLS and AGENT_SUBAGENTS, add no tool to -p: the same tools as an empty home's (its skill aside).
     const names = (r: typeof cc) => r.requests[0]!.body.tools.map((t: { name: string }) => t.name).filter((n: string) => n !== "Skill");
     expect(names(cc)).toEqual(names(plain));
     expect(names(cc)).not.toContain("WebFetch");
     expect(names(cc)).not.toContain("WebSearch");
+    expect(names(cc)).not.toContain("Agent");
     // The process's ANTHROPIC_BASE_URL won over the home's: the scripted model got every call.
     expect(cc.requests).toHaveLength(2);
     expect(cc.requests[1]!.body.messages.at(-1).content[0]).toMatchObject({ type: "tool_result", content: "tool ran" });
