@@ -4,7 +4,7 @@
  * Shared by print mode and the interactive session.
  */
 import type { Tool } from "../tools/tool.ts";
-import { isScopedRule, ruleToolName } from "./permissions/flag-rules.ts";
+import { flagRuleWarnings } from "./permissions/flag-rules.ts";
 import { builtinTools } from "../tools/builtin.ts";
 import { NOTHING_ASKED, offeredTools, offers } from "./offered-tools.ts";
 import type { ServerConfig } from "../mcp/config/load.ts";
@@ -233,24 +233,18 @@ export class AgentRuntime {
     return { ...this.given };
   }
 
-  /** A misspelt --disallowedTools entry would silently leave the tool on: say so. */
+  /** A misspelt --disallowedTools entry would silently leave the tool on: say so (flag-rules.ts). */
   private warnUnknownDisallowed(): void {
-    const scopedAllowed = (this.opts.allowedTools ?? []).filter(isScopedRule);
-    if (!this.opts.disallowedTools.length && !scopedAllowed.length) return;
     const names = [...builtinTools(), ...this.web, ...(this.mcpTools?.tools() ?? [])].map((t) => t.name);
-    const servers = this.configured.map((s) => serverRuleName(s.name));
-    // A scoped rule (`Bash(rm:*)`) is the rule engine's; only the tool it names must exist (Skill exists once skills do).
-    const unknownTool = (flag: string, rule: string) => {
-      const tool = ruleToolName(rule);
-      if (!names.includes(tool) && tool !== "Skill" && !tool.startsWith("mcp__")) this.opts.log(`${flag}: no tool named "${tool}" for the rule "${rule}"`);
-    };
-    for (const rule of scopedAllowed) unknownTool("--allowedTools", rule);
-    for (const rule of this.opts.disallowedTools) {
-      if (isScopedRule(rule)) unknownTool("--disallowedTools", rule);
-      else if (!names.some((n) => this.matchesRule(n, rule)) && !servers.includes(rule)) {
-        this.opts.log(`--disallowedTools: no tool or MCP server named "${rule}"`);
-      }
-    }
+    const lines = flagRuleWarnings({
+      allowed: this.opts.allowedTools ?? [],
+      disallowed: this.opts.disallowedTools,
+      // The Agent tool (and its older name) exists whether or not this run offers it.
+      tools: [...names, "Agent", "Task"],
+      servers: this.configured.map((s) => serverRuleName(s.name)),
+      matches: (name, rule) => this.matchesRule(name, rule),
+    });
+    for (const line of lines) this.opts.log(line);
   }
 
   systemPrompt(): string {

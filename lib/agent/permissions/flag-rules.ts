@@ -38,3 +38,34 @@ export function scopedFlagRules(allowed: readonly string[], disallowed: readonly
 
 /** The tool name a flag rule speaks of (`Bash` of `Bash(rm:*)`). */
 export const ruleToolName = (rule: string): string => rule.split("(")[0]!.trim();
+
+export interface FlagRuleNames {
+  /** --allowedTools entries: only scoped ones are checked (a bare name may be a tool that comes later). */
+  allowed: readonly string[];
+  /** --disallowedTools entries. */
+  disallowed: readonly string[];
+  /** Every tool name the run has. */
+  tools: readonly string[];
+  /** Every configured server's rule name (`mcp__<server>`). */
+  servers: readonly string[];
+  matches(toolName: string, rule: string): boolean;
+}
+
+/**
+ * One line for each flag rule that names nothing the run has: a scoped rule (`Bash(rm:*)`, the rule
+ * engine's) whose tool is unknown, or a bare --disallowedTools entry that matches no tool or server.
+ * Skill and MCP names are left alone: skills and servers may come later.
+ */
+export function flagRuleWarnings(f: FlagRuleNames): string[] {
+  const lines: string[] = [];
+  const unknownTool = (flag: string, rule: string) => {
+    const tool = ruleToolName(rule);
+    if (!f.tools.includes(tool) && tool !== "Skill" && !tool.startsWith("mcp__")) lines.push(`${flag}: no tool named "${tool}" for the rule "${rule}"`);
+  };
+  for (const rule of f.allowed) if (isScopedRule(rule)) unknownTool("--allowedTools", rule);
+  for (const rule of f.disallowed) {
+    if (isScopedRule(rule)) unknownTool("--disallowedTools", rule);
+    else if (!f.tools.some((n) => f.matches(n, rule)) && !f.servers.includes(rule)) lines.push(`--disallowedTools: no tool or MCP server named "${rule}"`);
+  }
+  return lines;
+}
