@@ -26,6 +26,8 @@ export interface Rule {
   path?: PathPattern;
   /** The tool name as a pattern, when it holds `*` (`mcp__*`, `mcp__srv__*`). */
   toolGlob?: RegExp;
+  /** A deny or ask rule whose specifier did not parse (`Bash(rm:*`): it covers every call of its tool. */
+  malformed?: true;
 }
 
 /** Where an MCP tool's API name leads (the names as config and server wrote them). */
@@ -75,10 +77,18 @@ export function compileRules(texts: RuleText[], ctx: RuleContext): Rule[] {
   for (const source of texts) {
     const parsed = parseRuleText(source.text);
     const globbedAllow = parsed && source.behavior === "allow" && parsed.tool.includes("*") && !/^mcp__[^*]+__/.test(parsed.tool);
+    // Fail closed: a deny or ask rule that names its tool but not a specifier we can read covers every call of that tool.
+    const head = parsed ? undefined : source.behavior !== "allow" ? parseRuleText(source.text.trim().replace(/\(.*$/s, "")) : undefined;
+    if (head && head.spec === undefined && !head.tool.includes("*")) {
+      ctx.warn(
+        `${whereOf(source)}: malformed permission rule "${source.text}" ${source.behavior === "deny" ? "denies" : "asks about"} every ${head.tool} call`,
+      );
+      rules.push({ source, tool: head.tool, spec: source.text, malformed: true });
+      continue;
+    }
     if (!parsed || globbedAllow) {
       const why = parsed ? "an allow rule may use * in the tool name only after mcp__<server>__" : "expected Tool or Tool(specifier)";
-      const where = source.file.path.startsWith("--") ? source.file.path : `${source.file.path}: permissions.${source.behavior}`;
-      ctx.warn(`${where}: invalid permission rule "${source.text}" was skipped (${why})`);
+      ctx.warn(`${whereOf(source)}: invalid permission rule "${source.text}" was skipped (${why})`);
       continue;
     }
     const rule: Rule = { source, ...parsed };
@@ -89,6 +99,11 @@ export function compileRules(texts: RuleText[], ctx: RuleContext): Rule[] {
     rules.push(rule);
   }
   return rules;
+}
+
+/** Where a rule came from, for its warning line: the flag, or the file and its list. */
+function whereOf(source: RuleText): string {
+  return source.file.path.startsWith("--") ? source.file.path : `${source.file.path}: permissions.${source.behavior}`;
 }
 
 /** Whether `rule`'s tool name covers `name` (and its route): exact names, Read/Edit families, MCP forms, `*` globs. */
@@ -104,7 +119,7 @@ function namesTool(rule: Rule, name: string, route: ToolRoute | undefined): bool
 /** Whether `rule` covers a call of `name`; `paths()` is the call's path argument resolved, computed once per call. */
 function covers(rule: Rule, name: string, paths: () => string[], route: ToolRoute | undefined, input: Record<string, unknown> = {}): boolean {
   if (!namesTool(rule, name, route)) return false;
-  if (rule.spec === undefined) return true;
+  if (rule.spec === undefined || rule.malformed) return true;
   if (rule.path) return paths().some((p) => rule.path!.matches(p));
   if (rule.tool === "Skill") return typeof input.skill === "string" && input.skill.trim().replace(/^\//, "") === rule.spec;
   // WebFetch(domain:host): the host of the call's url (a url that does not parse matches no domain).
@@ -176,7 +191,7 @@ export class PermissionRules {
 
   /** True when a Bash call's decision needs the shell grammar (permissions/bash/grammar.ts): a scoped Bash rule or a path rule. */
   get parsesBash(): boolean {
-    return this.rules.some((r) => (r.tool === "Bash" && r.spec !== undefined) || r.path !== undefined);
+    return this.rules.some((r) => (r.tool === "Bash" && r.spec !== undefined && !r.malformed) || r.path !== undefined);
   }
 
   /**
@@ -190,7 +205,8 @@ export class PermissionRules {
     const parsed = tree ? undefined : parseBash(command);
     const partMatches = (spec: string) =>
       tree ? tree.opaque !== undefined || tree.parts.some((p) => denyMatches(spec, p)) : parsed!.parts.some((p) => bashPartMatches(spec, p, "loose"));
-    const any = (list: Rule[]) => list.find((r) => r.tool === "Bash" && (r.spec === undefined || bashWholeMatches(r.spec, command) || partMatches(r.spec)));
+    const any = (list: Rule[]) =>
+      list.find((r) => r.tool === "Bash" && (r.spec === undefined || r.malformed || bashWholeMatches(r.spec, command) || partMatches(r.spec)));
     // Read and Edit rules reach the files the command reads and writes (permissions/bash/files.ts); an unknown path may be any.
     const use = tree && fileUse(tree);
     // Relative paths are the shell's: its directory now (a cd in an earlier call stays), and any cd in this command.

@@ -155,7 +155,7 @@ describe("bad input", () => {
     const run = await runPrint(p, []);
     const file = join(p.dir, ".claude/settings.json");
     expect(run.stderr.split("\n").filter(Boolean)).toEqual([
-      `${file}: permissions.deny: invalid permission rule "Bash(unclosed" was skipped (expected Tool or Tool(specifier))`,
+      `${file}: permissions.deny: malformed permission rule "Bash(unclosed" denies every Bash call`,
       `${file}: hooks.PreToolUze: unknown hook event "PreToolUze"; ignored`,
       `${file}: hooks.PreToolUse[0]: hooks of type "http" are not supported (only "command"); ignored`,
     ]);

@@ -131,3 +131,14 @@ describe.skipIf(!TMUX)("nothing from outside reaches the terminal raw", () => {
     expect(stderr).not.toMatch(/[\x1b\x07\x9b\x9d]/);
   });
 });
+
+test("mcp inspector errors quote a server's names without their codes", async () => {
+  const dir = tempDir();
+  writeMcpConfig(dir, { hostile: hostile() });
+  // The error lists the server's tool names, one of which carries the codes.
+  const { code, stdout, stderr } = await runAgent(["mcp", "call", "hostile", "nope"], { cwd: dir });
+  expect(code).toBe(1);
+  expect(stdout).toBe("");
+  expect(stderr).toContain('has no tool "nope" (tools: echoHOSTILE, plain)');
+  expect(stderr).not.toMatch(/[\x1b\x07\x9b\x9d]/);
+});

@@ -8,7 +8,7 @@
  */
 import type { Node, Parser } from "web-tree-sitter";
 import { bashGrammar } from "./grammar.ts";
-import { SHELLS, shellCommandString, TRANSPARENT, unwrap, WRAPPERS } from "./wrappers.ts";
+import { findCommands, SHELLS, shellCommandString, TRANSPARENT, unwrap, WRAPPERS } from "./wrappers.ts";
 
 /** A word as written, and its value when it is a plain literal (no expansion, glob, brace or ANSI-C quote). */
 export interface Word {
@@ -232,6 +232,15 @@ function resolve(input: Word[], assigns: string[], outer: Ctx): void {
       unsafe(ctx, NESTED);
       if (script === undefined) return opaque(ctx, NESTED);
       return parseInto(script, inner);
+    }
+    if (name === "find") {
+      // `-exec rm {} ;` runs rm on each file: checked as a wrapper's command is.
+      part(words, assigns, ctx);
+      const runs = findCommands(values);
+      if (runs === "unknown") return opaque(ctx, WRAPPER);
+      if (runs.length) unsafe(ctx, WRAPPER);
+      for (const [start, end] of runs) resolve(words.slice(start, end), [], inner);
+      return;
     }
     if (!WRAPPERS[name]) {
       part(words, assigns, ctx);

@@ -189,3 +189,30 @@ export function shellCommandString(values: (string | undefined)[]): string | und
   }
   return null;
 }
+
+/** find's actions that run a command for each file found, up to a `;` or `+` word. */
+const FIND_ACTIONS = new Set(["-exec", "-execdir", "-ok", "-okdir"]);
+
+/**
+ * The commands `find … -exec CMD {} ;` runs, as [start, end) word ranges of `values` (find at 0).
+ * A word that is not a plain literal and is followed by a `;` or `+` before any literal action
+ * could itself be `-exec`: "unknown" then, so that the caller fails closed (`find . $X rm {} \;`).
+ */
+export function findCommands(values: (string | undefined)[]): [number, number][] | "unknown" {
+  const ranges: [number, number][] = [];
+  for (let i = 1; i < values.length; i++) {
+    const v = values[i];
+    if (v === undefined) {
+      // It could be `-exec` when a `;` or `+` follows before find's next literal action.
+      const next = values.findIndex((w, k) => k > i && (w === ";" || w === "+" || FIND_ACTIONS.has(w ?? "")));
+      if (next > 0 && !FIND_ACTIONS.has(values[next]!)) return "unknown";
+      continue;
+    }
+    if (!FIND_ACTIONS.has(v)) continue;
+    let end = i + 1;
+    while (end < values.length && values[end] !== ";" && values[end] !== "+") end++;
+    ranges.push([i + 1, end]);
+    i = end;
+  }
+  return ranges;
+}

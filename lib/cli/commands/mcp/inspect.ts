@@ -103,12 +103,13 @@ export async function runInspector(argv: string[]): Promise<number> {
     await registry.connect(selected, held);
     return await run(args, registry, toolArgs);
   } catch (err) {
+    // Both can quote a server's names, descriptions or error messages: no codes of theirs reach stderr.
     if (err instanceof CommandError) {
-      stderr(`mcp ${args.command}: ${err.message}`);
+      stderr(terminalText(`mcp ${args.command}: ${err.message}`));
       return 1;
     }
     if (err instanceof UsageError) {
-      stderr(err.message);
+      stderr(terminalText(err.message));
       return 2;
     }
     throw err;

@@ -90,6 +90,10 @@ const DENIED: [string, string][] = [
   ["a command on the line after an input redirection", "cat < in\nrm victim"],
   ["a command on the line after an output redirection", "echo a >> log\n\\rm victim"],
   ["absolute path", "/bin/rm victim"],
+  ["find -exec", "find . -name victim -exec rm {} \\;"],
+  ["find -execdir with +", "find . -execdir rm {} +"],
+  ["find -ok through a wrapper", "find . -ok sudo rm {} ';'"],
+  ["find with a variable that could be -exec", "find . $X rm {} \\;"],
 ];
 
 /** Each must run as today with `Bash(rm:*)` denied. */
@@ -106,6 +110,8 @@ const NOT_DENIED = [
   "FOO=1 npm run build > build.log",
   "xargs -n 1 echo < list.txt",
   "echo a > out.txt b c",
+  "find . -name '*.rm' -print",
+  "find $DIR -exec grep -l rm {} +",
 ];
 
 describe("Bash(rm:*) denies every rewrite of rm", () => {
@@ -144,6 +150,7 @@ describe("allow rules never match what cannot be resolved", () => {
     "sudo echo hi",
     "bash -c 'echo hi'",
     "eval echo hi",
+    "find . -exec rm {} ;",
     'echo "hi',
   ])("%p is not", (c) => expect(bash(r, c)).toBeUndefined());
 });

@@ -41,7 +41,22 @@ describe("rule syntax", () => {
       { ...ctx, warn: (l) => lines.push(l) },
     );
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toBe('/p/.claude/settings.json: permissions.deny: invalid permission rule "Bash(oops" was skipped (expected Tool or Tool(specifier))');
+    expect(lines[0]).toBe('/p/.claude/settings.json: permissions.deny: malformed permission rule "Bash(oops" denies every Bash call');
+  });
+
+  test("a malformed deny or ask rule fails closed for the tool it names; a malformed allow rule allows nothing", () => {
+    const r = rules({ deny: ["Bash(rm:*", "Read(//p/secret"], ask: ["Edit(./x"], allow: ["Grep(x", "Bash(ls:*"] });
+    expect(bash(r, "rm victim")).toBe("deny");
+    expect(bash(r, "ls")).toBe("deny");
+    expect(r.decide("Read", { file_path: "/p/other" })?.behavior).toBe("deny");
+    expect(r.decide("Grep", { pattern: "x" })?.behavior).toBe("deny");
+    expect(r.decide("Edit", { file_path: "/p/y", old_string: "a", new_string: "b" })?.behavior).toBe("ask");
+    expect(r.decide("Glob", { pattern: "*" })?.behavior).toBe("deny");
+    expect(r.decide("Write", { file_path: "/p/y", content: "" })?.behavior).toBe("ask");
+    // The tool stays offered: only a bare deny takes it off the request.
+    expect(r.removes("Bash")).toBe(false);
+    const allowOnly = rules({ allow: ["Bash(ls:*"] });
+    expect(bash(allowOnly, "ls")).toBeUndefined();
   });
 });
 
