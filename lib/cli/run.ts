@@ -12,6 +12,7 @@ import { runtimeOptions } from "./flags/runtime-options.ts";
 import { AgentRuntime } from "../agent/runtime.ts";
 import { McpConfigFlagError, type RuntimeOptions } from "../agent/runtime-options.ts";
 import { ModelError } from "../agent/model.ts";
+import { AgentsOptionError } from "../agent/subagents/setup.ts";
 import { onShutdown, shutdown } from "../agent/lifecycle.ts";
 import type { OpenedSession } from "../agent/sessions/session-open.ts";
 import type { SettingsHooks } from "../agent/policy/turn-hooks.ts";
@@ -37,7 +38,8 @@ export interface RunOpenOptions {
 /** A usage error of any mode's start: exit 2; anything else that stops the start: 1. */
 export function startExitCode(err: unknown): 1 | 2 {
   if (err instanceof SessionError) return err.usage ? 2 : 1;
-  return err instanceof McpConfigFlagError ? 2 : 1;
+  // A flag's value that gives nothing usable (--mcp-config, --agents) is a usage error.
+  return err instanceof McpConfigFlagError || err instanceof AgentsOptionError ? 2 : 1;
 }
 
 /** One run from its start to its end. */
@@ -127,6 +129,6 @@ export class Run {
 }
 
 /** Errors of a runtime start that are the user's to fix: one line, an exit code, no stack. */
-export function isStartError(err: unknown): err is ModelError | McpConfigFlagError {
-  return err instanceof ModelError || err instanceof McpConfigFlagError;
+export function isStartError(err: unknown): err is ModelError | McpConfigFlagError | AgentsOptionError {
+  return err instanceof ModelError || err instanceof McpConfigFlagError || err instanceof AgentsOptionError;
 }

@@ -202,7 +202,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (inputFormat !== "text" && inputFormat !== "stream-json") throw new UsageError(`--input-format must be text or stream-json (got "${inputFormat}")`);
   if (inputFormat === "stream-json" && format !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
   const mode = values["permission-mode"] as string | undefined;
-  if (mode === "plan") throw new UsageError("--permission-mode plan is not supported yet (use default, acceptEdits or bypassPermissions)");
+  if (mode === "plan") throw new UsageError("--permission-mode plan is not supported yet (use default, acceptEdits, bypassPermissions or dontAsk)");
   if (mode !== undefined && !["default", "acceptEdits", "bypassPermissions", "dontAsk"].includes(mode)) {
     throw new UsageError(`--permission-mode must be default, acceptEdits, bypassPermissions or dontAsk (got "${mode}")`);
   }

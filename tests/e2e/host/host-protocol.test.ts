@@ -122,7 +122,10 @@ describe("host mode", () => {
     expect(parse(r.stdout).at(-1).result).toBe("ok");
 
     const plan = await runAgent([...HOST, "--permission-mode", "plan"], { cwd: tempDir(), model: server.url, stdin: "" });
-    expect([plan.code, plan.stderr.trim()]).toEqual([2, "error: --permission-mode plan is not supported yet (use default, acceptEdits or bypassPermissions)"]);
+    expect([plan.code, plan.stderr.trim()]).toEqual([
+      2,
+      "error: --permission-mode plan is not supported yet (use default, acceptEdits, bypassPermissions or dontAsk)",
+    ]);
     const unknown = await runAgent([...HOST, "--no-such-flag"], { cwd: tempDir(), model: server.url, stdin: "" });
     expect([unknown.code, unknown.stderr.trim()]).toEqual([2, "error: unknown option --no-such-flag (see --help)"]);
     const textIn = await runAgent(["--input-format", "stream-json", "-p"], { cwd: tempDir(), model: server.url, stdin: "" });

@@ -185,9 +185,9 @@ describe("bad input is one error result or one line", () => {
     expect(result!.content).toContain("bad sub request");
   }, 60_000);
 
-  test("--agents that is not a JSON object is one line and no model call", async () => {
+  test("--agents that is not a JSON object is one line, a usage error (exit 2), and no model call", async () => {
     const r = await run([reply(text("never"))], ["--agents", "{not json"]);
-    expect(r.code).not.toBe(0);
+    expect(r.code).toBe(2);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
     expect(r.stderr).toContain("--agents: not valid JSON");
     expect(r.model.requests).toHaveLength(0);
