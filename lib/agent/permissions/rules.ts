@@ -66,7 +66,8 @@ export function parseRuleText(text: string): { tool: string; spec?: string } | u
   const m = /^([^()]+?)(?:\((.*)\))?$/s.exec(text.trim());
   // MCP names are as the config and server wrote them (spaces, dots); other tool names are plain words.
   if (!m || (!m[1]!.startsWith("mcp__") && !/^[A-Za-z0-9_*.-]+$/.test(m[1]!))) return undefined;
-  const spec = m[2];
+  // A Bash specifier's stray spaces (`Bash( rm :*)`) must not turn a deny rule into one that matches nothing.
+  const spec = m[1] === "Bash" && m[2] !== undefined ? m[2].trim().replace(/\s+/g, " ").replace(/ :\*$/, ":*") : m[2];
   if (spec === undefined || spec === "" || spec === "*") return { tool: m[1]! };
   return { tool: m[1]!, spec };
 }

@@ -22,11 +22,19 @@ function rules(spec: Partial<Record<Behavior, string[]>>, f = file()): Permissio
 const bash = (r: PermissionRules, command: string) => r.decide("Bash", { command })?.behavior;
 
 describe("rule syntax", () => {
+  test("a deny rule with stray spaces around a Bash prefix denies the command", async () => {
+    await loadBashGrammar();
+    expect(bash(rules({ deny: ["Bash(rm :*)"] }), "rm -f v1")).toBe("deny");
+    expect(bash(rules({ deny: ["Bash( rm:*)"] }), "rm v1")).toBe("deny");
+  });
+
   test("Tool, Tool(spec), Tool(*) and malformed", () => {
     expect(parseRuleText("Bash")).toEqual({ tool: "Bash" });
     expect(parseRuleText("Bash(*)")).toEqual({ tool: "Bash" });
     expect(parseRuleText("Bash(npm run test:*)")).toEqual({ tool: "Bash", spec: "npm run test:*" });
     expect(parseRuleText("Bash(unclosed")).toBeUndefined();
+    // Stray spaces in a Bash specifier are not part of the command: a deny rule written so still denies.
+    for (const text of ["Bash(rm :*)", "Bash( rm:*)", "Bash(rm:* )", "Bash(  rm  :*  )"]) expect(parseRuleText(text)).toEqual({ tool: "Bash", spec: "rm:*" });
     expect(parseRuleText("")).toBeUndefined();
   });
 
