@@ -52,9 +52,11 @@ describe("the inspector starts no unapproved project server", () => {
 
   test("mcp approve records the session's answer; then the inspector starts it", async () => {
     const r = repository();
-    const approve = await runAgent(["mcp", "approve", "fx"], { cwd: r.dir, env: r.env, ...AS_IS });
+    // A name given twice is approved, and named, once.
+    const approve = await runAgent(["mcp", "approve", "fx", "fx"], { cwd: r.dir, env: r.env, ...AS_IS });
     expect(approve.stderr).toBe("");
     expect(approve.code).toBe(0);
+    expect(approve.stdout).toStartWith('Approved "fx": it starts');
     expect(r.started()).toBe(false);
     // Claude Code's key, where its own question writes it.
     expect(JSON.parse(readFileSync(join(r.dir, ".claude", "settings.local.json"), "utf8"))).toMatchObject({ enabledMcpjsonServers: ["fx"] });

@@ -14,7 +14,8 @@ const stderr = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Runs `mcp approve …argv`; returns the exit code. */
 export async function runApprove(argv: string[]): Promise<number> {
-  const names = argv.filter((a) => a !== "--");
+  // A name given twice is approved (and named) once.
+  const names = [...new Set(argv.filter((a) => a !== "--"))];
   if (!names.length || names.some((n) => n.startsWith("-"))) {
     stderr(APPROVE_USAGE);
     return 2;
