@@ -6,7 +6,7 @@
 import type { Tool } from "../tools/tool.ts";
 import { flagRuleWarnings } from "./permissions/flag-rules.ts";
 import { builtinTools } from "../tools/builtin.ts";
-import { NOTHING_ASKED, offeredTools, offers } from "./offered-tools.ts";
+import { NOTHING_ASKED, offeredTools, offers, toolsFlagNames } from "./offered-tools.ts";
 import type { ServerConfig } from "../mcp/config/load.ts";
 import type { McpRegistry, ServerSnapshot } from "../mcp/registry/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
@@ -237,6 +237,7 @@ export class AgentRuntime {
   private warnUnknownDisallowed(): void {
     const names = [...builtinTools(), ...this.web, ...(this.mcpTools?.tools() ?? [])].map((t) => t.name);
     const lines = flagRuleWarnings({
+      toolsFlag: toolsFlagNames(this.opts.offer?.tools),
       allowed: this.opts.allowedTools ?? [],
       disallowed: this.opts.disallowedTools,
       // The Agent tool (and its older name) exists whether or not this run offers it.

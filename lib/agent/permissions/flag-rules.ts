@@ -44,6 +44,8 @@ export interface FlagRuleNames {
   allowed: readonly string[];
   /** --disallowedTools entries. */
   disallowed: readonly string[];
+  /** `--tools` names, when given (the built-in tools offered). */
+  toolsFlag?: Iterable<string>;
   /** Every tool name the run has. */
   tools: readonly string[];
   /** Every configured server's rule name (`mcp__<server>`). */
@@ -52,8 +54,9 @@ export interface FlagRuleNames {
 }
 
 /**
- * One line for each flag rule that names nothing the run has: a scoped rule (`Bash(rm:*)`, the rule
- * engine's) whose tool is unknown, or a bare --disallowedTools entry that matches no tool or server.
+ * One line for each flag rule that names nothing the run has: a `--tools` name, a scoped rule
+ * (`Bash(rm:*)`, the rule engine's) whose tool is unknown, or a bare --disallowedTools entry that
+ * matches no tool or server.
  * Skill and MCP names are left alone: skills and servers may come later.
  */
 export function flagRuleWarnings(f: FlagRuleNames): string[] {
@@ -62,6 +65,9 @@ export function flagRuleWarnings(f: FlagRuleNames): string[] {
     const tool = ruleToolName(rule);
     if (!f.tools.includes(tool) && tool !== "Skill" && !tool.startsWith("mcp__")) lines.push(`${flag}: no tool named "${tool}" for the rule "${rule}"`);
   };
+  for (const name of f.toolsFlag ?? []) {
+    if (!f.tools.includes(name) && name !== "Skill" && !name.startsWith("mcp__")) lines.push(`--tools: no built-in tool named "${name}"`);
+  }
   for (const rule of f.allowed) if (isScopedRule(rule)) unknownTool("--allowedTools", rule);
   for (const rule of f.disallowed) {
     if (isScopedRule(rule)) unknownTool("--disallowedTools", rule);

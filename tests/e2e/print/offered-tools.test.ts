@@ -28,3 +28,13 @@ test("--tools names the built-in tools offered; MCP tools stay", async () => {
   expect(await offered(["--tools", "default"])).toEqual(all);
   expect(all.filter((n) => !n.startsWith("mcp__"))).toEqual(["Read", "Write", "Edit", "Bash", "Glob", "Grep"]);
 });
+
+test("a --tools name that is no tool of ours is one stderr line, and the run goes on", async () => {
+  server?.stop();
+  server = startModelServer([reply(text("ok"))]);
+  const r = await runAgent(["-p", "hi", "--tools", "Read,Nope,Task"], { cwd: tempDir(), model: server.url });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("ok\n");
+  expect(r.stderr).toBe('--tools: no built-in tool named "Nope"\n');
+  expect((server.requests[0]!.body.tools as { name: string }[]).map((t) => t.name)).toEqual(["Read", "Agent"]);
+});

@@ -28,3 +28,15 @@ describe("flagRuleWarnings", () => {
     expect(flagRuleWarnings({ ...base, disallowed: ["Agent", "Task", "Skill(deploy)", "mcp__later__x(y)"] })).toEqual([]);
   });
 });
+
+test("flagRuleWarnings: a --tools name that is no tool is one line; Skill and MCP names are left alone", () => {
+  const lines = flagRuleWarnings({
+    toolsFlag: ["Read", "Nope", "Skill", "mcp__x__y"],
+    allowed: [],
+    disallowed: [],
+    tools: ["Read"],
+    servers: [],
+    matches: () => false,
+  });
+  expect(lines).toEqual(['--tools: no built-in tool named "Nope"']);
+});
