@@ -17,14 +17,20 @@ function run(argv: string[], env: Record<string, string | undefined> = process.e
 describe("--version", () => {
   test("a built executable prints version, this tree's commit and the build date", () => {
     const out = join(tempDir("version-build-"), "agent");
+    const head = Bun.spawnSync(["git", "rev-parse", "--short=7", "HEAD"], { cwd: ROOT }).stdout.toString().trim();
+    const dirty = () => Bun.spawnSync(["git", "status", "--porcelain"], { cwd: ROOT }).stdout.toString().trim() !== "";
+    // Other test files run at the same time and may touch the tree for a moment: the stamp is judged
+    // against the tree's state only when it was the same just before and just after stamping.
+    const before = dirty();
     const stamp = buildStamp(ROOT, { SOURCE_DATE_EPOCH: "1796083199" });
+    const after = dirty();
+    expect(stamp.commit).toMatch(new RegExp(`^${head}(-dirty)?$`));
+    if (before === after) expect(stamp.commit).toBe(`${head}${before ? "-dirty" : ""}`);
     const build = Bun.spawnSync([BUN, ...compileArgs({ outfile: out, stamp })], { cwd: ROOT, stdout: "pipe", stderr: "pipe" });
     expect(build.stderr.toString()).not.toContain("error");
     expect(build.exitCode).toBe(0);
-    const head = Bun.spawnSync(["git", "rev-parse", "--short=7", "HEAD"], { cwd: ROOT }).stdout.toString().trim();
-    const dirty = Bun.spawnSync(["git", "status", "--porcelain"], { cwd: ROOT }).stdout.toString().trim() !== "";
     const result = run([out, "--version"]);
-    expect(result).toEqual({ code: 0, stdout: `${version} (agent, ${head}${dirty ? "-dirty" : ""}, 2026-11-30)\n`, stderr: "" });
+    expect(result).toEqual({ code: 0, stdout: `${version} (agent, ${stamp.commit}, 2026-11-30)\n`, stderr: "" });
   }, 120_000);
 
   test("from source it says dev, without spawning git", () => {
