@@ -1,10 +1,13 @@
 /**
- * ONE rule for the agent's own tools a run offers the model (the built-ins, WebFetch and the Skill
- * tool; MCP tools are their servers'). It starts from today's set, minus what `--tools` leaves out.
+ * ONE rule for the agent's own tools a run offers the model (the built-ins, this round's tools and
+ * the Skill tool; MCP tools are their servers'). It starts from today's set, minus what `--tools`
+ * leaves out.
  * A tool of this round is "opt-in", registered in OPT_IN: the interactive session and host mode offer
  * it by default; in -p it joins only when something of this run asks for it: `--tools` or
- * `--allowedTools` naming it, its own flag, its variable in the process environment, or an allow or
- * ask rule naming it in the project's own settings files or `--settings`. Never the user's home: a
+ * `--allowedTools` naming it, its own flag (`--agents`, or the working directory's own agent files,
+ * which the CLI passes as `flagged`), its variable in the environment the process started with (a
+ * settings file's `env` never counts), or an allow or ask rule naming it in the project's own
+ * settings files or `--settings`. Never the user's home: a
  * Claude Code user's `~/.claude` must not grow -p's first request. `--disallowedTools` and deny
  * rules still take tools off afterwards (runtime.ts). Every new tool registers here, and nowhere
  * else decides.
