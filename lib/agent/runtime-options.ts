@@ -10,7 +10,7 @@ import type { Skill } from "./skills/skill.ts";
 import type { ToolContext } from "../tools/tool.ts";
 import type { SettingsHooks } from "./policy/turn-hooks.ts";
 import type { OfferContext } from "./offered-tools.ts";
-import type { SubagentOptions } from "./subagents/setup.ts";
+import type { SubagentOptions } from "./subagents/options.ts";
 
 /** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
 export class McpConfigFlagError extends InputError {

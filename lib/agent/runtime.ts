@@ -32,7 +32,7 @@ import { openSkills } from "./skills/open.ts";
 import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
 import { optInTools } from "./opt-in-tools.ts";
-import { setupSubagents, type Subagents } from "./subagents/setup.ts";
+import type { setupSubagents, Subagents } from "./subagents/setup.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
@@ -70,6 +70,8 @@ export class AgentRuntime {
     readonly configured: ServerConfig[],
     /** Usage and cost of every model call of the run: turns, compaction and servers' sampling. */
     readonly meter: UsageMeter,
+    /** subagents/setup.ts's, loaded only when this run offers the Agent tool. */
+    setup?: typeof setupSubagents,
   ) {
     // -p: a student's personal servers are deferred before the project's (the course's) are.
     const home = new Set(configured.filter((c) => c.origin?.scope === "user" || c.origin?.scope === "local").map((c) => c.name));
@@ -91,8 +93,8 @@ export class AgentRuntime {
       : [];
     // The Agent tool and its listing only where the one offer rule asks for Agent (offered-tools.ts).
     this.subagents =
-      opts.subagents && offers("Agent", opts.offer ?? NOTHING_ASKED)
-        ? setupSubagents(opts.subagents, {
+      opts.subagents && setup
+        ? setup(opts.subagents, {
             cwd: opts.cwd,
             env: process.env,
             debug: opts.debug,
@@ -148,7 +150,9 @@ export class AgentRuntime {
     } else {
       model.preload();
     }
-    session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter);
+    // The subagents' code (agent files, YAML) loads only when the one offer rule asks for Agent.
+    const setup = opts.subagents && offers("Agent", opts.offer ?? NOTHING_ASKED) ? (await import("./subagents/setup.ts")).setupSubagents : undefined;
+    session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter, setup);
     session.configProblems = problems;
     session.skills = await openSkills({ cwd: opts.cwd, sources: opts.skillSources, only: opts.skills, log: opts.log, debug: opts.debug, registry });
     const made = session;

@@ -12,7 +12,7 @@ import { runtimeOptions } from "./flags/runtime-options.ts";
 import { AgentRuntime } from "../agent/runtime.ts";
 import { McpConfigFlagError, type RuntimeOptions } from "../agent/runtime-options.ts";
 import { ModelError } from "../agent/model.ts";
-import { AgentsOptionError } from "../agent/subagents/setup.ts";
+import { AgentsOptionError } from "../agent/subagents/options.ts";
 import { onShutdown, shutdown } from "../agent/lifecycle.ts";
 import type { OpenedSession } from "../agent/sessions/session-open.ts";
 import type { SettingsHooks } from "../agent/policy/turn-hooks.ts";

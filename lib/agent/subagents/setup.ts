@@ -4,7 +4,7 @@
  * (agent-tool.ts). Nothing is read from disk when the tool is not offered, so a -p run that did not
  * ask never sees the home's agents.
  */
-import { InputError } from "../input/input-shapes.ts";
+import { AgentsOptionError, type SubagentOptions } from "./options.ts";
 import type { NestedTool } from "../loop.ts";
 import { agentTool } from "./agent-tool.ts";
 import { agentListing } from "./listing.ts";
@@ -12,21 +12,7 @@ import { AgentsFlagError, loadAgents } from "./load.ts";
 import type { SubagentDeps } from "./run.ts";
 import type { AgentDefinition } from "./types.ts";
 
-/** What the CLI says about subagents for this run. */
-export interface SubagentOptions {
-  mode: "print" | "session" | "host";
-  /** `--allowedTools` entries. */
-  allowedTools: readonly string[];
-  /** `--agents`: JSON text, or with -p a file holding it. */
-  flag?: string;
-  /** The Agent SDK's `agents` option. */
-  sdk?: Record<string, unknown>;
-  /** Which folders give agents (`--setting-sources`); default both. */
-  sources?: { user?: boolean; project?: boolean };
-}
-
-/** A bad `--agents` value: one line, and the run does not start. */
-export class AgentsOptionError extends InputError {}
+export { AgentsOptionError, type SubagentOptions } from "./options.ts";
 
 export interface Subagents {
   agents: readonly AgentDefinition[];
