@@ -21,7 +21,7 @@ export const USAGE = `Usage: agent [options] [prompt]
 
 Options:
   -p, --print                   print mode: answer the prompt (argument or stdin) and exit
-  --model <id>                  model (default: $ANTHROPIC_MODEL, else claude-sonnet-4-6)
+  --model <id>                  model (default: $ANTHROPIC_MODEL, else the settings' model, else claude-sonnet-4-6)
   --output-format <fmt>         text (default), json or stream-json (print mode)
   --max-turns <n>               stop after n model calls (exit 1)
   --mcp-config <file|json>      extra MCP servers (repeatable)

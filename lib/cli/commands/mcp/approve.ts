@@ -39,7 +39,7 @@ export async function runApprove(argv: string[]): Promise<number> {
     return 2;
   }
   await writeStdout(
-    `Approved ${names.map((n) => `"${visibleText(n)}"`).join(", ")}: ${names.length === 1 ? "it starts" : "they start"} in every mode from now on, until .mcp.json changes ${names.length === 1 ? "its" : "their"} entr${names.length === 1 ? "y" : "ies"}.\n`,
+    `Approved ${names.map((n) => `"${visibleText(n)}"`).join(", ")}: ${names.length === 1 ? "it starts" : "they start"} without a question from now on (the session and the mcp commands too; -p starts project servers anyway unless MCP_REQUIRE_APPROVAL=1), until .mcp.json changes ${names.length === 1 ? "its" : "their"} entr${names.length === 1 ? "y" : "ies"}.\n`,
   );
   return 0;
 }
