@@ -143,8 +143,9 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
     type: call.def.name,
     ...(mode && mode !== "plan" ? { permissionMode: mode as AgentIdentity["permissionMode"] } : {}),
   };
-  const { canUseTool, afterTool } = parent;
+  const { canUseTool, afterTool, confirmCall } = parent;
   options.canUseTool = canUseTool && ((tool, input, c) => canUseTool(tool, input, c, agent));
+  options.confirmCall = confirmCall && ((tool, input, c, reason) => confirmCall(tool, input, c, reason, agent));
   options.afterTool = afterTool && ((c, input, output) => afterTool(c, input, output, agent));
   const finish = () => ({ agentId, tokens: stats.tokens, toolUses: stats.toolUses, durationMs: Math.round(performance.now() - started) });
   let last = "";
