@@ -138,8 +138,13 @@ const together = (tool: Tool | undefined) => Boolean(tool?.readOnly || nested(to
 export interface AgentIdentity {
   id: string;
   type: string;
-  /** Its definition's `permissionMode`: applied only where it is stricter than the run's mode. */
+  /**
+   * Its definition's `permissionMode`: applied only where it is stricter than the run's mode,
+   * unless `modeTrusted`; nothing loosens plan mode.
+   */
   permissionMode?: "default" | "acceptEdits" | "bypassPermissions" | "dontAsk";
+  /** The definition comes from the user (their home, a flag, the host) or a folder they trusted: its mode applies as written. */
+  modeTrusted?: boolean;
 }
 
 /** A permission answer (the Agent SDK's PermissionResult shape, or a plain yes/no). */

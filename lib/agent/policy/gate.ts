@@ -113,7 +113,7 @@ export class ToolGate {
       hook,
       rule: match && { behavior: match.behavior, path: match.rule.path !== undefined },
       flagAllows: permissions.flagAllows(tool, input),
-      mode: stricter(permissions.mode(), agent?.permissionMode),
+      mode: agentMode(permissions.mode(), agent),
     });
     const updated = input === given ? {} : { updatedInput: input };
     if (verdict.behavior === "allow") return input === given ? true : { behavior: "allow", ...updated };
@@ -178,6 +178,17 @@ export class ToolGate {
 const LOOSENESS: PermissionMode[] = ["dontAsk", "default", "acceptEdits", "bypassPermissions"];
 
 /** The run's mode, or a subagent's own when that is stricter: an agent file can tighten, never loosen. */
+/**
+ * The mode a call runs under: the run's, or its subagent's definition's where that is stricter, or
+ * as written where the user trusted the definition's file (the settings trust rules). Nothing
+ * loosens plan mode.
+ */
+function agentMode(run: PermissionMode | undefined, agent: AgentIdentity | undefined): PermissionMode | undefined {
+  // (String(): plan mode joins PermissionMode with its own issue; until then the run is never in it.)
+  if (agent?.modeTrusted && agent.permissionMode && String(run) !== "plan") return agent.permissionMode;
+  return stricter(run, agent?.permissionMode);
+}
+
 function stricter(run: PermissionMode | undefined, agent: PermissionMode | undefined): PermissionMode | undefined {
   if (agent === undefined) return run;
   if (run === undefined) return agent;
