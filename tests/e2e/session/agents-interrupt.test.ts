@@ -1,5 +1,5 @@
 /**
- * Esc while a subagent works, in the interactive session through a real terminal (tmux): the
+ * Esc while a subagent works, in the interactive session through a pseudo-terminal (tests/support/pty-term.ts): the
  * subagent's running command and its own MCP server end, the parent's turn is interrupted, and
  * the session takes the next message.
  */
@@ -7,7 +7,6 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse, type RecordedRequest, type Step } from "../../support/model-server.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { BUN, FIXTURE_SERVER, isAlive, tempDir } from "../../support/run.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 import { until } from "../../support/wait.ts";
@@ -16,7 +15,7 @@ afterEach(stopAgent);
 
 const isSub = (r: RecordedRequest) => JSON.stringify(r.body.system ?? "").includes("You were started by another agent");
 
-describe.skipIf(!TMUX)("interrupting a subagent in the session", () => {
+describe("interrupting a subagent in the session", () => {
   test(
     "Esc ends the subagent's command and its own server; the next message is answered",
     async () => {

@@ -1,11 +1,10 @@
 /**
- * WebFetch's guard in the interactive session, through a real terminal (tmux): a loopback address
+ * WebFetch's guard in the interactive session, through a pseudo-terminal (tests/support/pty-term.ts): a loopback address
  * with no allow rule is not refused outright as in -p, but asked about once more, with the reason
  * shown and no "always"; yes fetches it, no gives the model a refusal and the server sees nothing.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
 import { reply, text, toolUse } from "../../support/model-server.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 import { startWebPages, type WebPages } from "../../support/web-pages.ts";
 
@@ -18,7 +17,7 @@ afterEach(stopAgent);
 
 const fetchCall = (path: string) => toolUse("WebFetch", { url: web.url(path), prompt: "what does it say?" });
 
-describe.skipIf(!TMUX)("WebFetch of a private address in the session", () => {
+describe("WebFetch of a private address in the session", () => {
   test(
     "asks with the reason; yes fetches the page",
     async () => {
