@@ -18,6 +18,7 @@ import { framingFigure } from "./fig-framing.ts";
 import { releaseFigure } from "./fig-release.ts";
 import { httpFigure } from "./fig-http.ts";
 import { modernFigure } from "./fig-modern.ts";
+import { programFigure } from "./fig-program.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { settingsFigure } from "./fig-settings.ts";
 import { bashRulesFigure } from "./fig-bash-rules.ts";
@@ -51,6 +52,7 @@ const FIGURES: Record<string, Figure> = {
   web: webFigure,
   versus: versusFigure,
   release: releaseFigure,
+  program: programFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");
