@@ -28,6 +28,7 @@ import { structuredFigure } from "./fig-structured.ts";
 import { webFigure } from "./fig-web.ts";
 import { tasksFigure } from "./fig-tasks.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
+import { toolsListFigure } from "./fig-tools-list.ts";
 import { versusFigure } from "./fig-versus.ts";
 import type { BenchContext, Figure } from "./figure.ts";
 import { describeLoad, describeMachine, describeRevision } from "./machine.ts";
@@ -53,6 +54,7 @@ const FIGURES: Record<string, Figure> = {
   versus: versusFigure,
   release: releaseFigure,
   program: programFigure,
+  "tools-list": toolsListFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");
