@@ -18,6 +18,7 @@ import { framingFigure } from "./fig-framing.ts";
 import { releaseFigure } from "./fig-release.ts";
 import { httpFigure } from "./fig-http.ts";
 import { modernFigure } from "./fig-modern.ts";
+import { programFigure } from "./fig-program.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { settingsFigure } from "./fig-settings.ts";
 import { bashRulesFigure } from "./fig-bash-rules.ts";
@@ -28,6 +29,7 @@ import { subagentsFigure } from "./fig-subagents.ts";
 import { webFigure } from "./fig-web.ts";
 import { tasksFigure } from "./fig-tasks.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
+import { toolsListFigure } from "./fig-tools-list.ts";
 import { versusFigure } from "./fig-versus.ts";
 import type { BenchContext, Figure } from "./figure.ts";
 import { describeLoad, describeMachine, describeRevision } from "./machine.ts";
@@ -53,6 +55,8 @@ const FIGURES: Record<string, Figure> = {
   web: webFigure,
   versus: versusFigure,
   release: releaseFigure,
+  program: programFigure,
+  "tools-list": toolsListFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");
