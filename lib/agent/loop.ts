@@ -137,7 +137,7 @@ export interface AgentIdentity {
   id: string;
   type: string;
   /** Its definition's `permissionMode`: applied only where it is stricter than the run's mode. */
-  permissionMode?: "default" | "acceptEdits" | "bypassPermissions" | "dontAsk";
+  permissionMode?: "default" | "acceptEdits" | "bypassPermissions" | "dontAsk" | "plan";
 }
 
 /** A permission answer (the Agent SDK's PermissionResult shape, or a plain yes/no). */
