@@ -11,6 +11,7 @@ import type { Tool } from "../../tools/tool.ts";
 import type { Behavior } from "../settings/merge.ts";
 import { needsPermission, type PermissionMode } from "../permissions/modes.ts";
 import type { PlanCheck } from "./plan-mode.ts";
+import { userToolVerdict } from "./user-tools.ts";
 
 /** What the policy says of one call; `message` is what the model reads when the call does not run. */
 export type Verdict =
@@ -52,6 +53,9 @@ export function decide(f: CallFacts): Verdict {
   const { tool, hook, rule, mode } = f;
   if (hook?.decision === "deny") return { behavior: "deny", message: `PreToolUse:${tool.name} hook error: ${hook.reason ?? "denied"}` };
   if (rule?.behavior === "deny") return { behavior: "deny", message: denyText(tool, f.input, rule.path) };
+  // A call that is itself a question for the user (ExitPlanMode, AskUserQuestion) always asks.
+  const question = userToolVerdict(tool.name, mode);
+  if (question) return question;
   // Plan mode refuses what it does not allow past every allow (a hook's, a rule's, the flags'): nobody loosens it.
   if (mode === "plan" && !f.plan?.allowed)
     return { behavior: "deny", message: f.plan?.allowed === false ? f.plan.message : `Plan mode is on: ${tool.name} was not run.` };

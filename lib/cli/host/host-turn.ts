@@ -159,7 +159,15 @@ export function hostPermissions(state: HostState, channel: HostChannel, signal: 
     mode: () => state.mode,
     flagAllows: (tool, input) => flagsAllow(runtime, args.allowedTools, tool, input),
     flagRules: () => [...args.allowedTools, ...runtime.skillRules()],
-    ask: args.permissionPromptStdio ? (tool, input, call, _message, about) => askHost(channel, signal, tool, input, call, about?.agent?.id) : undefined,
+    ask: args.permissionPromptStdio
+      ? async (tool, input, call, _message, about) => {
+          const answer = await askHost(channel, signal, tool, input, call, about?.agent?.id);
+          // The host approved the plan: plan mode ends (the host may set another mode with set_permission_mode).
+          if (tool.name === "ExitPlanMode" && answer !== false && (answer === true || answer.behavior === "allow") && state.mode === "plan")
+            state.mode = "default";
+          return answer;
+        }
+      : undefined,
   };
 }
 

@@ -26,6 +26,7 @@ import { isStartError, Run, startExitCode } from "../run.ts";
 import type { ReplState } from "./commands.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { sessionMode } from "./permission.ts";
+import { SessionMode } from "./mode-cycle.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
 
 /**
@@ -91,10 +92,14 @@ export async function runRepl(args: CliArgs): Promise<number> {
   process.stderr.write(style.dim(`${runtime.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");
 
   const history = new History(historyPath(), (line) => term.print(line));
+  // Shift+Tab cycles the permission mode; the line under the prompt shows it (mode-cycle.ts).
+  const modes = new SessionMode(sessionMode(args, settings));
   const term = new Terminal({
     completer: createCompleter(completionSources(runtime, cwd)),
     history: history.load(),
     style,
+    onShiftTab: () => modes.next(),
+    modeLine: () => modes.line(),
   });
   // Servers may log at any time (a crash, a failed re-list): such lines go above the prompt.
   log = (line) => term.print(line);
@@ -103,7 +108,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
   const resumedTurns = state.conversation.turns;
   if (resumedTurns) term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));
-  const turn = new TurnRunner(runtime, state, term, style, args);
+  const turn = new TurnRunner(runtime, state, term, style, args, modes);
   // Asked as a permission question is: the status line waits for the answer, and Esc refuses and ends the turn.
   consent = samplingConsent(async (question, body) => {
     const resume = turn.waitingForUser("Waiting for your answer…");

@@ -5,7 +5,7 @@
  * queued inputs are handed out one by one, each as its own turn, by the following `readLine`s.
  * Keys: Esc interrupts a turn (or a question); Ctrl-C interrupts a turn, or clears the input; a
  * second Ctrl-C within DOUBLE_PRESS_MS of the first leaves; Ctrl-D on an empty input leaves;
- * Ctrl-Z suspends the session (`fg` brings it back).
+ * Ctrl-Z suspends the session (`fg` brings it back); Shift+Tab changes the permission mode.
  */
 import type { Completer } from "./complete.ts";
 import { TabCompletion } from "./tab.ts";
@@ -29,6 +29,10 @@ export interface TerminalOptions {
   /** Saved history, newest first. */
   history: string[];
   style: Style;
+  /** Shift+Tab (the session's mode cycle, mode-cycle.ts). */
+  onShiftTab?(): void;
+  /** A dim line just above the prompt (the permission mode); undefined shows none. */
+  modeLine?(): string | undefined;
 }
 
 /** The prompt and its live area (see the file comment); one per session, closed with `close()`. */
@@ -181,6 +185,9 @@ export class Terminal {
       case "tab":
         this.tab.press(this.editor, () => !this.closed && !this.questions.current);
         break;
+      case "shift-tab":
+        this.opts.onShiftTab?.();
+        break;
       default:
         this.edit(this.editor, key);
     }
@@ -264,6 +271,9 @@ export class Terminal {
     // While a question shows, the status goes under it: what it printed (a form field's label) stays next to its input row.
     const status = [this.status, this.notice].filter((l) => l !== undefined);
     if (!q) lines.push(...status);
+    // The permission mode, with the status lines just above the prompt (the prompt stays the last row).
+    const mode = q ? undefined : this.opts.modeLine?.();
+    if (mode) lines.push(style.dim(mode));
     for (const queued of this.queue) lines.push(style.dim(`  ↳ queued: ${queued.split("\n")[0]}${queued.includes("\n") ? " …" : ""}`));
     const editor = q?.editor ?? this.editor;
     const first = q?.prompt ?? PROMPT;

@@ -102,6 +102,12 @@ describe("plan mode", () => {
     ["a deny rule beats what plan mode allows", { mode: "plan", plan: allowed, rule: { behavior: "deny", path: false } }, "deny"],
     ["an ask rule still asks for what plan mode allows", { mode: "plan", plan: allowed, rule: { behavior: "ask", path: false } }, "ask"],
     ["no plan check at all: refused (fails closed)", { mode: "plan" }, "deny"],
+    ["ExitPlanMode in plan mode asks, past the flags", { tool: { name: "ExitPlanMode" }, mode: "plan", plan: allowed, flagAllows: true }, "ask"],
+    ["ExitPlanMode outside plan mode is refused", { tool: { name: "ExitPlanMode" }, mode: "acceptEdits" }, "deny"],
+    ["ExitPlanMode with no mode set is refused", { tool: { name: "ExitPlanMode" }, mode: undefined }, "deny"],
+    ["AskUserQuestion asks even in bypassPermissions", { tool: { name: "AskUserQuestion" }, mode: "bypassPermissions" }, "ask"],
+    ["AskUserQuestion is refused in dontAsk", { tool: { name: "AskUserQuestion" }, mode: "dontAsk" }, "deny"],
+    ["a deny rule beats AskUserQuestion's question", { tool: { name: "AskUserQuestion" }, rule: { behavior: "deny", path: false } }, "deny"],
   ];
   for (const [name, f, want] of rows) test(name, () => expect(decide(facts(f)).behavior).toBe(want));
   test("the refusal's message is plan mode's", () => {
