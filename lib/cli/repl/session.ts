@@ -27,6 +27,8 @@ import type { ReplState } from "./commands.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { sessionMode } from "./permission.ts";
 import { SessionMode } from "./mode-cycle.ts";
+import { onTaskListChange } from "../../agent/task-list/task-list.ts";
+import { taskListLines } from "../ui/task-list-view.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
 
 /**
@@ -101,6 +103,8 @@ export async function runRepl(args: CliArgs): Promise<number> {
     onShiftTab: () => modes.next(),
     modeLine: () => modes.line(),
   });
+  // The task list under the conversation, redrawn whenever a task tool changes it.
+  onTaskListChange((items) => term.setTasks(taskListLines(items, style, process.stdout.columns ?? 80)));
   // Servers may log at any time (a crash, a failed re-list): such lines go above the prompt.
   log = (line) => term.print(line);
   progress.attach({ setNotice: (line) => term.setNotice(line), print: (text) => term.print(text) });

@@ -54,6 +54,8 @@ export class Terminal {
   private onLeave: (() => void) | undefined;
   private status: string | undefined;
   private activity: string[] = [];
+  /** The task list, under the conversation (task-list-view.ts). */
+  private tasks: string[] = [];
   private pending: string[] = [];
   private hint: string | undefined;
   private hintTimer: Timer | undefined;
@@ -119,6 +121,12 @@ export class Terminal {
   /** Lines above the status that change in place (a running tool's progress). */
   setActivity(lines: string[]): void {
     this.activity = lines;
+    this.redraw();
+  }
+
+  /** The task list's lines, drawn under the conversation until replaced; [] hides it. */
+  setTasks(lines: string[]): void {
+    this.tasks = lines;
     this.redraw();
   }
 
@@ -267,7 +275,7 @@ export class Terminal {
     if (this.closed) return;
     const { style } = this.opts;
     const q = this.questions.current;
-    const lines = [...this.pending, ...this.activity];
+    const lines = [...this.pending, ...this.activity, ...this.tasks];
     // While a question shows, the status goes under it: what it printed (a form field's label) stays next to its input row.
     const status = [this.status, this.notice].filter((l) => l !== undefined);
     if (!q) lines.push(...status);
