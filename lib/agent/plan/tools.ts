@@ -7,8 +7,9 @@ import type { Tool } from "../../tools/tool.ts";
 import { exitPlanModeTool } from "../../tools/plan/exit-plan-mode.ts";
 import { planFilePath } from "./plan-file.ts";
 import { taskTools } from "../task-list/task-list.ts";
+import { askUserQuestionTool } from "../../tools/ask-user/ask-user-question.ts";
 
 /** Built once per run. */
 export function planTools(): Tool[] {
-  return [exitPlanModeTool(() => planFilePath()), ...taskTools()];
+  return [exitPlanModeTool(() => planFilePath()), askUserQuestionTool, ...taskTools()];
 }

@@ -43,6 +43,8 @@ export class Terminal {
   private readonly tab: TabCompletion;
   private readonly queue: string[] = [];
   private reader: ((line: string | null) => void) | undefined;
+  /** A picker holding the question row (pick), if any: it takes the keys. */
+  private picker: { lines(): string[]; key(key: Key): void; cancel(): void } | undefined;
   private readonly questions = new Questions({
     print: (text) => this.area.print(text),
     redraw: () => this.redraw(),
@@ -99,6 +101,34 @@ export class Terminal {
   /** Runs `run` with the question row to itself, other askers waiting (see Questions.dialog). */
   dialog<T>(run: (ask: Ask) => Promise<T>, signal?: AbortSignal): Promise<T> {
     return this.questions.dialog(run, signal);
+  }
+
+  /**
+   * Runs a picker on the question row, held as a dialog is (other askers wait): keys go to
+   * `picker.key` until it returns a result, and its lines are drawn in place of the prompt. Null
+   * when Ctrl-C or the terminal's closing ends it first.
+   */
+  pick<T>(picker: { lines(): string[]; key(key: Key): T | undefined }): Promise<T | null> {
+    return this.dialog(
+      () =>
+        new Promise<T | null>((resolve) => {
+          if (this.closed) return resolve(null);
+          const end = (result: T | null) => {
+            this.picker = undefined;
+            resolve(result);
+            this.redraw();
+          };
+          this.picker = {
+            lines: () => picker.lines(),
+            key: (key) => {
+              const result = picker.key(key);
+              if (result !== undefined) end(result);
+            },
+            cancel: () => end(null),
+          };
+          this.redraw();
+        }),
+    );
   }
 
   /** A line under the status (MCP servers still connecting); undefined hides it. */
@@ -162,6 +192,7 @@ export class Terminal {
     this.area.clear();
     this.input.close();
     this.settleReader(null);
+    this.picker?.cancel();
     this.questions.drop();
   }
 
@@ -170,6 +201,10 @@ export class Terminal {
     if (key.kind !== "tab") this.tab.dismiss();
     if (key.kind === "ctrl-c") return this.ctrlC();
     if (key.kind === "ctrl-z") return this.suspend();
+    if (this.picker) {
+      this.picker.key(key);
+      return this.redraw();
+    }
     const q = this.questions.current;
     if (q) {
       if (key.kind === "escape") return this.questions.answer(null);
@@ -248,7 +283,8 @@ export class Terminal {
       return this.settleReader(null);
     }
     this.lastCtrlC = now;
-    if (this.questions.current) this.questions.answer(null);
+    if (this.picker) this.picker.cancel();
+    else if (this.questions.current) this.questions.answer(null);
     else if (this.busyInterrupt) this.interrupt();
     else if (this.editor.text) this.editor.clear();
     this.showHint("(press Ctrl-C again to exit, or Ctrl-D)");
@@ -276,6 +312,12 @@ export class Terminal {
     const { style } = this.opts;
     const q = this.questions.current;
     const lines = [...this.pending, ...this.activity, ...this.tasks];
+    if (this.picker) {
+      const rows = this.picker.lines();
+      lines.push(...rows, ...[this.status, this.notice].filter((l) => l !== undefined));
+      this.area.render({ lines, cursor: { line: lines.length - 1, index: 0 } });
+      return;
+    }
     // While a question shows, the status goes under it: what it printed (a form field's label) stays next to its input row.
     const status = [this.status, this.notice].filter((l) => l !== undefined);
     if (!q) lines.push(...status);

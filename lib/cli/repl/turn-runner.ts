@@ -19,6 +19,7 @@ import type { Terminal } from "./terminal.ts";
 import { sessionMode, sessionPermissions } from "./permission.ts";
 import { SessionMode } from "./mode-cycle.ts";
 import { approvePlan } from "./plan-approval.ts";
+import { askUserQuestions } from "./ask-user.ts";
 import { planFilePath } from "../../agent/plan/plan-file.ts";
 import { AlwaysStore } from "./always.ts";
 import { REPL_BUILTINS, runBuiltin, type ReplState } from "./commands.ts";
@@ -120,18 +121,22 @@ export class TurnRunner {
             mode: () => this.modes.current,
             signal: controller.signal,
             ask: (question, body) => askUser(style.yellow(question), body),
-            // ExitPlanMode's question is the plan's approval (plan-approval.ts).
-            userTool: (tool) =>
-              tool.name === "ExitPlanMode"
-                ? approvePlan({
-                    planFile: planFilePath(),
-                    modes: this.modes,
-                    style,
-                    columns: process.stdout.columns ?? 80,
-                    ask: askUser,
-                    onInterrupt: interrupt,
-                  })
-                : undefined,
+            // ExitPlanMode's question is the plan's approval (plan-approval.ts); AskUserQuestion's, the picker (ask-user.ts).
+            userTool: (tool, input) => {
+              if (tool.name === "ExitPlanMode")
+                return approvePlan({
+                  planFile: planFilePath(),
+                  modes: this.modes,
+                  style,
+                  columns: process.stdout.columns ?? 80,
+                  ask: askUser,
+                  onInterrupt: interrupt,
+                });
+              if (tool.name !== "AskUserQuestion") return undefined;
+              view.endLine();
+              status.asking("Waiting for your answer…");
+              return askUserQuestions(input, term, style).finally(() => view.resumeStatus());
+            },
             preview: (tool, input) => permissionPreview(tool.name, input, { cwd, style, mcpRoute: (name) => runtime.route(name) }),
             onInterrupt: interrupt,
             matches: (toolName, rule) => runtime.matchesRule(toolName, rule),

@@ -98,4 +98,34 @@ describe.skipIf(SKIP)("plan mode through the Agent SDK", () => {
     },
     TEST_TIMEOUT_MS,
   );
+
+  test(
+    "AskUserQuestion goes to canUseTool with the questions; the answers the host fills in reach the model",
+    async () => {
+      const questions = [
+        {
+          question: "Which library?",
+          header: "Library",
+          options: [
+            { label: "alpha", description: "a" },
+            { label: "beta", description: "b" },
+          ],
+          multiSelect: false,
+        },
+      ];
+      server = startModelServer([reply(toolUse("AskUserQuestion", { questions })), reply(text("ok"))]);
+      let seen: Record<string, unknown> | undefined;
+      const canUseTool: Options["canUseTool"] = async (name, input) => {
+        if (name !== "AskUserQuestion") return { behavior: "deny", message: "no" };
+        seen = input;
+        return { behavior: "allow", updatedInput: { ...input, answers: { "Which library?": "beta" } } };
+      };
+      const messages = await collect(query({ prompt: "ask", options: options(tempDir(), { canUseTool }) }));
+      const init = messages.find((m) => m.type === "system" && m.subtype === "init") as any;
+      expect(init.tools).toContain("AskUserQuestion");
+      expect(seen?.questions).toEqual(questions);
+      expect(resultOfCall(server.requests[1]!).content).toBe('The user answered your questions: "Which library?"="beta". Go on with these answers in mind.');
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
