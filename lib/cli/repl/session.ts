@@ -26,7 +26,7 @@ import { isStartError, Run, startExitCode } from "../run.ts";
 import type { ReplState } from "./commands.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { sessionMode } from "./permission.ts";
-import { SessionMode } from "./mode-cycle.ts";
+import { SessionMode } from "./planning/mode-cycle.ts";
 import { onTaskListChange } from "../../agent/task-list/task-list.ts";
 import { taskListLines } from "../ui/task-list-view.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
@@ -109,7 +109,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   log = (line) => term.print(line);
   progress.attach({ setNotice: (line) => term.setNotice(line), print: (text) => term.print(text) });
   run.begin(runtime);
-  const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
+  const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd), modes };
   const resumedTurns = state.conversation.turns;
   if (resumedTurns) term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));
   const turn = new TurnRunner(runtime, state, term, style, args, modes);

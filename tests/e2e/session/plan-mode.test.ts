@@ -97,4 +97,24 @@ describe.skipIf(!TMUX)("plan mode in the session", () => {
     },
     TEST_TIMEOUT_MS,
   );
+
+  test(
+    "/help names Shift+Tab, /plan and /todos; Tab completes /plan, which turns plan mode on; /todos with no task says so",
+    async () => {
+      const { term } = await startAgent([]);
+      await submit(term, "/help");
+      let screen = await term.waitFor((s) => s.includes("Shift+Tab") && atPrompt(s));
+      expect(screen).toContain("/plan");
+      expect(screen).toContain("/todos");
+      await term.type("/pla");
+      await term.keys("Tab");
+      await term.waitFor("> /plan");
+      await term.keys("Enter");
+      screen = await term.waitFor((s) => s.includes("plan mode on (shift+tab to cycle)") && atPrompt(s));
+      expect(screen).toContain("Plan mode is on: the model reads and plans");
+      await submit(term, "/todos");
+      await term.waitFor("No tasks yet.");
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

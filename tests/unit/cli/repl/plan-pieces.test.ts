@@ -4,9 +4,9 @@
  */
 import { describe, expect, test } from "bun:test";
 import { KeyDecoder, type Key } from "../../../../lib/cli/repl/prompt/key-decoder.ts";
-import { SessionMode } from "../../../../lib/cli/repl/mode-cycle.ts";
-import { parsePlanAnswer } from "../../../../lib/cli/repl/plan-approval.ts";
-import { OptionPicker } from "../../../../lib/cli/repl/option-picker.ts";
+import { SessionMode } from "../../../../lib/cli/repl/planning/mode-cycle.ts";
+import { parsePlanAnswer } from "../../../../lib/cli/repl/planning/plan-approval.ts";
+import { OptionPicker } from "../../../../lib/cli/repl/planning/option-picker.ts";
 import { createStyle } from "../../../../lib/cli/ui/style.ts";
 
 const keys = (...k: (Key["kind"] | string)[]): Key[] =>

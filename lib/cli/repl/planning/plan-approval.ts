@@ -5,11 +5,11 @@
  * (default mode), or to keep planning, with feedback for the model. Starting switches the
  * session's mode (mode-cycle.ts) at once, for the rest of the turn too.
  */
-import type { PermissionDecision } from "../../agent/loop.ts";
-import type { Style } from "../ui/style.ts";
-import { renderMarkdown } from "../ui/markdown.ts";
-import { terminalText } from "../../shared/terminal-text.ts";
-import { readPlan } from "../../tools/plan/exit-plan-mode.ts";
+import type { PermissionDecision } from "../../../agent/loop.ts";
+import type { Style } from "../../ui/style.ts";
+import { renderMarkdown } from "../../ui/markdown.ts";
+import { terminalText } from "../../../shared/terminal-text.ts";
+import { readPlan } from "../../../tools/plan/exit-plan-mode.ts";
 import type { SessionMode } from "./mode-cycle.ts";
 
 export interface PlanApprovalOptions {

@@ -4,7 +4,7 @@
  * its cycle. An approved plan switches the mode (plan-approval.ts). The line above the prompt says
  * which mode is on, except default.
  */
-import type { PermissionMode } from "../../agent/permissions/modes.ts";
+import type { PermissionMode } from "../../../agent/permissions/modes.ts";
 
 const CYCLE: PermissionMode[] = ["default", "acceptEdits", "plan"];
 

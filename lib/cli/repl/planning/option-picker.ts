@@ -4,12 +4,12 @@
  * option of a multiSelect question, Enter answers (the highlighted option, the ticked ones, or the
  * typed text), Esc dismisses. Pure: keys in, lines and the answer out.
  */
-import type { Key } from "./prompt/key-decoder.ts";
-import { LineEditor } from "./prompt/line-editor.ts";
-import { applyEditingKey } from "./prompt/key-bindings.ts";
-import type { UserQuestion } from "../../tools/ask-user/ask-user-question.ts";
-import type { Style } from "../ui/style.ts";
-import { terminalText } from "../../shared/terminal-text.ts";
+import type { Key } from "../prompt/key-decoder.ts";
+import { LineEditor } from "../prompt/line-editor.ts";
+import { applyEditingKey } from "../prompt/key-bindings.ts";
+import type { UserQuestion } from "../../../tools/ask-user/ask-user-question.ts";
+import type { Style } from "../../ui/style.ts";
+import { terminalText } from "../../../shared/terminal-text.ts";
 
 export type PickerResult = { answer: string } | { dismissed: true } | undefined;
 

@@ -5,12 +5,12 @@
  * tool hands to the model. Esc or Ctrl-C at any question dismisses them all: one refusal saying so.
  * A call whose input breaks the schema (too many options, none) is refused with the reason.
  */
-import type { PermissionDecision } from "../../agent/loop.ts";
-import { parseQuestions, type UserQuestion } from "../../tools/ask-user/ask-user-question.ts";
-import type { Key } from "./prompt/key-decoder.ts";
+import type { PermissionDecision } from "../../../agent/loop.ts";
+import { parseQuestions, type UserQuestion } from "../../../tools/ask-user/ask-user-question.ts";
+import type { Key } from "../prompt/key-decoder.ts";
 import { OptionPicker, type PickerResult } from "./option-picker.ts";
-import type { Style } from "../ui/style.ts";
-import { terminalText } from "../../shared/terminal-text.ts";
+import type { Style } from "../../ui/style.ts";
+import { terminalText } from "../../../shared/terminal-text.ts";
 
 export interface AskUserScreen {
   pick<T>(picker: { lines(): string[]; key(key: Key): T | undefined }): Promise<T | null>;
