@@ -1,14 +1,15 @@
 /**
  * The task list's files, in Claude Code's layout (CC-AGENT-NOTES §2.4): one folder per session,
- * `~/.claude/tasks/<session>/` (0700), a file `<id>.json` per task, `.highwatermark` holding the
- * last id issued (ids are "1", "2", … and never reused), and `.lock`, a mkdir(2) lock
- * (files/mkdir-lock.ts) held while a change reads and writes, so two processes on one session
- * cannot issue the same id. A task file edited by hand into something that is not a task is
+ * `~/.claude/tasks/<session>/` (0700), a file `<id>.json` per task (two-space JSON), `.highwatermark`
+ * holding the highest id deleted (ids are "1", "2", … and a deleted one is never issued again; as
+ * Claude Code 2.1.x writes it, checked side by side), and `.lock`, the empty file whose mkdir(2)
+ * lock (files/locked-write.ts, `.lock.lock`) is held while a change reads and writes, so two
+ * processes on one session cannot issue the same id. A task file edited by hand into something that is not a task is
  * reported by its path, never guessed at.
  */
-import { mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tryMkdirLock, type MkdirLockPolicy } from "../../files/mkdir-lock.ts";
+import { ConfigWriteError, withFileLockSync } from "../../files/locked-write.ts";
 import { ToolError } from "../tool-error.ts";
 
 export type TaskStatus = "pending" | "in_progress" | "completed";
@@ -26,44 +27,24 @@ export interface Task {
   metadata?: Record<string, unknown>;
 }
 
-/** A lock untouched this long (ms) belongs to a holder that died. */
-const STALE_MS = 10_000;
-const LOCK: MkdirLockPolicy = {
-  stale: (lock) => {
-    try {
-      return Date.now() - statSync(lock).mtimeMs > STALE_MS;
-    } catch {
-      return false;
-    }
-  },
-  remove: (lock) => {
-    try {
-      rmdirSync(lock);
-    } catch {
-      // Taken over by another waiter first.
-    }
-  },
-  rounds: 2,
-  mode: 0o700,
-};
-
 /** One session's task list on disk. */
 export class TaskStore {
   constructor(readonly dir: string) {}
 
-  /** Runs `fn` holding the folder's lock (created 0700 on first use). */
+  /**
+   * Runs `fn` holding the folder's lock (the folder created 0700 on first use): as Claude Code does,
+   * an empty file `.lock` is the lock's target and the mkdir lock of files/locked-write.ts
+   * (`.lock.lock`, stale after 10 s) is taken on it.
+   */
   locked<T>(fn: () => T): T {
     mkdirSync(this.dir, { recursive: true, mode: 0o700 });
-    const lock = join(this.dir, ".lock");
-    const deadline = Date.now() + 15_000;
-    while (!tryMkdirLock(lock, LOCK)) {
-      if (Date.now() > deadline) throw new ToolError(`The task list is locked by another program (${lock}); try again.`);
-      Bun.sleepSync(5 + Math.floor(Math.random() * 20));
-    }
+    const target = join(this.dir, ".lock");
+    writeFileSync(target, "", { flag: "a", mode: 0o600 });
     try {
-      return fn();
-    } finally {
-      LOCK.remove(lock);
+      return withFileLockSync(target, fn);
+    } catch (err) {
+      if (err instanceof ConfigWriteError) throw new ToolError(`The task list is locked by another program (${target}); try again.`);
+      throw err;
     }
   }
 
@@ -98,13 +79,19 @@ export class TaskStore {
   /** A new task with the next id. */
   create(fields: Pick<Task, "subject" | "description" | "activeForm" | "metadata">): Task {
     return this.locked(() => {
-      const mark = Number(readOr(join(this.dir, ".highwatermark"), "0").trim()) || 0;
-      const id = String(Math.max(mark, ...this.ids().map(Number)) + 1);
-      const task: Task = { id, subject: fields.subject, description: fields.description, status: "pending", blocks: [], blockedBy: [] };
-      if (fields.activeForm !== undefined) task.activeForm = fields.activeForm;
-      if (fields.metadata !== undefined) task.metadata = fields.metadata;
+      const id = String(Math.max(this.highWater(), ...this.ids().map(Number)) + 1);
+      // Claude Code's key order: activeForm after the description.
+      const task: Task = {
+        id,
+        subject: fields.subject,
+        description: fields.description,
+        ...(fields.activeForm !== undefined ? { activeForm: fields.activeForm } : {}),
+        status: "pending",
+        blocks: [],
+        blockedBy: [],
+        ...(fields.metadata !== undefined ? { metadata: fields.metadata } : {}),
+      };
       this.write(task);
-      writeFileSync(join(this.dir, ".highwatermark"), id);
       return task;
     });
   }
@@ -113,17 +100,24 @@ export class TaskStore {
   write(task: Task): void {
     const file = this.file(task.id);
     const temp = `${file}.${process.pid}.tmp`;
-    writeFileSync(temp, JSON.stringify(task), { mode: 0o600 });
+    // Two-space JSON without a final newline, as Claude Code writes it.
+    writeFileSync(temp, JSON.stringify(task, null, 2), { mode: 0o600 });
     renameSync(temp, file);
   }
 
-  /** Removes a task's file and its id from the others' links. */
+  /** Removes a task's file and its id from the others' links; `.highwatermark` keeps the highest id deleted, so none is issued again. */
   remove(id: string): void {
     rmSync(this.file(id), { force: true });
+    if (Number(id) > this.highWater()) writeFileSync(join(this.dir, ".highwatermark"), id);
     for (const other of this.list().tasks) {
       if (!other.blocks.includes(id) && !other.blockedBy.includes(id)) continue;
       this.write({ ...other, blocks: other.blocks.filter((b) => b !== id), blockedBy: other.blockedBy.filter((b) => b !== id) });
     }
+  }
+
+  /** The highest id deleted so far (0 when none). */
+  private highWater(): number {
+    return Number(readOr(join(this.dir, ".highwatermark"), "0").trim()) || 0;
   }
 
   private file(id: string): string {
