@@ -142,7 +142,7 @@ export interface AgentIdentity {
    * Its definition's `permissionMode`: applied only where it is stricter than the run's mode,
    * unless `modeTrusted`; nothing loosens plan mode.
    */
-  permissionMode?: "default" | "acceptEdits" | "bypassPermissions" | "dontAsk";
+  permissionMode?: "default" | "acceptEdits" | "bypassPermissions" | "dontAsk" | "plan";
   /** The definition comes from the user (their home, a flag, the host) or a folder they trusted: its mode applies as written. */
   modeTrusted?: boolean;
 }

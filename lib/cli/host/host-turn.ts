@@ -160,7 +160,13 @@ export function hostPermissions(state: HostState, channel: HostChannel, signal: 
     flagAllows: (tool, input) => flagsAllow(runtime, args.allowedTools, tool, input),
     flagRules: () => [...args.allowedTools, ...runtime.skillRules()],
     ask: args.permissionPromptStdio
-      ? (tool, input, call, _message, about) => askHost(channel, signal, tool, input, call, about?.agent?.id, about?.reason)
+      ? async (tool, input, call, _message, about) => {
+          const answer = await askHost(channel, signal, tool, input, call, about?.agent?.id, about?.reason);
+          // The host approved the plan: plan mode ends (the host may set another mode with set_permission_mode).
+          if (tool.name === "ExitPlanMode" && answer !== false && (answer === true || answer.behavior === "allow") && state.mode === "plan")
+            state.mode = "default";
+          return answer;
+        }
       : undefined,
   };
 }

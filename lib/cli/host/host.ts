@@ -153,7 +153,10 @@ export async function runHost(args: CliArgs): Promise<number> {
     state = {
       runtime,
       args,
-      mode: args.skipPermissions ? "bypassPermissions" : (args.permissionMode ?? (args.permissionPromptStdio ? "default" : undefined)),
+      // A settings defaultMode reaches host mode only as plan (the one mode that only tightens); never -p.
+      mode: args.skipPermissions
+        ? "bypassPermissions"
+        : (args.permissionMode ?? (run.settings?.defaultMode === "plan" ? "plan" : args.permissionPromptStdio ? "default" : undefined)),
       current: undefined,
       tools: new ToolState(runtime.opts.cwd),
     };

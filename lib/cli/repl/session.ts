@@ -26,6 +26,9 @@ import { isStartError, Run, startExitCode } from "../run.ts";
 import type { ReplState } from "./commands.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { sessionMode } from "./permission.ts";
+import { SessionMode } from "./planning/mode-cycle.ts";
+import { onTaskListChange } from "../../agent/task-list/task-list.ts";
+import { taskListLines } from "../ui/task-list-view.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
 
 /**
@@ -91,19 +94,25 @@ export async function runRepl(args: CliArgs): Promise<number> {
   process.stderr.write(style.dim(`${runtime.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");
 
   const history = new History(historyPath(), (line) => term.print(line));
+  // Shift+Tab cycles the permission mode; the line under the prompt shows it (mode-cycle.ts).
+  const modes = new SessionMode(sessionMode(args, settings));
   const term = new Terminal({
     completer: createCompleter(completionSources(runtime, cwd)),
     history: history.load(),
     style,
+    onShiftTab: () => modes.next(),
+    modeLine: () => modes.line(),
   });
+  // The task list under the conversation, redrawn whenever a task tool changes it.
+  onTaskListChange((items) => term.setTasks(taskListLines(items, style, process.stdout.columns ?? 80)));
   // Servers may log at any time (a crash, a failed re-list): such lines go above the prompt.
   log = (line) => term.print(line);
   progress.attach({ setNotice: (line) => term.setNotice(line), print: (text) => term.print(text) });
   run.begin(runtime);
-  const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
+  const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd), modes };
   const resumedTurns = state.conversation.turns;
   if (resumedTurns) term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));
-  const turn = new TurnRunner(runtime, state, term, style, args);
+  const turn = new TurnRunner(runtime, state, term, style, args, modes);
   // Asked as a permission question is: the status line waits for the answer, and Esc refuses and ends the turn.
   consent = samplingConsent(async (question, body) => {
     const resume = turn.waitingForUser("Waiting for your answer…");
