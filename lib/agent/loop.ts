@@ -102,6 +102,8 @@ export interface LoopOptions {
   toolState?: ToolState;
   /** Paths the run's Read rules deny, for Grep and Glob to leave out (ToolContext.excluded). */
   excluded?: SearchExclusions;
+  /** The OS sandbox for Bash calls (ToolContext.sandbox). */
+  sandbox?: ToolContext["sandbox"];
   maxTurns?: number;
   signal?: AbortSignal;
   hooks?: LoopHooks;
@@ -299,6 +301,7 @@ async function execute(
       toolState: opts.toolState,
       callId: call.id,
       excluded: opts.excluded,
+      sandbox: opts.sandbox,
       onProgress: progress && ((message, kind) => progress(call, message, kind)),
     };
     const inLoop = nested(tool);

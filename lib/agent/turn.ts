@@ -186,6 +186,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       halted: structured ? () => structured.finished || (gate?.halted?.() ?? false) : gate?.halted,
       cwd: runtime.opts.cwd,
       excluded: settings?.searchExclusions(),
+      sandbox: runtime.opts.sandbox?.forBash,
       transcriptPath: () => conversation.transcriptPath,
       toolState: mode.toolState,
       maxTurns: mode.maxTurns,

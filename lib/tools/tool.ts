@@ -4,6 +4,7 @@
 import type { ImageBlock, TextBlock } from "../files/image.ts";
 import type { DocumentBlock } from "../files/pdf.ts";
 import type { ToolState } from "./tool-state.ts";
+import type { CommandSandbox } from "../sandbox/sandbox.ts";
 
 /** JSON Schema for a tool's input; the Messages API requires `"type": "object"` at the top. */
 export interface InputSchema {
@@ -51,6 +52,8 @@ export interface ToolContext {
   callId?: string;
   /** Paths the run's Read rules deny: Grep and Glob leave them out of the search itself. */
   excluded?: SearchExclusions;
+  /** The OS sandbox a Bash call with this input runs in; undefined (or absent): it runs outside (lib/sandbox). */
+  sandbox?: (input: Record<string, unknown>) => CommandSandbox | undefined;
 }
 
 export interface Tool {

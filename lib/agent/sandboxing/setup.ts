@@ -1,0 +1,57 @@
+/**
+ * The run's OS sandbox from its settings (Claude Code's `sandbox` keys): started when
+ * `sandbox.enabled` is true and bubblewrap works here; otherwise one line and commands run outside,
+ * unless `failIfUnavailable` holds, which stops the run before any model call. Where nobody is
+ * asked (-p, host mode) `failIfUnavailable` counts only from managed settings, `--settings`, the
+ * project's files or the process environment (AGENT_SANDBOX_FAIL_IF_UNAVAILABLE=1), never the
+ * user's home, so a home cannot change a scripted run's exit code.
+ */
+import { homeDir } from "../../shared/claude-home.ts";
+import { sandboxAvailability } from "../../sandbox/availability.ts";
+import { Sandbox, sandboxTempDir } from "../../sandbox/sandbox.ts";
+import type { SandboxPolicy } from "../../sandbox/policy.ts";
+import type { SettingsHooks } from "../policy/turn-hooks.ts";
+import { onShutdown } from "../lifecycle.ts";
+import { deniedPaths, sandboxPath } from "./paths.ts";
+import { RunSandbox } from "./run-sandbox.ts";
+
+export interface SandboxSetupOptions {
+  cwd: string;
+  /** True when a person is there to answer (the interactive session): the home's `failIfUnavailable` counts too. */
+  interactive: boolean;
+  /** The process environment as the run started. */
+  env: Readonly<Record<string, string | undefined>>;
+  warn(line: string): void;
+}
+
+/** The run's sandbox (undefined when off or unavailable), or `{ exit: 1 }` when it must be on and cannot start. */
+export function setupSandbox(settings: SettingsHooks | undefined, opts: SandboxSetupOptions): RunSandbox | undefined | { exit: 1 } {
+  const s = settings?.settings.effective.sandbox;
+  if (!s?.enabled?.value) return undefined;
+  const available = sandboxAvailability(opts.env);
+  if (!available.ok) {
+    const fail = s.failIfUnavailable;
+    const counts = opts.env.AGENT_SANDBOX_FAIL_IF_UNAVAILABLE === "1" || (fail?.value === true && (opts.interactive || fail.file.scope !== "user"));
+    if (counts) {
+      opts.warn(`error: sandbox.enabled and failIfUnavailable are set, but the sandbox cannot start: ${available.reason}`);
+      return { exit: 1 };
+    }
+    opts.warn(`sandbox: cannot start (${available.reason}); commands run without it`);
+    return undefined;
+  }
+  const home = homeDir(opts.env);
+  const temp = sandboxTempDir();
+  onShutdown(async () => temp.remove());
+  const path = (e: { value: string; file: { root: string } }) => sandboxPath(e.value, e.file.root, home);
+  const readDenied = settings!.settings.rules.readDenyGlobs().flatMap((g) => deniedPaths(g, opts.warn));
+  const policy: SandboxPolicy = {
+    projectDir: opts.cwd,
+    tempDir: temp.path,
+    allowWrite: s.allowWrite.map(path),
+    denyWrite: s.denyWrite.map(path),
+    denyRead: [...s.denyRead.map(path), ...readDenied],
+    allowRead: s.allowRead.map(path),
+    network: { kind: "none" },
+  };
+  return new RunSandbox(new Sandbox(policy, available.bwrap), s);
+}
