@@ -9,7 +9,7 @@
 import { homeDir } from "../../shared/claude-home.ts";
 import { sandboxAvailability } from "../../sandbox/availability.ts";
 import { Sandbox, sandboxTempDir } from "../../sandbox/sandbox.ts";
-import type { SandboxPolicy } from "../../sandbox/policy.ts";
+import { type SandboxPolicy, within } from "../../sandbox/policy.ts";
 import type { SettingsHooks } from "../policy/turn-hooks.ts";
 import { onShutdown } from "../lifecycle.ts";
 import { deniedPaths, sandboxPath } from "./paths.ts";
@@ -44,12 +44,18 @@ export function setupSandbox(settings: SettingsHooks | undefined, opts: SandboxS
   onShutdown(async () => temp.remove());
   const path = (e: { value: string; file: { root: string } }) => sandboxPath(e.value, e.file.root, home);
   const readDenied = settings!.settings.rules.readDenyGlobs().flatMap((g) => deniedPaths(g, opts.warn));
+  // Hiding the project or a folder above it would leave nothing to run: such an entry is one line and dropped.
+  const denyRead = [...s.denyRead.map(path), ...readDenied].filter((p) => {
+    if (!within(opts.cwd, p)) return true;
+    opts.warn(`sandbox: denyRead ${p} would hide the project itself; ignored`);
+    return false;
+  });
   const policy: SandboxPolicy = {
     projectDir: opts.cwd,
     tempDir: temp.path,
     allowWrite: s.allowWrite.map(path),
     denyWrite: s.denyWrite.map(path),
-    denyRead: [...s.denyRead.map(path), ...readDenied],
+    denyRead,
     allowRead: s.allowRead.map(path),
     network: { kind: "none" },
   };
