@@ -85,7 +85,7 @@ export class Run {
     let sandbox: RunSandbox | undefined;
     if (loaded.hooks?.settings.effective.sandbox.enabled?.value) {
       const { setupSandbox } = await import("../agent/sandboxing/setup.ts");
-      const made = setupSandbox(loaded.hooks, { cwd: opts.cwd, interactive: opts.consent !== undefined, env: launchEnv, warn: opts.warn });
+      const made = await setupSandbox(loaded.hooks, { cwd: opts.cwd, interactive: opts.consent !== undefined, env: launchEnv, warn: opts.warn });
       if (made && "exit" in made) return made.exit;
       sandbox = made;
     }

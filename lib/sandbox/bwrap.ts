@@ -5,6 +5,7 @@
  * Pure: what exists on disk comes from `kind`, so unit tests pin the argv.
  */
 import { dirname, join } from "node:path";
+import { proxyEnv } from "./network.ts";
 import { PROTECTED_FOLDERS, protectedPaths, type SandboxPolicy, within } from "./policy.ts";
 
 export type PathKind = "dir" | "file" | "missing";
@@ -73,7 +74,8 @@ export function bwrapPlan(policy: SandboxPolicy, opts: BwrapOptions): BwrapPlan 
     if (opts.kind(path) !== "missing" && policy.denyRead.some((d) => within(path, d) && path !== d)) args.push("--ro-bind", path, path);
   }
 
-  for (const [name, value] of Object.entries({ TMPDIR: policy.tempDir, ...opts.env })) args.push("--setenv", name, value);
+  const net = policy.network.kind === "proxy" ? proxyEnv(policy.network.port) : {};
+  for (const [name, value] of Object.entries({ TMPDIR: policy.tempDir, ...net, ...opts.env })) args.push("--setenv", name, value);
   args.push("--chdir", opts.cwd, "--");
   return { args, placeholders };
 }

@@ -22,7 +22,15 @@ export interface SandboxPolicy {
    * The network: `none` (no interface but loopback), or only through the filtering proxy whose
    * host-side Unix socket is `socket` (network.ts bridges it to `port` inside).
    */
-  network: { kind: "none" } | { kind: "proxy"; socket: string; port: number };
+  network: { kind: "none" } | ProxyNetwork;
+}
+
+/** Network through the host-side proxy's Unix socket, reached inside at 127.0.0.1:`port` by `bridge` (our executable). */
+export interface ProxyNetwork {
+  kind: "proxy";
+  socket: string;
+  port: number;
+  bridge: string[];
 }
 
 /**

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BwrapPlan, bwrapPlan, type PathKind } from "./bwrap.ts";
 import { gitHooksPath } from "./git-hooks-path.ts";
+import { withBridge } from "./network.ts";
 import { holdPlaceholders, isPlaceholder } from "./placeholders.ts";
 import type { SandboxPolicy } from "./policy.ts";
 
@@ -41,7 +42,9 @@ export class Sandbox implements CommandSandbox {
   wrap(argv: string[], opts: WrapOptions): WrappedCommand {
     const plan = this.plan(opts);
     const release = holdPlaceholders(plan.placeholders);
-    return { argv: [this.bwrap, ...plan.args, ...argv], release };
+    const net = this.policy.network;
+    const command = net.kind === "proxy" ? withBridge(argv, net.bridge, net.port, net.socket) : argv;
+    return { argv: [this.bwrap, ...plan.args, ...command], release };
   }
 
   /** The bwrap arguments for one call, as of what is on disk now. */

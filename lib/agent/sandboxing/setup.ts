@@ -14,6 +14,7 @@ import type { SettingsHooks } from "../policy/turn-hooks.ts";
 import { onShutdown } from "../lifecycle.ts";
 import { deniedPaths, sandboxPath } from "./paths.ts";
 import { RunSandbox } from "./run-sandbox.ts";
+import { type DomainQuestion, domainLists, startSandboxNetwork } from "./network-setup.ts";
 
 export interface SandboxSetupOptions {
   cwd: string;
@@ -22,10 +23,12 @@ export interface SandboxSetupOptions {
   /** The process environment as the run started. */
   env: Readonly<Record<string, string | undefined>>;
   warn(line: string): void;
+  /** The mode's question about a domain no list names (none in -p: refused). */
+  askDomain?: DomainQuestion;
 }
 
 /** The run's sandbox (undefined when off or unavailable), or `{ exit: 1 }` when it must be on and cannot start. */
-export function setupSandbox(settings: SettingsHooks | undefined, opts: SandboxSetupOptions): RunSandbox | undefined | { exit: 1 } {
+export async function setupSandbox(settings: SettingsHooks | undefined, opts: SandboxSetupOptions): Promise<RunSandbox | undefined | { exit: 1 }> {
   const s = settings?.settings.effective.sandbox;
   if (!s?.enabled?.value) return undefined;
   const available = sandboxAvailability(opts.env);
@@ -57,7 +60,7 @@ export function setupSandbox(settings: SettingsHooks | undefined, opts: SandboxS
     denyWrite: s.denyWrite.map(path),
     denyRead,
     allowRead: s.allowRead.map(path),
-    network: { kind: "none" },
+    network: await startSandboxNetwork(domainLists(s, settings!.settings.effective.rules), opts.askDomain),
   };
   return new RunSandbox(new Sandbox(policy, available.bwrap), s);
 }
