@@ -159,6 +159,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
             shellCwd: () => mode.toolState.shellDirectory().cwd,
             permissions: turn.permissions ?? EVERY_TOOL_RUNS,
             notice: turn.events.line,
+            sandbox: runtime.opts.sandbox?.facts,
           })
         : undefined;
     const ask = gate?.canUseTool;

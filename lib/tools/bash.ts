@@ -41,6 +41,11 @@ const INPUT = toolInput({
   command: { type: "string", required: true, description: "The command to run" },
   timeout: { type: "integer", minimum: 1, maximum: MAX_TIMEOUT_MS, description: `Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})` },
   description: { type: "string", description: "What the command does, in 5-10 words" },
+  // The OS sandbox's escape (lib/sandbox): offered whether or not a sandbox is on, so the schema never depends on it.
+  dangerouslyDisableSandbox: {
+    type: "boolean",
+    description: "Run this command outside the OS sandbox, when one is on. Only where the settings allow it, and the user is always asked first",
+  },
 });
 
 export const bashTool: Tool = {

@@ -12,7 +12,7 @@ import type { RunSettings } from "./run-settings.ts";
 import type { ToolRoute } from "../permissions/rules.ts";
 import { isAllowed, type PermissionMode } from "../permissions/modes.ts";
 import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
-import { decide, type CallFacts } from "./decide.ts";
+import { decide, type CallFacts, type SandboxFacts } from "./decide.ts";
 import { loadBashGrammar } from "../permissions/bash/grammar.ts";
 
 /** What a mode supplies to the decision: its mode, what its flags allow, and how it asks. */
@@ -70,6 +70,8 @@ export interface GateOptions {
   shellCwd?(): string;
   /** A line for the user (systemMessage, a hook's error), never stdout. */
   notice(line: string): void;
+  /** The OS sandbox's facts for a call (lib/agent/sandboxing), when the run has a sandbox. */
+  sandbox?(toolName: string, input: Record<string, unknown>): SandboxFacts | undefined;
 }
 
 export class ToolGate {
@@ -103,6 +105,7 @@ export class ToolGate {
       rule: match && { behavior: match.behavior, path: match.rule.path !== undefined },
       flagAllows: permissions.flagAllows(tool, input),
       mode: stricter(permissions.mode(), agent?.permissionMode),
+      sandbox: this.opts.sandbox?.(tool.name, input),
     });
     const updated = input === given ? {} : { updatedInput: input };
     if (verdict.behavior === "allow") return input === given ? true : { behavior: "allow", ...updated };

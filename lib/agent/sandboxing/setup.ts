@@ -14,6 +14,7 @@ import type { SettingsHooks } from "../policy/turn-hooks.ts";
 import { onShutdown } from "../lifecycle.ts";
 import { deniedPaths, sandboxPath } from "./paths.ts";
 import { RunSandbox } from "./run-sandbox.ts";
+import { loadBashGrammar } from "../permissions/bash/grammar.ts";
 import { type DomainQuestion, domainLists, startSandboxNetwork } from "./network-setup.ts";
 
 export interface SandboxSetupOptions {
@@ -62,5 +63,7 @@ export async function setupSandbox(settings: SettingsHooks | undefined, opts: Sa
     allowRead: s.allowRead.map(path),
     network: await startSandboxNetwork(domainLists(s, settings!.settings.effective.rules), opts.askDomain),
   };
+  // excludedCommands are matched on the shell grammar; without it every command stays sandboxed.
+  if (s.excludedCommands.length) await loadBashGrammar().catch(() => opts.warn("sandbox: cannot load the shell grammar; excludedCommands stay sandboxed"));
   return new RunSandbox(new Sandbox(policy, available.bwrap), s);
 }
