@@ -17,7 +17,7 @@ import { onShutdown, shutdown } from "../agent/lifecycle.ts";
 import type { OpenedSession } from "../agent/sessions/session-open.ts";
 import type { SettingsHooks } from "../agent/policy/turn-hooks.ts";
 import type { Loosening } from "../agent/settings/consent.ts";
-import type { RunSandbox } from "../agent/sandboxing/run-sandbox.ts";
+import type { RunSandboxes } from "../agent/sandboxing/setup.ts";
 
 /** What the mode's display gives the runtime (runtimeOptions' callbacks). */
 export type RunCallbacks = Parameters<typeof runtimeOptions>[2];
@@ -46,8 +46,8 @@ export function startExitCode(err: unknown): 1 | 2 {
 /** One run from its start to its end. */
 export class Run {
   private ended: Promise<void> | undefined;
-  /** The OS sandbox Bash calls run in, when the settings enable it and it could start (lib/agent/sandboxing). */
-  sandbox: RunSandbox | undefined;
+  /** The OS sandboxes of Bash and stdio servers, when the settings enable them and they could start (lib/agent/sandboxing). */
+  sandboxes: RunSandboxes = {};
 
   private constructor(
     readonly args: CliArgs,
@@ -82,16 +82,16 @@ export class Run {
       return 2;
     }
     // --- OS sandbox: loaded only when a settings file enables it; one that must run and cannot is exit 1 before any model call.
-    let sandbox: RunSandbox | undefined;
-    if (loaded.hooks?.settings.effective.sandbox.enabled?.value) {
+    let sandboxes: RunSandboxes = {};
+    if (loaded.hooks?.settings.effective.sandbox && loaded.hooks.settings.effective.files.some((f) => f.doc.sandbox)) {
       const { setupSandbox } = await import("../agent/sandboxing/setup.ts");
       const made = await setupSandbox(loaded.hooks, { cwd: opts.cwd, interactive: opts.consent !== undefined, env: launchEnv, warn: opts.warn });
-      if (made && "exit" in made) return made.exit;
-      sandbox = made;
+      if ("exit" in made) return made.exit;
+      sandboxes = made;
     }
     // --- end of the sandbox's part
     const run = new Run(args, opts.cwd, session, loaded.hooks, opts, launchEnv);
-    run.sandbox = sandbox;
+    run.sandboxes = sandboxes;
     if (args.resume !== undefined || args.continue) run.settings?.restart("resume");
     run.identify();
     return run;
@@ -103,7 +103,11 @@ export class Run {
 
   /** The runtime options from the flags, the saved model and the settings, with the mode's `callbacks`. */
   options(callbacks: RunCallbacks): RuntimeOptions {
-    const options = { ...runtimeOptions(this.args, this.cwd, callbacks, this.session.savedModel, this.settings), sandbox: this.sandbox };
+    const options = {
+      ...runtimeOptions(this.args, this.cwd, callbacks, this.session.savedModel, this.settings),
+      sandbox: this.sandboxes.bash,
+      serverSandbox: this.sandboxes.servers,
+    };
     // What asks for a tool is the environment the run started with, not what settings `env` added since.
     return options.offer ? { ...options, offer: { ...options.offer, env: this.launchEnv } } : options;
   }

@@ -89,12 +89,25 @@ async function forward(client: Socket, head: string, rest: Buffer, opts: ProxyOp
     client.on("close", () => upstream.destroy());
     upstream.on("close", () => client.destroy());
     if (target.tunnel) client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
-    else upstream.write(`${target.line}${head.slice(head.indexOf("\r\n"))}`, "latin1");
+    else upstream.write(originHead(target.line!, head), "latin1");
     if (rest.length) upstream.write(rest);
     client.pipe(upstream);
     upstream.pipe(client);
     client.resume();
   });
+}
+
+/**
+ * A plain-HTTP request head for the origin: its request line in origin form, and `Connection: close`
+ * in place of the client's connection headers, so the next request, maybe for another host, comes
+ * on a new connection and is decided again.
+ */
+export function originHead(line: string, head: string): string {
+  const headers = head
+    .slice(head.indexOf("\r\n") + 2, -4)
+    .split("\r\n")
+    .filter((h) => h && !/^(proxy-)?connection\s*:/i.test(h) && !/^keep-alive\s*:/i.test(h));
+  return `${line}\r\n${[...headers, "Connection: close"].join("\r\n")}\r\n\r\n`;
 }
 
 function refuse(client: Socket, status: number, why: string): void {

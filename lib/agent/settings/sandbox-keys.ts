@@ -135,9 +135,9 @@ export interface SandboxSettings {
   denyWrite: Sourced<string>[];
   denyRead: Sourced<string>[];
   allowRead: Sourced<string>[];
-  /** `sandbox.mcpServers.enabled` and each server's entry (the highest file's entry for a name). */
+  /** `sandbox.mcpServers.enabled` and each server's entry (the highest file's entry for a name, with that file's scope). */
   mcpEnabled?: Sourced<boolean>;
-  mcpServers: Record<string, ServerSandboxDoc>;
+  mcpServers: Record<string, ServerSandboxDoc & { scope: string }>;
 }
 
 interface Sourced<T> {
@@ -159,15 +159,14 @@ export function mergeSandbox<F extends SettingsFile>(files: F[], mayLoosen: (f: 
   const all = <T>(pick: (s: SandboxDoc) => T[] | undefined, loosening: boolean): Sourced<T>[] =>
     files.flatMap((file) => (loosening && !mayLoosen(file) ? [] : (pick(file.doc.sandbox ?? {}) ?? []).map((value) => ({ value, file }))));
   const values = <T>(list: Sourced<T>[]) => list.map((s) => s.value);
-  const servers: Record<string, ServerSandboxDoc> = {};
+  const servers: Record<string, ServerSandboxDoc & { scope: string }> = {};
   for (const file of [...files].reverse()) {
-    if (!mayLoosen(file) && file.scope !== "user") {
-      // A repository's file may switch servers' sandbox on, never off, nor widen their domains, without trust.
-      for (const [name, entry] of Object.entries(file.doc.sandbox?.mcpServers?.servers ?? {}))
-        if (entry.enabled === true) servers[name] = { ...servers[name], enabled: true };
-      continue;
+    for (const [name, entry] of Object.entries(file.doc.sandbox?.mcpServers?.servers ?? {})) {
+      // A repository's file may switch a server's sandbox on without trust, never off, nor widen its domains.
+      if (!mayLoosen(file)) {
+        if (entry.enabled === true) servers[name] = { ...servers[name], enabled: true, scope: file.scope };
+      } else servers[name] = { ...entry, scope: file.scope };
     }
-    Object.assign(servers, file.doc.sandbox?.mcpServers?.servers ?? {});
   }
   return {
     // Switching the sandbox off, or a looser default, is a loosening; switching it on never is.

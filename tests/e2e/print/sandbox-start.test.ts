@@ -53,7 +53,7 @@ describe("a sandbox that cannot start", () => {
       expect(run.code).toBe(1);
       expect(run.requests).toEqual([]);
       expect(run.stdout).toBe("");
-      expect(run.stderr).toContain("error: sandbox.enabled and failIfUnavailable are set, but the sandbox cannot start");
+      expect(run.stderr).toContain("error: the sandbox is enabled with failIfUnavailable, but it cannot start");
     });
   }
 

@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { domainMatches, domainVerdict } from "../../../lib/sandbox/domains.ts";
-import { requestTarget } from "../../../lib/sandbox/proxy.ts";
+import { originHead, requestTarget } from "../../../lib/sandbox/proxy.ts";
 import { LAUNCHER, proxyEnv, withBridge } from "../../../lib/sandbox/network.ts";
 
 describe("domains", () => {
@@ -39,6 +39,11 @@ describe("requestTarget", () => {
     expect(requestTarget("GET ftp://a.test/ HTTP/1.1\r\n\r\n")).toBeUndefined();
     expect(requestTarget("CONNECT a.test HTTP/1.1\r\n\r\n")).toBeUndefined();
   });
+});
+
+test("originHead: origin-form line, the client's connection headers replaced by Connection: close", () => {
+  const head = "GET http://a.test/x HTTP/1.1\r\nHost: a.test\r\nProxy-Connection: keep-alive\r\nConnection: keep-alive\r\nKeep-Alive: 5\r\nAccept: */*\r\n\r\n";
+  expect(originHead("GET /x HTTP/1.1", head)).toBe("GET /x HTTP/1.1\r\nHost: a.test\r\nAccept: */*\r\nConnection: close\r\n\r\n");
 });
 
 describe("network", () => {

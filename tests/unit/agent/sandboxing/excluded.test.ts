@@ -40,9 +40,9 @@ describe("decide with the sandbox's facts", () => {
   });
 
   test("leaving the sandbox always asks, even past an allow rule or with no mode; dontAsk refuses it", () => {
-    const escape = { escape: true, autoAllow: false };
-    expect(decide({ ...base, mode: undefined, flagAllows: true, sandbox: escape })).toEqual({ behavior: "ask", message: escapeText, forced: true });
-    expect(decide({ ...base, mode: "bypassPermissions", rule: { behavior: "allow", path: false }, sandbox: escape }).behavior).toBe("ask");
-    expect(decide({ ...base, mode: "dontAsk", sandbox: escape })).toEqual({ behavior: "deny", message: escapeText });
+    const leaving = { escape: true, autoAllow: false };
+    expect(decide({ ...base, mode: undefined, flagAllows: true, sandbox: leaving })).toEqual({ behavior: "ask", message: escapeText, forced: true });
+    expect(decide({ ...base, mode: "bypassPermissions", rule: { behavior: "allow", path: false }, sandbox: leaving }).behavior).toBe("ask");
+    expect(decide({ ...base, mode: "dontAsk", sandbox: leaving })).toEqual({ behavior: "deny", message: escapeText });
   });
 });
