@@ -32,6 +32,8 @@ export interface RunOpenOptions {
   consent?(pending: Loosening[]): Promise<boolean>;
   /** The mode's permission mode as hooks read it (`permission_mode`); --permission-mode's by default. */
   permissionMode?(settings: SettingsHooks | undefined): string | undefined;
+  /** The mode's question about a domain a sandboxed command asks for that no settings list names; absent (-p): refused. */
+  askDomain?(host: string): Promise<boolean>;
   /** SessionEnd's `reason` when the run ends (Claude Code: `other`, or `prompt_input_exit` in the session). */
   endReason: string;
 }
@@ -85,7 +87,13 @@ export class Run {
     let sandboxes: RunSandboxes = {};
     if (loaded.hooks?.settings.effective.sandbox && loaded.hooks.settings.effective.files.some((f) => f.doc.sandbox)) {
       const { setupSandbox } = await import("../agent/sandboxing/setup.ts");
-      const made = await setupSandbox(loaded.hooks, { cwd: opts.cwd, interactive: opts.consent !== undefined, env: launchEnv, warn: opts.warn });
+      const made = await setupSandbox(loaded.hooks, {
+        cwd: opts.cwd,
+        interactive: opts.consent !== undefined,
+        env: launchEnv,
+        warn: opts.warn,
+        askDomain: opts.askDomain && ((host) => opts.askDomain!(host)),
+      });
       if ("exit" in made) return made.exit;
       sandboxes = made;
     }

@@ -42,7 +42,7 @@ export function requestTarget(head: string): { host: string; port: number; tunne
   const [, method, target, version] = m;
   if (method === "CONNECT") {
     const a = /^(\[[^\]]+\]|[^:]+):(\d{1,5})$/.exec(target!);
-    return a ? { host: normalHost(a[1]!), port: Number(a[2]), tunnel: true } : undefined;
+    return a && plainHost(normalHost(a[1]!)) ? { host: normalHost(a[1]!), port: Number(a[2]), tunnel: true } : undefined;
   }
   let url: URL;
   try {
@@ -50,9 +50,12 @@ export function requestTarget(head: string): { host: string; port: number; tunne
   } catch {
     return undefined;
   }
-  if (url.protocol !== "http:") return undefined;
+  if (url.protocol !== "http:" || !plainHost(normalHost(url.hostname))) return undefined;
   return { host: normalHost(url.hostname), port: Number(url.port || 80), tunnel: false, line: `${method} ${url.pathname}${url.search} ${version}` };
 }
+
+/** A host name or address only (letters, digits, `.`, `-`, `_`, `:` for IPv6): anything else is refused before anyone sees it. */
+const plainHost = (host: string) => /^[a-z0-9._:-]{1,253}$/.test(host);
 
 function handle(client: Socket, opts: ProxyOptions): void {
   let head = Buffer.alloc(0);

@@ -38,6 +38,8 @@ describe("requestTarget", () => {
     expect(requestTarget("GET /relative HTTP/1.1\r\n\r\n")).toBeUndefined();
     expect(requestTarget("GET ftp://a.test/ HTTP/1.1\r\n\r\n")).toBeUndefined();
     expect(requestTarget("CONNECT a.test HTTP/1.1\r\n\r\n")).toBeUndefined();
+    // A name with control characters never reaches a question on the terminal.
+    expect(requestTarget("CONNECT a\u001b[2Jb.test:443 HTTP/1.1\r\n\r\n")).toBeUndefined();
   });
 });
 
