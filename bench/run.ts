@@ -21,6 +21,7 @@ import { modernFigure } from "./fig-modern.ts";
 import { programFigure } from "./fig-program.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { settingsFigure } from "./fig-settings.ts";
+import { sandboxFigure } from "./fig-sandbox.ts";
 import { bashRulesFigure } from "./fig-bash-rules.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
@@ -48,6 +49,7 @@ const FIGURES: Record<string, Figure> = {
   http: httpFigure,
   settings: settingsFigure,
   "bash-rules": bashRulesFigure,
+  sandbox: sandboxFigure,
   modern: modernFigure,
   tasks: tasksFigure,
   structured: structuredFigure,

@@ -37,6 +37,8 @@ export interface RegistryOptions {
   sdkHost?: SdkHost;
   /** The OAuth provider of a remote server (basic/authorization); none: static headers only. */
   authFor?: TransportContext["authFor"];
+  /** The OS sandbox a stdio server runs in (lib/sandbox), by its entry; none: servers run as they are. */
+  sandboxFor?: TransportContext["sandboxFor"];
 }
 
 /**
