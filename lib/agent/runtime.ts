@@ -33,6 +33,7 @@ import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
 import { optInTools } from "./opt-in-tools.ts";
 import type { setupSubagents, Subagents } from "./subagents/setup.ts";
+import type { BackgroundWork } from "./background/tools.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
@@ -56,6 +57,9 @@ export class AgentRuntime {
   readonly subagentMeter = new UsageMeter();
   /** The Agent tool and the agent types, when this run offers them (subagents/setup.ts). */
   readonly subagents: Subagents | undefined;
+
+  /** Background shells, TaskStop and Monitor (background/), when the offer rule asks for them. */
+  backgroundWork: BackgroundWork | undefined;
 
   /** MCP config entries or files that could not be used at start-up (each was logged then). */
   configProblems = 0;
@@ -154,6 +158,10 @@ export class AgentRuntime {
     const setup = opts.subagents && offers("Agent", opts.offer ?? NOTHING_ASKED) ? (await import("./subagents/setup.ts")).setupSubagents : undefined;
     session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter, setup);
     session.configProblems = problems;
+    // Background work's code loads only when the one offer rule asks for it (TaskStop, Monitor).
+    if (offers("TaskStop", opts.offer ?? NOTHING_ASKED) || offers("Monitor", opts.offer ?? NOTHING_ASKED)) {
+      session.backgroundWork = (await import("./background/tools.ts")).backgroundWork();
+    }
     session.skills = await openSkills({ cwd: opts.cwd, sources: opts.skillSources, only: opts.skills, log: opts.log, debug: opts.debug, registry });
     const made = session;
     for (const name of pending) made.connecting.add(name);
@@ -199,8 +207,15 @@ export class AgentRuntime {
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
     const skill = this.skills?.tool(this.opts.skillGate);
-    const mine = [...builtinTools(), ...this.web, ...(skill ? [skill] : []), ...(this.subagents ? [this.subagents.tool] : [])];
-    const own = offeredTools(mine, this.opts.offer ?? NOTHING_ASKED);
+    const mine = [
+      ...builtinTools(),
+      ...this.web,
+      ...(skill ? [skill] : []),
+      ...(this.subagents ? [this.subagents.tool] : []),
+      ...(this.backgroundWork?.tools ?? []),
+    ];
+    const offered = offeredTools(mine, this.opts.offer ?? NOTHING_ASKED);
+    const own = this.backgroundWork ? this.backgroundWork.withBackgroundBash(offered) : offered;
     const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
     let all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
@@ -244,8 +259,8 @@ export class AgentRuntime {
       toolsFlag: toolsFlagNames(this.opts.offer?.tools),
       allowed: this.opts.allowedTools ?? [],
       disallowed: this.opts.disallowedTools,
-      // The Agent tool (and its older name) exists whether or not this run offers it.
-      tools: [...names, "Agent", "Task"],
+      // The Agent tool (and its older name) and background work's tools exist whether or not this run offers them.
+      tools: [...names, "Agent", "Task", "TaskStop", "Monitor"],
       servers: this.configured.map((s) => serverRuleName(s.name)),
       matches: (name, rule) => this.matchesRule(name, rule),
     });

@@ -81,6 +81,17 @@ describe("this round's tools are registered with the one rule", () => {
     expect(real({ rules: [{ text: "NotebookEdit", behavior: "ask", scope: "project" }] })).toEqual(["Read", "NotebookEdit"]);
     expect(real({ mode: "host" })).toEqual(["Read", "WebFetch", "WebSearch", "NotebookEdit"]);
     expect(offeredTools([{ name: "Read" }, { name: "WebFetch" }], NOTHING_ASKED).map((t) => t.name)).toEqual(["Read"]);
-    expect(Object.keys(OPT_IN).sort()).toEqual(["Agent", "NotebookEdit", "WebFetch", "WebSearch"]);
+    expect(Object.keys(OPT_IN).sort()).toEqual(["Agent", "Monitor", "NotebookEdit", "TaskStop", "WebFetch", "WebSearch"]);
+  });
+
+  test("TaskStop and Monitor come together: AGENT_BACKGROUND_TASKS, or either named by a flag or rule", () => {
+    const real = (over: Partial<OfferContext>) => offeredTools([{ name: "Bash" }, { name: "TaskStop" }, { name: "Monitor" }], ctx(over)).map((t) => t.name);
+    expect(real({})).toEqual(["Bash"]);
+    expect(real({ env: { AGENT_BACKGROUND_TASKS: "1" } })).toEqual(["Bash", "TaskStop", "Monitor"]);
+    expect(real({ env: { AGENT_BACKGROUND_TASKS: "0" } })).toEqual(["Bash"]);
+    expect(real({ allowedTools: ["TaskStop"] })).toEqual(["Bash", "TaskStop", "Monitor"]);
+    expect(real({ tools: "Bash,Monitor" })).toEqual(["Bash", "Monitor"]);
+    expect(real({ rules: [{ text: "Monitor", behavior: "allow", scope: "user" }] })).toEqual(["Bash"]);
+    expect(real({ mode: "session" })).toEqual(["Bash", "TaskStop", "Monitor"]);
   });
 });
