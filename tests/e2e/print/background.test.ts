@@ -1,0 +1,141 @@
+/**
+ * -p with background work, through the real program and real processes: a background command
+ * started, waited for (one stderr line), its notice turned into a further model turn; an HTTP
+ * server started, reached and stopped with TaskStop; --max-turns counting notice turns; json one
+ * result and stream-json one per turn; a time limit; SIGTERM while waiting stopping everything.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { existsSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { type ModelServer, type RecordedRequest, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
+import { baseEnv, PROGRAM, runAgent, tempDir } from "../../support/run.ts";
+import { until } from "../../support/wait.ts";
+
+let server: ModelServer | undefined;
+afterEach(() => server?.stop());
+
+const BG = { AGENT_BACKGROUND_TASKS: "1" };
+/** The text of the last user message of a request. */
+const lastUser = (req: RecordedRequest): string => {
+  const m = req.body.messages.at(-1);
+  if (typeof m.content === "string") return m.content;
+  return m.content
+    .map((b: { text?: string; content?: unknown }) => b.text ?? (typeof b.content === "string" ? b.content : JSON.stringify(b.content)))
+    .join("\n");
+};
+const pgrep = (marker: string) => Bun.spawnSync(["pgrep", "-f", marker]).stdout.toString().trim();
+
+test("a background command: the run waits, says for what, and its notice is a further turn", async () => {
+  const dir = tempDir();
+  // The command ends only once the test lets it: after the first turn has ended, so the run must wait.
+  server = startModelServer([
+    reply(toolUse("Bash", { command: "while [ ! -f go ]; do sleep 0.05; done; echo bg-finished", run_in_background: true, description: "wait for go" })),
+    reply(text("started it")),
+    (req) => {
+      expect(lastUser(req)).toContain("<task-notification>");
+      return reply(text("all done"));
+    },
+  ]);
+  const run = runAgent(["-p", "go"], { cwd: dir, model: server.url, env: BG });
+  await until(() => server!.requests.length >= 2);
+  writeFileSync(join(dir, "go"), "");
+  const r = await run;
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("all done\n");
+  expect(r.stderr).toMatch(/^waiting for 1 background task to end \(b[a-z0-9]{8}: wait for go\), at most \d+ s\n$/);
+  const first = server.requests[0]!.body;
+  const bash = first.tools.find((t: { name: string }) => t.name === "Bash");
+  expect(Object.keys(bash.input_schema.properties)).toEqual(["command", "timeout", "description", "run_in_background"]);
+  expect(first.tools.map((t: { name: string }) => t.name)).toContain("TaskStop");
+  const started = lastUser(server.requests[1]!);
+  const [, id, file] = started.match(/ID: (b[a-z0-9]{8})\. .*written to: (\S+) /)!;
+  const notice = lastUser(server.requests[2]!);
+  expect(notice).toContain(`<task-id>${id}</task-id>`);
+  expect(notice).toContain(`<output-file>${file}</output-file>`);
+  expect(notice).toContain("<status>completed</status>");
+  expect(notice).toContain('<summary>Background command "wait for go" completed (exit code 0)</summary>');
+  expect(await Bun.file(file!).text()).toBe("bg-finished\n");
+});
+
+test("an HTTP server in the background: reached, then stopped by TaskStop, with nothing left and no wait", async () => {
+  const dir = tempDir();
+  const marker = `bghttp${process.pid}`;
+  writeFileSync(join(dir, "serve.ts"), 'const s = Bun.serve({ port: 0, fetch: () => new Response("hello from bg") }); console.log(`port ${s.port}`);\n');
+  let answer = "";
+  server = startModelServer([
+    reply(toolUse("Bash", { command: `exec -a ${marker} ${process.execPath} serve.ts`, run_in_background: true })),
+    async (req) => {
+      const [, id, file] = lastUser(req).match(/ID: (b[a-z0-9]{8})\. .*written to: (\S+) /)!;
+      const port = await until(async () => (await Bun.file(file!).text()).match(/port (\d+)/)?.[1]);
+      answer = await (await fetch(`http://127.0.0.1:${port}/`)).text();
+      return reply(toolUse("TaskStop", { task_id: id }));
+    },
+    (req) => {
+      expect(lastUser(req)).toContain('"task_type":"local_bash"');
+      return reply(toolUse("TaskStop", { task_id: "../../etc/passwd" }));
+    },
+    (req) => {
+      expect(lastUser(req)).toContain("is not a task id");
+      return reply(text("served and stopped"));
+    },
+  ]);
+  const r = await runAgent(["-p", "serve"], { cwd: dir, model: server.url, env: BG });
+  expect(answer).toBe("hello from bg");
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("served and stopped\n");
+  // Stopped by the model: no notice, no wait.
+  expect(r.stderr).toBe("");
+  expect(server.requests.length).toBe(4);
+  expect(pgrep(marker)).toBe("");
+});
+
+test("--max-turns counts notice turns; json is one result for the whole run", async () => {
+  server = startModelServer([reply(toolUse("Bash", { command: "echo x", run_in_background: true })), reply(text("first answer")), reply(text("never"))]);
+  const r = await runAgent(["-p", "go", "--max-turns", "2", "--output-format", "json"], { cwd: tempDir(), model: server.url, env: BG });
+  expect(r.code).toBe(1);
+  const lines = r.stdout.trim().split("\n");
+  expect(lines.length).toBe(1);
+  expect(JSON.parse(lines[0]!)).toMatchObject({ type: "result", subtype: "error_max_turns", num_turns: 2 });
+  expect(r.stderr).toContain("error: reached --max-turns 2");
+  expect(server.requests.length).toBe(2);
+});
+
+test("stream-json: one result per turn; a time limit's stop is a notice turn", async () => {
+  server = startModelServer([
+    reply(toolUse("Bash", { command: "sleep 300", run_in_background: true, timeout: 300 })),
+    reply(text("waiting")),
+    (req) => {
+      expect(lastUser(req)).toContain("<status>killed</status>");
+      return reply(text("it was stopped"));
+    },
+  ]);
+  const r = await runAgent(["-p", "go", "--output-format", "stream-json", "--verbose"], { cwd: tempDir(), model: server.url, env: BG });
+  expect(r.code).toBe(0);
+  const results = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.type === "result");
+  expect(results.map((e) => e.result)).toEqual(["waiting", "it was stopped"]);
+});
+
+test("SIGTERM while waiting stops the tasks and exits 143", async () => {
+  const dir = tempDir();
+  const marker = `bgsigterm${process.pid}`;
+  server = startModelServer([reply(toolUse("Bash", { command: `exec -a ${marker} sleep 300`, run_in_background: true })), reply(text("left it running"))]);
+  const env = { ...baseEnv(server.url), ...BG };
+  const proc = Bun.spawn([PROGRAM, "-p", "go"], { cwd: dir, env: env as Record<string, string>, stdout: "pipe", stderr: "pipe" });
+  let stderr = "";
+  const reading = (async () => {
+    for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk);
+  })();
+  await until(() => stderr.includes("waiting for 1 background task"));
+  expect(pgrep(marker)).not.toBe("");
+  proc.kill("SIGTERM");
+  expect(await proc.exited).toBe(143);
+  await reading;
+  expect(stderr).toMatch(/stopped background task b[a-z0-9]{8} \(exec -a bgsigterm\d+ sleep 300\): the run is ending\n$/);
+  expect(pgrep(marker)).toBe("");
+  expect(await new Response(proc.stdout).text()).toBe("");
+  expect(existsSync(dir)).toBe(true);
+});
