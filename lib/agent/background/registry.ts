@@ -45,6 +45,11 @@ export interface TaskRun {
 /** A TaskStop refusal: one line the model reads. */
 export class TaskStopError extends Error {}
 
+/** The most characters of event lines one Monitor notice carries. */
+export const MAX_EVENT_CHARS = 8000;
+/** The most notices one Monitor sends; past them it is stopped (a flood must not become endless turns). */
+export const MAX_MONITOR_NOTICES = 50;
+
 const ID_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789";
 
 /** `b` and 8 characters of [a-z0-9], as Claude Code's shell ids. */
@@ -54,7 +59,7 @@ export function newTaskId(prefix = "b", length = 8): string {
 }
 
 export class TaskRegistry {
-  private readonly tasks = new Map<string, { info: TaskInfo; run: TaskRun }>();
+  private readonly tasks = new Map<string, { info: TaskInfo; run: TaskRun; notices?: number; flooded?: boolean }>();
   private readonly queue: Notice[] = [];
   private readonly waiters = new Set<() => void>();
   private readonly listeners = new Set<(e: TaskEvent) => void>();
@@ -122,20 +127,45 @@ export class TaskRegistry {
     this.tasks.set(info.id, { info, run });
     ensureShutdownHook(this);
     this.emit({ kind: "started", task: { ...info } });
+    const entry = this.tasks.get(info.id)!;
     void run.done.then(
-      (end) => this.finish(info, end.status, end.notice),
+      (end) =>
+        entry.flooded
+          ? this.finish(info, "killed", {
+              status: "killed",
+              summary: `Monitor "${info.label}" was stopped: it sent more than ${MAX_MONITOR_NOTICES} notices. Watch for something rarer (filter its output), or read its output file`,
+            })
+          : this.finish(info, end.status, end.notice),
       (err) => this.finish(info, "failed", { status: "failed", summary: `Background task "${info.label}" failed: ${(err as Error).message}` }),
     );
     return { ...info };
   }
 
-  /** A Monitor's event: a notice while the task goes on. */
-  event(id: string, notice: Omit<Notice, "taskId">): void {
+  /**
+   * A Monitor's event line: a notice while the task goes on. Lines that come while its last notice
+   * still waits for the model join that notice, up to MAX_EVENT_CHARS (the rest is counted, and
+   * the notice says so); past MAX_MONITOR_NOTICES notices the monitor is stopped, saying why.
+   */
+  event(id: string, line: string, summary: string): void {
     const entry = this.tasks.get(id);
     if (entry?.info.status !== "running") return;
-    const full = { taskId: id, ...notice };
-    this.push(full);
-    this.emit({ kind: "event", task: { ...entry.info }, notice: full });
+    const waiting = this.queue.find((n) => n.taskId === id && n.event !== undefined);
+    if (waiting) {
+      if (waiting.event!.length + line.length + 1 > MAX_EVENT_CHARS) waiting.dropped = (waiting.dropped ?? 0) + 1;
+      else waiting.event += `\n${line}`;
+      return;
+    }
+    entry.notices = (entry.notices ?? 0) + 1;
+    if (entry.notices > MAX_MONITOR_NOTICES) {
+      if (!entry.flooded) {
+        entry.flooded = true;
+        void entry.run.stop();
+      }
+      return;
+    }
+    const notice: Notice = { taskId: id, summary, event: line.slice(0, MAX_EVENT_CHARS) };
+    this.push(notice);
+    this.emit({ kind: "event", task: { ...entry.info }, notice });
   }
 
   private finish(info: TaskInfo, status: Exclude<TaskStatus, "running">, notice?: Omit<Notice, "taskId" | "toolUseId" | "outputFile">): void {

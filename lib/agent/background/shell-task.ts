@@ -40,6 +40,8 @@ export interface ShellStart {
   timeoutMs: number;
   /** The cap of the output file (bytes); tests lower it. */
   maxBytes?: number;
+  /** Each complete output line as it comes (a Monitor's events); without it, output only goes to the file. */
+  onLine?: (line: string) => void;
 }
 
 /** @throws Error when the output file cannot be created or the shell cannot start. */
@@ -61,7 +63,7 @@ export function startShell(o: ShellStart): ShellTask {
   }
   const release = trackGroup(proc.pid);
   const reader = proc.stdout.getReader();
-  const pump = copyCapped(reader, fd, o.maxBytes ?? MAX_OUTPUT_FILE_BYTES);
+  const pump = copyCapped(reader, fd, o.maxBytes ?? MAX_OUTPUT_FILE_BYTES, o.onLine && lineSplitter(o.onLine));
   let why: "killed" | "stopped" | undefined;
   let ending: Promise<void> | undefined;
   const end = (reason: "killed" | "stopped") => {
@@ -91,13 +93,19 @@ export function startShell(o: ShellStart): ShellTask {
 }
 
 /** Copies the stream into `fd` up to `max` bytes, then one line saying the rest was dropped; reads on to the end. */
-async function copyCapped(reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> }, fd: number, max: number): Promise<void> {
+async function copyCapped(
+  reader: { read(): Promise<{ done: boolean; value?: Uint8Array }> },
+  fd: number,
+  max: number,
+  lines?: { push(chunk: Uint8Array): void; end(): void },
+): Promise<void> {
   let written = 0;
   let cut = false;
   try {
     for (;;) {
       const { done, value: chunk } = await reader.read();
       if (done || !chunk) break;
+      lines?.push(chunk);
       if (cut) continue;
       const room = max - written;
       const part = chunk.length <= room ? chunk : chunk.subarray(0, room);
@@ -111,4 +119,25 @@ async function copyCapped(reader: { read(): Promise<{ done: boolean; value?: Uin
   } catch {
     // Cancelled, or the file became unwritable: what was written stays.
   }
+  lines?.end();
+}
+
+/** At most this many characters of one line reach `onLine`; a longer line is cut there (its end is dropped). */
+const MAX_LINE_CHARS = 2000;
+
+/** Splits a byte stream into lines for `onLine`: a final line without a newline still counts. */
+function lineSplitter(onLine: (line: string) => void): { push(chunk: Uint8Array): void; end(): void } {
+  const decoder = new TextDecoder();
+  let partial = "";
+  return {
+    push(chunk) {
+      const parts = (partial + decoder.decode(chunk, { stream: true })).split("\n");
+      partial = parts.pop()!.slice(0, MAX_LINE_CHARS);
+      for (const line of parts) onLine(line.replace(/\r$/, "").slice(0, MAX_LINE_CHARS));
+    },
+    end() {
+      const rest = partial + decoder.decode();
+      if (rest) onLine(rest.slice(0, MAX_LINE_CHARS));
+    },
+  };
 }

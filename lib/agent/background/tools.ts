@@ -7,6 +7,8 @@
 import type { Tool } from "../../tools/tool.ts";
 import { bashTool, bashToolWithBackground } from "../../tools/bash.ts";
 import { taskStopTool } from "../../tools/task-stop.ts";
+import { monitorTool } from "../../tools/monitor.ts";
+import { startMonitor } from "./monitor-task.ts";
 import { ToolError } from "../../tools/tool-error.ts";
 import { MAX_OUTPUT_FILE_BYTES } from "./shell-task.ts";
 import { processTasks, type TaskRegistry } from "./registry.ts";
@@ -38,9 +40,22 @@ export function backgroundWork(registry: TaskRegistry = processTasks()): Backgro
     const t = await registry.stop(id);
     return { id: t.id, type: t.type, label: t.label, ...(t.command === undefined ? {} : { command: t.command }) };
   });
+  const monitor = monitorTool((req) => {
+    let task: ReturnType<typeof startMonitor>;
+    try {
+      task = startMonitor(registry, { command: req.command, description: req.description, cwd: req.cwd, timeoutMs: req.timeoutMs, toolUseId: req.callId });
+    } catch (err) {
+      throw new ToolError(`Could not start the monitor: ${(err as Error).message}`);
+    }
+    return [
+      `Monitor started (task ${task.id}; it stops after ${req.timeoutMs} ms unless the command ends first, and you get one notice then: start a new one if you still need the watch).`,
+      "Each stdout line of the command reaches you as a notice. Keep working: do not poll or sleep. A notice may come while you wait for the user; it is not their reply.",
+      `Every line is also kept in ${task.outputFile}.`,
+    ].join("\n");
+  });
   return {
     registry,
-    tools: [taskStop],
+    tools: [taskStop, monitor],
     withBackgroundBash: (offered) => (offered.includes(taskStop) ? offered.map((t) => (t === bashTool ? bash : t)) : offered),
   };
 }

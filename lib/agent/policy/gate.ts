@@ -93,15 +93,17 @@ export class ToolGate {
       if (out.context.length) this.pending.set(call.id, out.context);
       hook = out.permission;
     }
-    if (tool.name === "Bash" && (settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
-    await permissions.prepare?.(tool);
-    const match = settings?.rules.decide(tool.name, input, this.opts.route(tool.name), this.opts.shellCwd?.());
+    // A tool that runs a shell command (Monitor) is judged as the Bash call of that command.
+    const judged = tool.asBash ? { tool: { ...tool, name: "Bash" }, input: { command: input.command } } : { tool, input };
+    if (judged.tool.name === "Bash" && (settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
+    await permissions.prepare?.(judged.tool);
+    const match = settings?.rules.decide(judged.tool.name, judged.input, this.opts.route(judged.tool.name), this.opts.shellCwd?.());
     const verdict = decide({
-      tool,
-      input,
+      tool: judged.tool,
+      input: judged.input,
       hook,
       rule: match && { behavior: match.behavior, path: match.rule.path !== undefined },
-      flagAllows: permissions.flagAllows(tool, input),
+      flagAllows: permissions.flagAllows(judged.tool, judged.input),
       mode: stricter(permissions.mode(), agent?.permissionMode),
     });
     const updated = input === given ? {} : { updatedInput: input };

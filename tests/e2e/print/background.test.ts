@@ -5,7 +5,7 @@
  * result and stream-json one per turn; a time limit; SIGTERM while waiting stopping everything.
  */
 import { afterEach, expect, test } from "bun:test";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type ModelServer, type RecordedRequest, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { baseEnv, PROGRAM, runAgent, tempDir } from "../../support/run.ts";
@@ -138,4 +138,30 @@ test("SIGTERM while waiting stops the tasks and exits 143", async () => {
   expect(pgrep(marker)).toBe("");
   expect(await new Response(proc.stdout).text()).toBe("");
   expect(existsSync(dir)).toBe(true);
+});
+
+test("Monitor: its lines reach the model as notices, then the stream's end; a Bash deny rule denies it as it would the command", async () => {
+  const dir = tempDir();
+  server = startModelServer([
+    reply(toolUse("Monitor", { command: "echo READY; echo DONE", description: "watch it", timeout_ms: 60_000 })),
+    reply(text("watching")),
+  ]);
+  const r = await runAgent(["-p", "watch"], { cwd: dir, model: server.url, env: BG });
+  expect(r.code).toBe(0);
+  const notices = server.requests.slice(2).map(lastUser).join("\n");
+  expect(notices).toMatch(/<summary>Monitor event: "watch it"<\/summary>\n<event>READY(\nDONE)?<\/event>/);
+  expect(notices).toContain('<summary>Monitor "watch it" stream ended</summary>');
+  expect(lastUser(server.requests[1]!)).toMatch(/^Monitor started \(task b[a-z0-9]{8};/);
+
+  mkdirSync(join(dir, ".claude"));
+  writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(echo:*)"] } }));
+  server.stop();
+  server = startModelServer([reply(toolUse("Monitor", { command: "echo hi", description: "denied", timeout_ms: 60_000 })), reply(text("refused"))]);
+  const denied = await runAgent(["-p", "watch"], { cwd: dir, model: server.url, env: BG });
+  expect(denied.code).toBe(0);
+  expect(denied.stdout).toBe("refused\n");
+  const result = server.requests[1]!.body.messages.at(-1).content[0];
+  expect(result.is_error).toBe(true);
+  expect(result.content).toContain("Permission to use Bash with command echo hi has been denied");
+  expect(server.requests.length).toBe(2);
 });

@@ -6,8 +6,9 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, statSync } from "node:fs";
 import { dirname } from "node:path";
-import { TaskRegistry, TaskStopError } from "../../../../lib/agent/background/registry.ts";
-import { noticeText } from "../../../../lib/agent/background/notice.ts";
+import { MAX_EVENT_CHARS, MAX_MONITOR_NOTICES, TaskRegistry, TaskStopError } from "../../../../lib/agent/background/registry.ts";
+import { type Notice, noticeText } from "../../../../lib/agent/background/notice.ts";
+import { startMonitor } from "../../../../lib/agent/background/monitor-task.ts";
 import { startShell } from "../../../../lib/agent/background/shell-task.ts";
 import { tempDir } from "../../../support/run.ts";
 import { until } from "../../../support/wait.ts";
@@ -100,4 +101,39 @@ test("a flooding command's file is capped, and the cut is said", async () => {
   const text = readFileSync(file, "utf8");
   expect(text.startsWith("x".repeat(1000))).toBe(true);
   expect(text.slice(1000)).toMatch(/^\n\[output cut: this file keeps the first 1000 bytes; the rest was dropped\]\n$/);
+});
+
+describe("a Monitor", () => {
+  test("its lines become one coalesced notice while it waits, then the stream's end is a notice", async () => {
+    const r = new TaskRegistry(() => {});
+    r.useSession(tempDir(), crypto.randomUUID());
+    const task = startMonitor(r, { command: "echo EV1; echo EV2; echo EV3", description: "count", cwd: tempDir(), timeoutMs: 60_000, toolUseId: "toolu_m" });
+    await until(() => r.running().length === 0);
+    const notices = r.takeNotices();
+    expect(notices.map((n) => [n.summary, n.event ?? n.status])).toEqual([
+      ['Monitor event: "count"', "EV1\nEV2\nEV3"],
+      ['Monitor "count" stream ended', "completed"],
+    ]);
+    expect(readFileSync(task.outputFile, "utf8")).toBe("EV1\nEV2\nEV3\n");
+  });
+
+  test("a flood is cut (said in the notice), and past its notice cap the monitor is stopped, saying why", async () => {
+    const r = new TaskRegistry(() => {});
+    r.useSession(tempDir(), crypto.randomUUID());
+    const task = startMonitor(r, { command: "yes flood", description: "flood", cwd: tempDir(), timeoutMs: 600_000 });
+    const seen: Notice[] = [];
+    // The model taking each notice as it comes, as the turns would.
+    while (r.running().length) {
+      await r.changed();
+      seen.push(...r.takeNotices());
+    }
+    seen.push(...r.takeNotices());
+    const events = seen.filter((n) => n.event !== undefined);
+    expect(events.length).toBeLessThanOrEqual(MAX_MONITOR_NOTICES);
+    expect(events.every((n) => n.event!.length <= MAX_EVENT_CHARS)).toBe(true);
+    expect(events.some((n) => (n.dropped ?? 0) > 0 && noticeText([n]).includes("were dropped"))).toBe(true);
+    const last = seen.at(-1)!;
+    expect(last).toMatchObject({ taskId: task.id, status: "killed" });
+    expect(last.summary).toContain(`more than ${MAX_MONITOR_NOTICES} notices`);
+  });
 });
