@@ -27,6 +27,7 @@ import type { ReplState } from "./commands.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { sessionMode } from "./permission.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
+import { confirmExit, followTasks, noticeTurn } from "./background.ts";
 
 /**
  * Runs the session until the user leaves. Returns 0 after a normal exit (servers shut down),
@@ -136,14 +137,25 @@ export async function runRepl(args: CliArgs): Promise<number> {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.
     let first = args.prompt?.trim() ? args.prompt : undefined;
     if (first !== undefined) term.print(`${PROMPT}${first}`);
+    // Background work (background.ts): notices become turns between the user's, /exit asks while tasks run.
+    const tasks = runtime.backgroundWork?.registry;
+    tasks?.useSession(cwd, state.conversation.sessionId);
+    const unfollow = tasks && followTasks(tasks, term, style);
     for (;;) {
+      const notice = first === undefined ? noticeTurn(tasks, style) : undefined;
+      if (notice) {
+        term.print(notice.line);
+        await turn.run(notice.input);
+        continue;
+      }
       const line = first ?? (await term.readLine());
       first = undefined;
       if (line === null) break;
       if (!line.trim()) continue;
       history.add(line);
-      if ((await turn.run(line)) === "exit") break;
+      if ((await turn.run(line)) === "exit" && (await confirmExit(tasks, term, style))) break;
     }
+    unfollow?.();
   } finally {
     term.close();
   }
