@@ -109,6 +109,8 @@ export class AgentRuntime {
               server: (name) => this.route(name)?.server,
               ready: () => this.connected,
               recordUsage: (model, usage) => this.subagentMeter.record(model, usage),
+              // Background agents, when this run has background work (background/agent-task.ts).
+              startInBackground: (o) => this.backgroundWork?.startAgent(o),
               skill: (name) => this.skills?.find(name),
               configured: () => this.configured.map((s) => s.name),
               cwd: opts.cwd,

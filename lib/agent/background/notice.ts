@@ -17,6 +17,8 @@ export interface Notice {
   /** A Monitor's event lines. */
   event?: string;
   exitCode?: number | null;
+  /** A background agent's report. */
+  result?: string;
   /** A Monitor's lines dropped because this notice was full. */
   dropped?: number;
 }
@@ -39,6 +41,7 @@ export function taskNotification(n: Notice): string {
   lines.push(`<summary>${esc(n.summary)}</summary>`);
   if (n.note) lines.push(`<note>${esc(n.note)}</note>`);
   if (n.event !== undefined) lines.push(`<event>${esc(n.event)}</event>`);
+  if (n.result !== undefined) lines.push(`<result>${esc(n.result)}</result>`);
   if (n.dropped) lines.push(`<note>${n.dropped} more event lines came while this notice waited and were dropped; the output file has them</note>`);
   lines.push("</task-notification>");
   return lines.join("\n");

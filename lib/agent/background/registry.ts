@@ -81,9 +81,10 @@ export class TaskRegistry {
     return () => this.listeners.delete(fn);
   }
 
-  /** A new task's id and output file path (the folder made on first use). */
-  allocate(prefix = "b"): { id: string; outputFile: string } {
+  /** A new task's id (or `given`, an agent's own id) and output file path (the folder made on first use). */
+  allocate(prefix = "b", given?: string): { id: string; outputFile: string } {
     this.folder ??= tasksFolder(this.session.cwd, this.session.id);
+    if (given && /^[a-z0-9]{1,40}$/.test(given) && !this.tasks.has(given)) return { id: given, outputFile: join(this.folder, `${given}.output`) };
     let id = newTaskId(prefix);
     while (this.tasks.has(id)) id = newTaskId(prefix);
     return { id, outputFile: join(this.folder, `${id}.output`) };

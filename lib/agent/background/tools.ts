@@ -5,10 +5,11 @@
  * only where TaskStop is offered, so a task the model starts is always one it can stop.
  */
 import type { Tool } from "../../tools/tool.ts";
-import { bashTool, bashToolWithBackground } from "../../tools/bash.ts";
+import { bashTool, bashToolWithBackground, MAX_BACKGROUND_TIMEOUT_MS } from "../../tools/bash.ts";
 import { taskStopTool } from "../../tools/task-stop.ts";
 import { monitorTool } from "../../tools/monitor.ts";
 import { startMonitor } from "./monitor-task.ts";
+import { type AgentTaskStart, startAgentTask } from "./agent-task.ts";
 import { ToolError } from "../../tools/tool-error.ts";
 import { MAX_OUTPUT_FILE_BYTES } from "./shell-task.ts";
 import { processTasks, type TaskRegistry } from "./registry.ts";
@@ -17,6 +18,8 @@ export interface BackgroundWork {
   registry: TaskRegistry;
   /** The opt-in tools, for the offer rule to filter: TaskStop, Monitor. */
   tools: Tool[];
+  /** Starts a background agent (the Agent tool's run_in_background); its id and output file. */
+  startAgent(o: Omit<AgentTaskStart, "timeoutMs">): { id: string; outputFile: string };
   /** `offered` with Bash in its background form when TaskStop is among them. */
   withBackgroundBash(offered: Tool[]): Tool[];
 }
@@ -56,6 +59,7 @@ export function backgroundWork(registry: TaskRegistry = processTasks()): Backgro
   return {
     registry,
     tools: [taskStop, monitor],
+    startAgent: (o) => startAgentTask(registry, { ...o, timeoutMs: MAX_BACKGROUND_TIMEOUT_MS }),
     withBackgroundBash: (offered) => (offered.includes(taskStop) ? offered.map((t) => (t === bashTool ? bash : t)) : offered),
   };
 }

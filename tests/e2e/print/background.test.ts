@@ -165,3 +165,21 @@ test("Monitor: its lines reach the model as notices, then the stream's end; a Ba
   expect(result.content).toContain("Permission to use Bash with command echo hi has been denied");
   expect(server.requests.length).toBe(2);
 });
+
+test("Agent with run_in_background: launched at once, its report comes as a notice turn", async () => {
+  const isSub = (req: RecordedRequest) => JSON.stringify(req.body.system ?? "").includes("You were started by another agent");
+  const route = (req: RecordedRequest) =>
+    isSub(req) ? reply(text("SUB_REPORT")) : lastUser(req).includes("<task-notification>") ? reply(text("got the report")) : reply(text("launched it"));
+  server = startModelServer([reply(toolUse("Agent", { description: "bg check", prompt: "P-bg", run_in_background: true })), route, route, route]);
+  const r = await runAgent(["-p", "delegate"], { cwd: tempDir(), model: server.url, env: { ...BG, AGENT_SUBAGENTS: "1" } });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("got the report\n");
+  const main = server.requests.filter((q) => !isSub(q));
+  const launched = lastUser(main[1]!);
+  const [, id, file] = launched.match(/agentId: (a[0-9a-f]{16})\n[\s\S]*output_file: (\S+)/)!;
+  const notice = lastUser(main[2]!);
+  expect(notice).toContain(`<task-id>${id}</task-id>`);
+  expect(notice).toContain('<summary>Agent "bg check" finished</summary>');
+  expect(notice).toMatch(/<result>[\s\S]* {2}SUB_REPORT[\s\S]*<\/result>/);
+  expect(await Bun.file(file!).text()).toContain("  SUB_REPORT");
+});
