@@ -26,6 +26,7 @@ import { startupFigure } from "./fig-startup.ts";
 import { structuredFigure } from "./fig-structured.ts";
 import { webFigure } from "./fig-web.ts";
 import { tasksFigure } from "./fig-tasks.ts";
+import { backgroundFigure } from "./fig-background.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
 import { versusFigure } from "./fig-versus.ts";
 import type { BenchContext, Figure } from "./figure.ts";
@@ -47,6 +48,7 @@ const FIGURES: Record<string, Figure> = {
   "bash-rules": bashRulesFigure,
   modern: modernFigure,
   tasks: tasksFigure,
+  background: backgroundFigure,
   structured: structuredFigure,
   web: webFigure,
   versus: versusFigure,
