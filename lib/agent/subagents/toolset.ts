@@ -9,6 +9,7 @@
  *   agent's depth is below MAX_DEPTH; the `--json-schema` tool is the parent turn's alone.
  */
 import type { Tool } from "../../tools/tool.ts";
+import { bashTool } from "../../tools/bash.ts";
 import type { AgentDefinition } from "./types.ts";
 
 /** Subagents of subagents, but no deeper: an agent at this depth is not offered the Agent tool. */
@@ -25,6 +26,9 @@ export interface ToolMatch {
   server(toolName: string): string | undefined;
 }
 
+/** Tools a subagent never gets: the run's own answer, and background work's. */
+const NOT_FOR_SUBAGENTS = new Set(["StructuredOutput", "TaskStop", "Monitor"]);
+
 /** A `tools` entry as a rule: `Agent(Explore)` and `Task` both name the Agent tool. */
 function ruleOf(entry: string): string {
   const base = entry.replace(/\(.*\)$/, "").trim();
@@ -37,7 +41,10 @@ function ruleOf(entry: string): string {
  */
 export function subagentTools(def: AgentDefinition, parentTools: readonly Tool[], depth: number, m: ToolMatch, extra: readonly Tool[] = []): Tool[] {
   const named = (t: Tool, list: readonly string[]) => list.some((e) => m.matches(t.name, ruleOf(e)));
-  let tools = parentTools.filter((t) => t.name !== "StructuredOutput");
+  // Background work is the main conversation's: its notices go there. A subagent gets Bash's first form and no TaskStop or Monitor.
+  let tools = parentTools
+    .filter((t) => !NOT_FOR_SUBAGENTS.has(t.name))
+    .map((t) => (t.name === "Bash" && t.inputSchema.properties?.run_in_background ? bashTool : t));
   if (def.tools) tools = tools.filter((t) => named(t, def.tools!));
   const limitTo = def.mcpServers?.names;
   if (limitTo?.length)

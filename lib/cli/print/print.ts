@@ -25,6 +25,7 @@ import { isStartError, Run, startExitCode } from "../run.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
 import type { ContentBlock } from "../../agent/messages.ts";
 import { waitForBackground } from "./background-wait.ts";
+import { taskEvents } from "../../agent/background/stream-events.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 
@@ -155,9 +156,15 @@ export async function runPrint(args: CliArgs): Promise<number> {
           },
         },
       );
+    const registry = s.backgroundWork?.registry;
+    // stream-json: each task's task_started, task_updated and task_notification, as Claude Code's -p prints them.
+    if (registry && args.outputFormat === "stream-json") {
+      registry.listen((e) => {
+        for (const event of taskEvents(e, conversation.sessionId)) writer.system(event);
+      });
+    }
     let outcome = await turn(prompt, args.maxTurns);
     // Background work: each notice is a further turn (background-wait.ts); --max-turns counts them.
-    const registry = s.backgroundWork?.registry;
     if (registry) {
       outcome = await waitForBackground(outcome, {
         registry,

@@ -117,6 +117,16 @@ test("stream-json: one result per turn; a time limit's stop is a notice turn", a
     .map((l) => JSON.parse(l))
     .filter((e) => e.type === "result");
   expect(results.map((e) => e.result)).toEqual(["waiting", "it was stopped"]);
+  const tasks = r.stdout
+    .trim()
+    .split("\n")
+    .map((l) => JSON.parse(l))
+    .filter((e) => e.type === "system" && e.subtype.startsWith("task_"));
+  expect(tasks.map((e) => [e.subtype, e.status ?? e.patch?.status ?? e.task_type])).toEqual([
+    ["task_started", "local_bash"],
+    ["task_updated", "killed"],
+    ["task_notification", "stopped"],
+  ]);
 });
 
 test("SIGTERM while waiting stops the tasks and exits 143", async () => {
@@ -182,4 +192,9 @@ test("Agent with run_in_background: launched at once, its report comes as a noti
   expect(notice).toContain('<summary>Agent "bg check" finished</summary>');
   expect(notice).toMatch(/<result>[\s\S]* {2}SUB_REPORT[\s\S]*<\/result>/);
   expect(await Bun.file(file!).text()).toContain("  SUB_REPORT");
+  // Background work is the main conversation's: the subagent gets Bash's first form, no TaskStop, no Monitor.
+  const subTools = server.requests.find(isSub)!.body.tools as { name: string; input_schema: { properties: object } }[];
+  expect(subTools.map((t) => t.name)).not.toContain("TaskStop");
+  expect(subTools.map((t) => t.name)).not.toContain("Monitor");
+  expect(Object.keys(subTools.find((t) => t.name === "Bash")!.input_schema.properties)).not.toContain("run_in_background");
 });
