@@ -129,26 +129,35 @@ test("stream-json: one result per turn; a time limit's stop is a notice turn", a
   ]);
 });
 
-test("SIGTERM while waiting stops the tasks and exits 143", async () => {
-  const dir = tempDir();
-  const marker = `bgsigterm${process.pid}`;
-  server = startModelServer([reply(toolUse("Bash", { command: `exec -a ${marker} sleep 300`, run_in_background: true })), reply(text("left it running"))]);
-  const env = { ...baseEnv(server.url), ...BG };
-  const proc = Bun.spawn([PROGRAM, "-p", "go"], { cwd: dir, env: env as Record<string, string>, stdout: "pipe", stderr: "pipe" });
-  let stderr = "";
-  const reading = (async () => {
-    for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk);
-  })();
-  await until(() => stderr.includes("waiting for 1 background task"));
-  expect(pgrep(marker)).not.toBe("");
-  proc.kill("SIGTERM");
-  expect(await proc.exited).toBe(143);
-  await reading;
-  expect(stderr).toMatch(/stopped background task b[a-z0-9]{8} \(exec -a bgsigterm\d+ sleep 300\): the run is ending\n$/);
-  expect(pgrep(marker)).toBe("");
-  expect(await new Response(proc.stdout).text()).toBe("");
-  expect(existsSync(dir)).toBe(true);
-});
+for (const [signal, code] of [
+  ["SIGTERM", 143],
+  ["SIGINT", 130],
+] as const) {
+  test(`${signal} while waiting stops the tasks and exits ${code}`, async () => {
+    const dir = tempDir();
+    const marker = `bg${signal}${process.pid}`;
+    server = startModelServer([reply(toolUse("Bash", { command: `exec -a ${marker} sleep 300`, run_in_background: true })), reply(text("left it running"))]);
+    const env = { ...baseEnv(server.url), ...BG };
+    const proc = Bun.spawn([PROGRAM, "-p", "go"], { cwd: dir, env: env as Record<string, string>, stdout: "pipe", stderr: "pipe" });
+    let stderr = "";
+    const reading = (async () => {
+      for await (const chunk of proc.stderr) stderr += new TextDecoder().decode(chunk);
+    })();
+    await until(() => stderr.includes("waiting for 1 background task"));
+    expect(pgrep(marker)).not.toBe("");
+    proc.kill(signal);
+    expect(await proc.exited).toBe(code);
+    await reading;
+    const lines = stderr.trimEnd().split("\n").slice(1);
+    // SIGINT names what it interrupted (lifecycle.ts's line); each task stopped is one line.
+    if (signal === "SIGINT")
+      expect(lines.shift()).toMatch(/^interrupted \(Ctrl-C\): the run stopped before it finished, during the run \(-p\), waiting for background task b[a-z0-9]{8}$/);
+    expect(lines).toEqual([expect.stringMatching(new RegExp(`^stopped background task b[a-z0-9]{8} \\(exec -a ${marker} sleep 300\\): the run is ending$`))]);
+    expect(pgrep(marker)).toBe("");
+    expect(await new Response(proc.stdout).text()).toBe("");
+    expect(existsSync(dir)).toBe(true);
+  });
+}
 
 test("Monitor: its lines reach the model as notices, then the stream's end; a Bash deny rule denies it as it would the command", async () => {
   const dir = tempDir();
