@@ -151,7 +151,9 @@ for (const [signal, code] of [
     const lines = stderr.trimEnd().split("\n").slice(1);
     // SIGINT names what it interrupted (lifecycle.ts's line); each task stopped is one line.
     if (signal === "SIGINT")
-      expect(lines.shift()).toMatch(/^interrupted \(Ctrl-C\): the run stopped before it finished, during the run \(-p\), waiting for background task b[a-z0-9]{8}$/);
+      expect(lines.shift()).toMatch(
+        /^interrupted \(Ctrl-C\): the run stopped before it finished, during the run \(-p\), waiting for background task b[a-z0-9]{8}$/,
+      );
     expect(lines).toEqual([expect.stringMatching(new RegExp(`^stopped background task b[a-z0-9]{8} \\(exec -a ${marker} sleep 300\\): the run is ending$`))]);
     expect(pgrep(marker)).toBe("");
     expect(await new Response(proc.stdout).text()).toBe("");
