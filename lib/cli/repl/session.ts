@@ -103,7 +103,11 @@ export async function runRepl(args: CliArgs): Promise<number> {
   run.begin(runtime);
   const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
   const resumedTurns = state.conversation.turns;
-  if (resumedTurns) term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));
+  if (resumedTurns) {
+    term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));
+    const lost = (await import("../../agent/background/lost.ts")).lostTasks(state.conversation.messages);
+    if (lost.length) term.print(style.dim(`Background tasks of the earlier run did not survive it (they were stopped when it ended): ${lost.join(", ")}`));
+  }
   const turn = new TurnRunner(runtime, state, term, style, args);
   // Asked as a permission question is: the status line waits for the answer, and Esc refuses and ends the turn.
   consent = samplingConsent(async (question, body) => {
