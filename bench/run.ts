@@ -24,6 +24,7 @@ import { bashRulesFigure } from "./fig-bash-rules.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
 import { structuredFigure } from "./fig-structured.ts";
+import { subagentsFigure } from "./fig-subagents.ts";
 import { webFigure } from "./fig-web.ts";
 import { tasksFigure } from "./fig-tasks.ts";
 import { backgroundFigure } from "./fig-background.ts";
@@ -50,6 +51,7 @@ const FIGURES: Record<string, Figure> = {
   tasks: tasksFigure,
   background: backgroundFigure,
   structured: structuredFigure,
+  subagents: subagentsFigure,
   web: webFigure,
   versus: versusFigure,
   release: releaseFigure,

@@ -1,5 +1,5 @@
 /**
- * MCP in the interactive session through a real terminal (tmux): servers connect in the
+ * MCP in the interactive session through a pseudo-terminal (tests/support/pty-term.ts): servers connect in the
  * background while the prompt is already usable, a turn waits for the ones still connecting and
  * says which, sampling asks the user first, and /mcp shows each server's state.
  */
@@ -8,7 +8,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
 import { fixtureServer, writeMcpConfig } from "../../support/run.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, launchAgent, startAgent, stopAgent, submit, waitUntil } from "../../support/repl.ts";
 
 afterEach(stopAgent);
@@ -16,7 +15,7 @@ afterEach(stopAgent);
 /** A server slow to start makes these tests longer than the others (ms). */
 const SLOW_TEST_MS = 45_000;
 
-describe.skipIf(!TMUX)("MCP in the session", () => {
+describe("MCP in the session", () => {
   test(
     "the prompt is there while a server takes 10 s to start; the first turn waits for it, says so, and gets its tools",
     async () => {
