@@ -84,6 +84,14 @@ export function startShell(o: ShellStart): ShellTask {
     await reader.cancel().catch(() => {});
     await pump;
     release();
+    // As Claude Code ends the file of a command that exited by itself.
+    if (!why && proc.exitCode !== null) {
+      try {
+        writeSync(fd, `\n[exited with code ${proc.exitCode}]\n`);
+      } catch {
+        // The notice still says it.
+      }
+    }
     closeSync(fd);
     const signal = proc.signalCode === null ? null : String(proc.signalCode);
     if (why) return { status: why, exitCode: proc.exitCode, signal };

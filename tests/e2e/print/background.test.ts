@@ -54,7 +54,7 @@ test("a background command: the run waits, says for what, and its notice is a fu
   expect(notice).toContain(`<output-file>${file}</output-file>`);
   expect(notice).toContain("<status>completed</status>");
   expect(notice).toContain('<summary>Background command "wait for go" completed (exit code 0)</summary>');
-  expect(await Bun.file(file!).text()).toBe("bg-finished\n");
+  expect(await Bun.file(file!).text()).toBe("bg-finished\n\n[exited with code 0]\n");
 });
 
 test("an HTTP server in the background: reached, then stopped by TaskStop, with nothing left and no wait", async () => {

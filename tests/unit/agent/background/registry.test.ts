@@ -35,7 +35,8 @@ describe("a background shell", () => {
     const [notice] = registry.takeNotices();
     expect(notice).toMatchObject({ taskId: task.id, toolUseId: "toolu_1", outputFile: task.outputFile, status: "completed", exitCode: 0 });
     expect(notice!.summary).toBe('Background command "two lines" completed (exit code 0)');
-    expect(readFileSync(task.outputFile, "utf8")).toBe("out\nerr\n");
+    // Claude Code's last line for a command that exited by itself.
+    expect(readFileSync(task.outputFile, "utf8")).toBe("out\nerr\n\n[exited with code 0]\n");
     const text = noticeText([notice!]);
     expect(text).toContain(`<task-id>${task.id}</task-id>`);
     expect(text).toContain("<status>completed</status>");
@@ -100,7 +101,7 @@ test("a flooding command's file is capped, and the cut is said", async () => {
   expect(end.status).toBe("completed");
   const text = readFileSync(file, "utf8");
   expect(text.startsWith("x".repeat(1000))).toBe(true);
-  expect(text.slice(1000)).toMatch(/^\n\[output cut: this file keeps the first 1000 bytes; the rest was dropped\]\n$/);
+  expect(text.slice(1000)).toMatch(/^\n\[output cut: this file keeps the first 1000 bytes; the rest was dropped\]\n\n\[exited with code 0\]\n$/);
 });
 
 describe("a Monitor", () => {
@@ -114,7 +115,7 @@ describe("a Monitor", () => {
       ['Monitor event: "count"', "EV1\nEV2\nEV3"],
       ['Monitor "count" stream ended', "completed"],
     ]);
-    expect(readFileSync(task.outputFile, "utf8")).toBe("EV1\nEV2\nEV3\n");
+    expect(readFileSync(task.outputFile, "utf8")).toBe("EV1\nEV2\nEV3\n\n[exited with code 0]\n");
   });
 
   test("a flood is cut (said in the notice), and past its notice cap the monitor is stopped, saying why", async () => {
