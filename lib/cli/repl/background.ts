@@ -10,6 +10,7 @@ import { noticeText } from "../../agent/background/notice.ts";
 import type { ContentBlock } from "../../agent/messages.ts";
 import type { Style } from "../ui/style.ts";
 import type { Terminal } from "./terminal.ts";
+import { terminalText } from "../../shared/terminal-text.ts";
 
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 1000))}s`;
 
@@ -29,7 +30,7 @@ export async function tasksCommand(args: string, registry: TaskRegistry | undefi
       const t = await registry.stop(stop[1]!);
       return `Stopped ${t.id} (${oneLine(t.label)}) and every process it started.\n`;
     } catch (err) {
-      return `error: ${(err as Error).message}\n`;
+      return `error: ${terminalText((err as Error).message, { oneLine: true })}\n`;
     }
   }
   if (args.trim()) return "usage: /tasks, or /tasks stop <id>\n";
