@@ -216,16 +216,16 @@ export class AgentRuntime {
       ...(this.subagents ? [this.subagents.tool] : []),
       ...(this.backgroundWork?.tools ?? []),
     ];
-    const offered = offeredTools(mine, this.opts.offer ?? NOTHING_ASKED);
-    const own = this.backgroundWork ? this.backgroundWork.withBackgroundBash(offered) : offered;
+    const own = offeredTools(mine, this.opts.offer ?? NOTHING_ASKED);
     const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
     let all = this.disabled.size ? pinned.tools.filter((t) => !this.disabled.has(pinned.routes[t.name]?.server ?? "")) : pinned.tools;
     const settingsDeny = this.opts.settings?.removes;
     if (settingsDeny) all = all.filter((t) => !settingsDeny(t.name, pinned.routes[t.name]));
     const denied = this.opts.disallowedTools;
-    if (!denied.length) return all;
-    return all.filter((t) => !denied.some((rule) => this.matchesRule(t.name, rule)));
+    if (denied.length) all = all.filter((t) => !denied.some((rule) => this.matchesRule(t.name, rule)));
+    // Bash's background form only beside a TaskStop still on offer (background/tools.ts).
+    return this.backgroundWork ? this.backgroundWork.withBackgroundBash(all) : all;
   }
 
   /**

@@ -209,3 +209,21 @@ test("Agent with run_in_background: launched at once, its report comes as a noti
   expect(subTools.map((t) => t.name)).not.toContain("Monitor");
   expect(Object.keys(subTools.find((t) => t.name === "Bash")!.input_schema.properties)).not.toContain("run_in_background");
 });
+
+test("the first request: Bash's second form and TaskStop, Monitor only when asked; --disallowedTools TaskStop keeps Bash's first form", async () => {
+  const tools = async (env: Record<string, string>, flags: string[] = []) => {
+    server?.stop();
+    server = startModelServer([reply(text("ok"))]);
+    const r = await runAgent(["-p", "hi", ...flags], { cwd: tempDir(), model: server.url, env });
+    expect(r.code).toBe(0);
+    return (server.requests[0]!.body.tools as { name: string; input_schema: { properties: object } }[]).map((t) =>
+      t.name === "Bash" ? `Bash(${Object.keys(t.input_schema.properties).join(",")})` : t.name,
+    );
+  };
+  const plain = "Bash(command,timeout,description)";
+  const background = "Bash(command,timeout,description,run_in_background)";
+  expect(await tools({})).toEqual(["Read", "Write", "Edit", plain, "Glob", "Grep"]);
+  expect(await tools(BG)).toEqual(["Read", "Write", "Edit", background, "Glob", "Grep", "TaskStop", "Monitor"]);
+  expect(await tools({}, ["--allowedTools", "Monitor"])).toEqual(["Read", "Write", "Edit", background, "Glob", "Grep", "TaskStop", "Monitor"]);
+  expect(await tools(BG, ["--disallowedTools", "TaskStop"])).toEqual(["Read", "Write", "Edit", plain, "Glob", "Grep", "Monitor"]);
+});
