@@ -69,6 +69,8 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
       runtime.opts.settings?.restart("clear");
       state.conversation.clear(state.session.fresh());
       state.tools = new ToolState(state.tools.projectDir);
+      // Later background tasks write to the new session's tasks folder; running ones go on.
+      runtime.backgroundWork?.registry.useSession(runtime.opts.cwd, state.conversation.sessionId);
       return "Conversation cleared.\n";
     case "cost":
       return `${describeUsage(runtime.meter)}\n`;

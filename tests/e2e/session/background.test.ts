@@ -17,12 +17,16 @@ const ARGS = ["--allowedTools", "Bash"];
 
 describe("background work in the session", () => {
   test(
-    "the status line counts running tasks; /tasks lists them; a notice becomes a turn once the prompt is idle",
+    "the status line counts running tasks; /tasks lists them; a notice waits while the user types, then becomes a turn",
     async () => {
       const { term, server, dir } = await startAgent(
         [
           reply(toolUse("Bash", { command: "while [ ! -f go ]; do sleep 0.05; done; echo served", run_in_background: true, description: "wait for go" })),
           reply(text("started it")),
+          (req) => {
+            expect(JSON.stringify(req.body.messages.at(-1))).toContain("typed meanwhile");
+            return reply(text("answered the user"));
+          },
           (req) => {
             expect(JSON.stringify(req.body.messages.at(-1))).toContain("completed (exit code 0)");
             return reply(text("heard the notice"));
@@ -34,12 +38,18 @@ describe("background work in the session", () => {
       await term.waitFor((s) => s.includes("started it") && s.includes("1 background task running · /tasks"));
       await submit(term, "/tasks");
       await term.waitFor(/b[a-z0-9]{8} {2}running {2}\d+s {2}shell: wait for go/);
+      // The user starts typing; the task ends meanwhile: its notice waits for the user's turn.
+      await term.type("typed meanwhile");
+      await term.waitFor("> typed meanwhile");
       writeFileSync(join(dir, "go"), "");
+      await term.waitFor((s) => !s.includes("background task running"));
+      expect(server.requests.length).toBe(2);
+      await term.keys("Enter");
       await term.waitFor((s) => s.includes("heard the notice") && atPrompt(s));
       const screen = await term.screen();
+      expect(screen.indexOf("answered the user")).toBeLessThan(screen.indexOf("heard the notice"));
       expect(screen).toMatch(/⎿ background notice for the model: b[a-z0-9]{8}: Background command "wait for go" completed \(exit code 0\)/);
-      expect(screen).not.toContain("background task running");
-      expect(server.requests.length).toBe(3);
+      expect(server.requests.length).toBe(4);
     },
     TEST_TIMEOUT_MS,
   );
