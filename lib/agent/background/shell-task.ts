@@ -84,13 +84,12 @@ export function startShell(o: ShellStart): ShellTask {
     await reader.cancel().catch(() => {});
     await pump;
     release();
-    // As Claude Code ends the file of a command that exited by itself.
-    if (!why && proc.exitCode !== null) {
-      try {
-        writeSync(fd, `\n[exited with code ${proc.exitCode}]\n`);
-      } catch {
-        // The notice still says it.
-      }
+    // The file's last line, as Claude Code writes it: how the command ended.
+    const last = why ? "[killed]" : proc.exitCode !== null ? `[exited with code ${proc.exitCode}]` : undefined;
+    try {
+      if (last) writeSync(fd, `\n${last}\n`);
+    } catch {
+      // The notice still says it.
     }
     closeSync(fd);
     const signal = proc.signalCode === null ? null : String(proc.signalCode);

@@ -24,12 +24,11 @@ const lastUser = (req: RecordedRequest): string => {
 };
 
 /** What each program shows the model, reduced to its shape. */
-async function shape(program: "claude" | "agent") {
-  const server = startModelServer([
-    reply(toolUse("Bash", { command: "echo SIDE_BY_SIDE", run_in_background: true, description: "bg side" }, "toolu_side")),
-    reply(text("started")),
-    reply(text("heard it")),
-  ]);
+async function shape(
+  program: "claude" | "agent",
+  input: Record<string, unknown> = { command: "echo SIDE_BY_SIDE", run_in_background: true, description: "bg side" },
+) {
+  const server = startModelServer([reply(toolUse("Bash", input, "toolu_side")), reply(text("started")), reply(text("heard it"))]);
   try {
     const dir = tempDir();
     const home = tempDir("agent-home-");
@@ -56,6 +55,8 @@ async function shape(program: "claude" | "agent") {
       toolUseId: notice.includes("<tool-use-id>toolu_side</tool-use-id>"),
       outputFile: file !== undefined && notice.includes(`<output-file>${file}</output-file>`),
       summary: notice.match(/<summary>(.*)<\/summary>/)?.[1],
+      status: notice.match(/<status>(.*)<\/status>/)?.[1],
+      note: notice.includes("<note>"),
       output: file && existsSync(file) ? await Bun.file(file).text() : undefined,
     };
   } finally {
@@ -69,5 +70,13 @@ describe.skipIf(!HAVE_CLAUDE)("a background command side by side with Claude Cod
     const ours = await shape("agent");
     expect(ours).toEqual(cc);
     expect(ours).toMatchObject({ code: 0, calls: 3, summary: 'Background command "bg side" completed (exit code 0)' });
+  }, 120_000);
+
+  test("a command stopped at its background time limit: the same notice, status killed, with a note", async () => {
+    const input = { command: "sleep 300", run_in_background: true, description: "bg limit", timeout: 1500 };
+    const cc = await shape("claude", input);
+    const ours = await shape("agent", input);
+    expect(ours).toEqual(cc);
+    expect(ours).toMatchObject({ status: "killed", note: true, summary: 'Background command "bg limit" was stopped after reaching its background time limit' });
   }, 120_000);
 });
