@@ -29,6 +29,7 @@ import { structuredFigure } from "./fig-structured.ts";
 import { subagentsFigure } from "./fig-subagents.ts";
 import { webFigure } from "./fig-web.ts";
 import { tasksFigure } from "./fig-tasks.ts";
+import { backgroundFigure } from "./fig-background.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
 import { toolsListFigure } from "./fig-tools-list.ts";
 import { versusFigure } from "./fig-versus.ts";
@@ -52,6 +53,7 @@ const FIGURES: Record<string, Figure> = {
   sandbox: sandboxFigure,
   modern: modernFigure,
   tasks: tasksFigure,
+  background: backgroundFigure,
   structured: structuredFigure,
   subagents: subagentsFigure,
   web: webFigure,

@@ -75,6 +75,11 @@ export interface Tool {
    */
   asksPermission?: boolean;
   /**
+   * True for a tool that runs its `command` input as a shell command (Monitor): the permission
+   * decision judges the call exactly as a Bash call of that command (rules, flags, mode).
+   */
+  asBash?: boolean;
+  /**
    * The call's input in a few words for a display line (`npm test`, `src/a.ts`); undefined (or
    * no `summary`) shows `key: value` pairs instead.
    */

@@ -90,6 +90,7 @@ export function helpText(runtime: AgentRuntime, interactive: boolean): string {
       "  /plan   turn plan mode on (read and plan, no edits), or show where the plan is",
       "  /todos  the model's task list",
       "  /status the model, the working directory, servers, and whether Bash runs in the sandbox",
+      "  /tasks  background tasks; /tasks stop <id> stops one",
       "  /exit   leave",
     );
   const custom = listCustomCommands(runtime.opts.cwd);

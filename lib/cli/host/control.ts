@@ -1,7 +1,7 @@
 /**
  * The host's control requests (the Agent SDK's `SDKControlRequest` subtypes we serve):
  * `initialize`, `interrupt`, `set_permission_mode`, `set_model`, `mcp_status`, `mcp_reconnect`,
- * `mcp_toggle` and `mcp_message`. Each gets exactly one `control_response` with its
+ * `mcp_toggle`, `mcp_message` and `stop_task`. Each gets exactly one `control_response` with its
  * `request_id`: success with its payload, or an error naming the subtype. An unknown subtype is
  * an error answer, never silence.
  */
@@ -122,6 +122,13 @@ async function answer(request: { subtype: string; [k: string]: unknown }, state:
       if (!runtime.registry?.snapshot().some((s) => s.name === name)) throw new Error(`no MCP server named "${name}"`);
       if (request.enabled === false) runtime.disabled.add(name);
       else runtime.disabled.delete(name);
+      return {};
+    }
+    case "stop_task": {
+      // The SDK's stopTask: the same register and checks as the model's TaskStop.
+      const tasks = runtime.backgroundWork?.registry;
+      if (!tasks) throw new Error("this run has no background tasks");
+      await tasks.stop(String(request.task_id ?? ""));
       return {};
     }
     default:
