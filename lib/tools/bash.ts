@@ -109,6 +109,10 @@ const BACKGROUND_INPUT = toolInput({
     type: "boolean",
     description: "true runs the command in the background: you get a task id and an output file at once, and a notice when it ends",
   },
+  dangerouslyDisableSandbox: {
+    type: "boolean",
+    description: "Run this command outside the OS sandbox, when one is on. Only where the settings allow it, and the user is always asked first",
+  },
 });
 
 /**
