@@ -35,6 +35,17 @@ export interface SearchExclusions {
   covers(path: string): boolean;
 }
 
+/**
+ * Called around every change a built-in tool makes to a file (Edit, Write, NotebookEdit), so the
+ * file can be kept as it was first (checkpoints). Neither call throws.
+ */
+export interface FileChangeHook {
+  /** `path` (absolute) is about to change. */
+  before(path: string): void;
+  /** `path` now holds `bytes`. */
+  after(path: string, bytes: Uint8Array): void;
+}
+
 /** Per-call context: the working directory every relative path resolves against, and cancellation. */
 export interface ToolContext {
   cwd: string;
@@ -51,6 +62,8 @@ export interface ToolContext {
   callId?: string;
   /** Paths the run's Read rules deny: Grep and Glob leave them out of the search itself. */
   excluded?: SearchExclusions;
+  /** Checkpoints of files before they change; absent when they are off. */
+  fileChange?: FileChangeHook;
 }
 
 export interface Tool {

@@ -22,6 +22,7 @@ import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
 import { skillGate } from "../../agent/policy/skill-permission.ts";
 import { isStartError, Run, startExitCode } from "../run.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
+import { runCheckpoints } from "../../agent/checkpoints/open.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 
@@ -53,6 +54,7 @@ type Result = {
  * @throws only the error of a failed stdout write other than EPIPE (index.ts prints its line).
  */
 export async function runPrint(args: CliArgs): Promise<number> {
+  if (args.rewindFiles !== undefined) return (await import("./rewind-files.ts")).runRewindFiles(args);
   const started = performance.now();
   const cwd = process.cwd();
   const writer = new OutputWriter(args.outputFormat);
@@ -120,6 +122,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
         maxTurns: args.maxTurns,
         debug: args.debug,
         outputSchema: args.outputSchema,
+        checkpoints: await runCheckpoints(false, run, stderr),
       },
       {
         input: prompt,
