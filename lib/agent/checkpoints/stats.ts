@@ -3,10 +3,12 @@
  * removed (`−M`), counted by a line diff from the kept state to what the file holds now (the
  * Agent SDK's `insertions` and `deletions`). Binary or very large content counts no lines.
  */
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { diffLines } from "diff";
 import type { FileStep } from "./plan.ts";
 import type { BackupStore } from "./store.ts";
+import type { TrackedFile } from "./row.ts";
+import type { Snapshot } from "./tracker.ts";
 
 /** Content larger than this (bytes) is not diffed: its lines count 0. */
 const MAX_DIFF_BYTES = 2 * 1024 * 1024;
@@ -18,8 +20,32 @@ export interface LineStats {
 
 /** Lines the turns added and removed in `step`'s file (its kept state → now). Never throws. */
 export function stepStats(step: FileStep, store: BackupStore): LineStats {
-  const before = step.target.backupFileName === null ? "" : text(() => store.read(step.target));
+  const before = kept(step.target, store);
   const now = step.now === null ? "" : typeof step.now === "string" && step.now.length === 64 ? text(() => readFileSync(step.path)) : undefined;
+  return count(before, now);
+}
+
+/**
+ * What the turn of `messageId` changed, per file: from its backup to the file's next backup (a
+ * later turn's), or to what the file holds now when no later turn changed it.
+ */
+export function messageStats(snapshots: ReadonlyMap<string, Snapshot>, messageId: string, store: BackupStore): (LineStats & { path: string })[] {
+  const all = [...snapshots.values()];
+  const at = all.findIndex((s) => s.messageId === messageId);
+  if (at < 0) return [];
+  return Object.entries(all[at]!.trackedFileBackups).map(([path, file]) => {
+    const later = all.slice(at + 1).find((s) => s.trackedFileBackups[path])?.trackedFileBackups[path];
+    const after = later ? kept(later, store) : (text(() => readFileSync(path)) ?? (existsSync(path) ? undefined : ""));
+    return { path, ...count(kept(file, store), after) };
+  });
+}
+
+function kept(file: TrackedFile, store: BackupStore): string | undefined {
+  if (file.hashOnly) return undefined;
+  return file.backupFileName === null ? "" : text(() => store.read(file));
+}
+
+function count(before: string | undefined, now: string | undefined): LineStats {
   if (before === undefined || now === undefined) return { insertions: 0, deletions: 0 };
   let insertions = 0;
   let deletions = 0;

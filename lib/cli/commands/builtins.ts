@@ -86,6 +86,7 @@ export function helpText(runtime: AgentRuntime, interactive: boolean): string {
       "  /permissions  the settings' permission rules, each with its file",
       "  /hooks  the settings' hooks, each with its file",
       "  /agents the agent types the Agent tool can start, with their origin and tools",
+      "  /rewind go back to an earlier message: code, conversation or both (also Esc twice)",
       "  /exit   leave",
     );
   const custom = listCustomCommands(runtime.opts.cwd);

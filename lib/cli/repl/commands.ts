@@ -1,6 +1,6 @@
 /**
  * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools, /skills,
- * /model [id], /cost, /compact [instructions], /permissions, /hooks and /agents (every agent type with its origin and tools) (the settings' rules and hooks with their files). Text commands reuse print mode's output (builtins.ts) so both modes agree.
+ * /model [id], /cost, /compact [instructions], /permissions, /hooks, /rewind (turn-runner.ts runs its dialog) and /agents (every agent type with its origin and tools) (the settings' rules and hooks with their files). Text commands reuse print mode's output (builtins.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../../agent/runtime.ts";
 import type { Conversation } from "../../agent/conversation.ts";
@@ -16,6 +16,7 @@ import { describeCompaction } from "../../agent/compact.ts";
 import { reconnect } from "./reconnect.ts";
 import { describeHooks, describeRules } from "../../agent/policy/rules-listing.ts";
 import { describeAgents } from "../../agent/subagents/describe.ts";
+import type { FileCheckpoints } from "../../agent/checkpoints/tracker.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
 export const REPL_BUILTINS: ReadonlySet<string> = new Set([
@@ -31,6 +32,7 @@ export const REPL_BUILTINS: ReadonlySet<string> = new Set([
   "permissions",
   "hooks",
   "agents",
+  "rewind",
 ]);
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
@@ -40,6 +42,8 @@ export interface ReplState {
   session: OpenedSession;
   /** What the tools remember in this conversation (Bash's directory, files seen); `/clear` starts it afresh. */
   tools: ToolState;
+  /** File checkpoints (on unless the settings turn them off); `/rewind` goes back to them. */
+  checkpoints?: FileCheckpoints;
 }
 
 /**

@@ -27,6 +27,7 @@ import type { ReplState } from "./commands.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { sessionMode } from "./permission.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
+import { runCheckpoints } from "../../agent/checkpoints/open.ts";
 
 /**
  * Runs the session until the user leaves. Returns 0 after a normal exit (servers shut down),
@@ -100,7 +101,12 @@ export async function runRepl(args: CliArgs): Promise<number> {
   log = (line) => term.print(line);
   progress.attach({ setNotice: (line) => term.setNotice(line), print: (text) => term.print(text) });
   run.begin(runtime);
-  const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
+  const state: ReplState = {
+    conversation: session.conversation,
+    session,
+    tools: new ToolState(cwd),
+    checkpoints: await runCheckpoints(true, run, (line) => term.print(ourColoursOnly(line))),
+  };
   const resumedTurns = state.conversation.turns;
   if (resumedTurns) term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));
   const turn = new TurnRunner(runtime, state, term, style, args);
