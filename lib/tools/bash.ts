@@ -62,6 +62,8 @@ export const bashTool: Tool = {
     if (command.trim() === "") throw new ToolError("command is empty");
     const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
     const state = ctx.toolState;
+    // Checkpoints: the work tree is recorded before a turn's first command (agent/checkpoints/git-tree.ts).
+    ctx.fileChange?.beforeShell?.(state?.shellCwd ?? ctx.cwd);
     if (!state) return formatResult(await runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal }), timeoutMs);
     const { cwd, note } = state.shellDirectory();
     // What the command does to files the model has seen counts as seen; earlier outside changes still count as unseen.

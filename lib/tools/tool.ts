@@ -44,6 +44,8 @@ export interface FileChangeHook {
   before(path: string): void;
   /** `path` now holds `bytes`. */
   after(path: string, bytes: Uint8Array): void;
+  /** A shell command is about to run in `cwd` (Bash): what it may change is recorded first. */
+  beforeShell?(cwd: string): void;
 }
 
 /** Per-call context: the working directory every relative path resolves against, and cancellation. */

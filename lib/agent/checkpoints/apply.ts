@@ -15,7 +15,7 @@
  */
 import { existsSync, fsyncSync, lstatSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
-import type { FileStep, RewindPlan } from "./plan.ts";
+import { type FileStep, readTarget, type RewindPlan } from "./plan.ts";
 import { type BackupStore, realParent } from "./store.ts";
 
 const JOURNAL = "rewind-journal.json";
@@ -53,7 +53,7 @@ function stepProblem(step: FileStep, store: BackupStore): string | undefined {
   if (target.realParentDir && parent && parent !== target.realParentDir) return `the folder of ${path} now leads to ${parent}; not writing through it`;
   if (target.backupFileName !== null) {
     try {
-      store.read(target);
+      readTarget(target, store);
     } catch (err) {
       return `${path}: ${(err as Error).message}`;
     }
@@ -79,8 +79,8 @@ export function applyRewind(plan: RewindPlan, store: BackupStore, overwrite: boo
       const temp = files[i]!.temp;
       if (!temp) return;
       mkdirSync(dirname(step.path), { recursive: true });
-      const mode = existsSync(step.path) && step.now !== "symlink" ? lstatSync(step.path).mode & 0o7777 : 0o644;
-      writeFileSync(temp, store.read(step.target), { mode });
+      const mode = existsSync(step.path) && step.now !== "symlink" ? lstatSync(step.path).mode & 0o7777 : (step.target.mode ?? 0o644);
+      writeFileSync(temp, readTarget(step.target, store), { mode });
       fsync(temp);
     });
   } catch (err) {

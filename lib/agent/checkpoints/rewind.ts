@@ -20,7 +20,7 @@ export interface RewindPreview extends LineStats {
  * @throws Error (one line) when the session has no checkpoint with that id.
  */
 export function previewRewind(checkpoints: FileCheckpoints, messageId: string, overwrite = false): RewindPreview {
-  const plan = planRewind(checkpoints.snapshots, messageId);
+  const plan = planRewind(checkpoints.snapshots, messageId, checkpoints.store);
   const stats = totalStats(plan.steps, checkpoints.store);
   return { plan, ...stats, problems: rewindProblems(plan, checkpoints.store, overwrite) };
 }
@@ -29,8 +29,9 @@ export function previewRewind(checkpoints: FileCheckpoints, messageId: string, o
  * Rewinds the files to their state at `messageId` (apply.ts: whole or not at all). Returns the files changed.
  * @throws Error (one line) for an unknown id; RewindError for what stops it, nothing changed.
  */
-export function rewindFiles(checkpoints: FileCheckpoints, messageId: string, overwrite = false): FileStep[] {
-  return applyRewind(planRewind(checkpoints.snapshots, messageId), checkpoints.store, overwrite);
+export function rewindFiles(checkpoints: FileCheckpoints, messageId: string, overwrite = false): { steps: FileStep[]; notes: string[] } {
+  const plan = planRewind(checkpoints.snapshots, messageId, checkpoints.store);
+  return { steps: applyRewind(plan, checkpoints.store, overwrite), notes: plan.notes };
 }
 
 /** One line per file: what the rewind did (or would do) to it. */

@@ -13,6 +13,10 @@ import type { Backup, ContentHash } from "./store.ts";
 export interface TrackedFile extends Backup {
   /** SHA-256 of the file as the agent's last change in this turn left it; null: the agent deleted it. */
   left?: ContentHash;
+  /** Only in a plan, never saved: the git blob holding the content (a file Bash changed), its work tree and mode. */
+  blob?: string;
+  root?: string;
+  mode?: number;
 }
 
 export interface FileHistoryRow {
@@ -36,4 +40,6 @@ export interface TreeSnapshot {
   tree?: string;
   /** Why there is no tree: outside git, too large, git failed. */
   skipped?: string;
+  /** When it was taken (ISO 8601): against a file's backupTime, which came first in the turn. */
+  time?: string;
 }

@@ -5,7 +5,7 @@
  */
 import { existsSync, readFileSync } from "node:fs";
 import { diffLines } from "diff";
-import type { FileStep } from "./plan.ts";
+import { type FileStep, readTarget } from "./plan.ts";
 import type { BackupStore } from "./store.ts";
 import type { TrackedFile } from "./row.ts";
 import type { Snapshot } from "./tracker.ts";
@@ -42,7 +42,7 @@ export function messageStats(snapshots: ReadonlyMap<string, Snapshot>, messageId
 
 function kept(file: TrackedFile, store: BackupStore): string | undefined {
   if (file.hashOnly) return undefined;
-  return file.backupFileName === null ? "" : text(() => store.read(file));
+  return file.backupFileName === null ? "" : text(() => readTarget(file, store));
 }
 
 function count(before: string | undefined, now: string | undefined): LineStats {

@@ -77,6 +77,11 @@ export class BackupStore {
     return join(this.root, this.sessionId);
   }
 
+  /** The session's own git object store (git-tree.ts). */
+  get gitDir(): string {
+    return join(this.dir, "git");
+  }
+
   /**
    * Keeps `path` as it is now and returns its record. `previous`: the file's latest backup, reused
    * when the content has not changed since (no new file).

@@ -11,6 +11,7 @@
 import type { FileChangeHook } from "../../tools/tool.ts";
 import type { FileHistoryRow, TrackedFile, TreeSnapshot } from "./row.ts";
 import { type BackupStore, sha256 } from "./store.ts";
+import { snapshotTree } from "./git-tree.ts";
 
 export type Snapshot = FileHistoryRow["snapshot"];
 
@@ -22,6 +23,8 @@ export interface TrackerOptions {
   record(row: FileHistoryRow): void;
   /** One line for the user. */
   warn(line: string): void;
+  /** A --debug line. */
+  debug?(line: string): void;
   /** Rows of the resumed session, oldest first. */
   rows?: Iterable<FileHistoryRow>;
 }
@@ -37,6 +40,9 @@ export class FileCheckpoints {
   readonly hook: FileChangeHook = {
     before: (path) => this.before(path),
     after: (path, bytes) => this.after(path, bytes),
+    beforeShell: (cwd) => {
+      if (this.current && !this.current.tree) this.setTree(snapshotTree(cwd, this.opts.store.gitDir, this.opts.debug));
+    },
   };
 
   constructor(private readonly opts: TrackerOptions) {

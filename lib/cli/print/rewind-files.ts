@@ -34,7 +34,8 @@ export async function runRewindFiles(args: CliArgs): Promise<number> {
     return err.usage ? 2 : 1;
   }
   try {
-    const steps = rewindFiles(checkpoints, id, args.rewindOverwrite);
+    const { steps, notes } = rewindFiles(checkpoints, id, args.rewindOverwrite);
+    for (const note of notes) stderr(`note: ${note}`);
     const head = steps.length ? `Files rewound to their state at message ${id}:` : `Files are already as they were at message ${id}; nothing to rewind.`;
     await writeStdout(ourColoursOnly([head, ...steps.map((s) => `  ${describeStep(s)}`)].join("\n")) + "\n");
     return 0;

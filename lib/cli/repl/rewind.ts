@@ -102,7 +102,8 @@ async function rewindCode(state: ReplState, term: Terminal, style: Style, id: st
       }
       overwrite = true;
     }
-    const steps = rewindFiles(cp, at, overwrite);
+    const { steps, notes } = rewindFiles(cp, at, overwrite);
+    for (const note of notes) term.print(style.dim(`${visibleText(note)}\n`));
     term.print(
       steps.length ? `Code rewound:\n${steps.map((s) => `  ${visibleText(describeStep(s))}`).join("\n")}\n` : "The files are already as they were then.\n",
     );

@@ -32,8 +32,9 @@ async function twoTurns(term: TmuxSession) {
   await term.waitFor((s) => s.includes("ok two") && atPrompt(s));
 }
 
-async function answer(term: TmuxSession, question: string, value: string) {
-  await term.waitFor(question);
+/** Answers the `nth` showing of `question` (earlier dialogs stay on the screen). */
+async function answer(term: TmuxSession, question: string, value: string, nth = 1) {
+  await term.waitFor((s) => s.split(question).length > nth);
   await term.type(value);
   await term.keys("Enter");
 }
@@ -119,8 +120,8 @@ describe.skipIf(!TMUX)("/rewind", () => {
 
       writeFileSync(join(dir, "b.txt"), "new\nfile\n");
       await submit(term, "/rewind");
-      await answer(term, "Rewind to which message?", "2");
-      await answer(term, "Restore (1-3", "2");
+      await answer(term, "Rewind to which message?", "2", 2);
+      await answer(term, "Restore (1-3", "2", 2);
       await term.waitFor((s) => s.includes("Code rewound") && atPrompt(s));
       expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("original\n");
       expect(existsSync(join(dir, "b.txt"))).toBe(false);

@@ -1,0 +1,199 @@
+/**
+ * The git-tree snapshot: before a turn's first Bash call in a git work tree, every tracked and
+ * untracked-not-ignored file is recorded as a git tree, so a rewind can restore what Bash changed
+ * and delete what it created. The user's repository is hostile ground and must not change:
+ *   - the index is a private copy (GIT_INDEX_FILE): copying the user's index lets `git add -A`
+ *     rehash only files whose stat changed, which keeps the cost near `git status`;
+ *   - new objects go to an object store of our own in the session's checkpoint folder, with the
+ *     repository's objects as an alternate: `git gc` there neither prunes ours nor grows theirs;
+ *   - no repository-configured command runs: no hooks (core.hooksPath=/dev/null), no fsmonitor
+ *     (core.fsmonitor=), every configured filter driver emptied, --no-optional-locks; and no refs,
+ *     stash or index of the user's are written.
+ * A blob must be the file's bytes exactly. `git add` converts line endings or runs filters only
+ * under attributes or core.autocrlf: when any attributes file or autocrlf is present, files are
+ * hashed with `git hash-object --no-filters` instead (slower, exact).
+ */
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { join } from "node:path";
+import type { TreeSnapshot } from "./row.ts";
+
+/** A repository with more index entries than this is not snapshotted (one --debug line; the preview says so). */
+export const MAX_TREE_FILES = 200_000;
+
+interface Repo {
+  top: string;
+  gitDir: string;
+  objects: string;
+  index: string;
+}
+
+/** Options every git call gets: nothing the repository configures may run. */
+const SAFE = ["--no-optional-locks", "-c", "core.fsmonitor=", "-c", "core.hooksPath=/dev/null", "-c", "core.autocrlf=false", "-c", "core.safecrlf=false"];
+
+function git(
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+  input?: string | Uint8Array,
+  safe = SAFE,
+): { ok: boolean; out: Buffer; err: string } {
+  const clean: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("GIT_")) clean[k] = v;
+  const r = Bun.spawnSync(["git", ...safe, ...args], {
+    cwd,
+    env: { ...clean, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: clean.GIT_CONFIG_NOSYSTEM ?? "", ...env },
+    stdin: input === undefined ? "ignore" : Buffer.from(input),
+    stdout: "pipe",
+    stderr: "pipe",
+  });
+  return { ok: r.exitCode === 0, out: r.stdout, err: r.stderr.toString().trim().split("\n")[0] ?? "" };
+}
+
+function findRepo(cwd: string): Repo | undefined {
+  const r = git(["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--absolute-git-dir", "--git-path", "objects", "--git-path", "index"], cwd);
+  if (!r.ok) return undefined;
+  const [inside, top, gitDir, objects, index] = r.out.toString().trim().split("\n");
+  if (inside !== "true" || !top || !gitDir || !objects || !index) return undefined;
+  const abs = (p: string) => (p.startsWith("/") ? p : join(cwd, p));
+  return { top, gitDir, objects: abs(objects), index: abs(index) };
+}
+
+/** The env that points git at our index and object store, the repository's objects as an alternate. */
+function storeEnv(store: string, repo: Repo, index?: string): Record<string, string> {
+  mkdirSync(join(store, "objects", "info"), { recursive: true, mode: 0o700 });
+  return {
+    GIT_OBJECT_DIRECTORY: join(store, "objects"),
+    GIT_ALTERNATE_OBJECT_DIRECTORIES: repo.objects,
+    ...(index ? { GIT_INDEX_FILE: index } : {}),
+  };
+}
+
+/** `-c filter.<name>.clean=` and the like for every filter driver any config file names. */
+function noFilters(cwd: string): string[] {
+  const r = git(["config", "--name-only", "--get-regexp", "^filter\\."], cwd);
+  const names = new Set(
+    r.ok
+      ? r.out
+          .toString()
+          .split("\n")
+          .flatMap((l) => /^filter\.(.+)\.[^.]+$/.exec(l.trim())?.[1] ?? [])
+      : [],
+  );
+  return [...names].flatMap((n) => ["-c", `filter.${n}.clean=`, "-c", `filter.${n}.smudge=`, "-c", `filter.${n}.process=`, "-c", `filter.${n}.required=false`]);
+}
+
+/** Entries in an index file (its header's count), or 0 when unreadable. */
+function indexEntries(index: string): number {
+  try {
+    const head = readFileSync(index).subarray(0, 12);
+    return head.length === 12 ? head.readUInt32BE(8) : 0;
+  } catch {
+    return 0;
+  }
+}
+
+/** Whether `git add` could change bytes here: any attributes file, or core.autocrlf set. */
+function mayConvert(repo: Repo, files: string[]): boolean {
+  if (files.some((f) => f === ".gitattributes" || f.endsWith("/.gitattributes"))) return true;
+  if (existsSync(join(repo.gitDir, "info", "attributes"))) return true;
+  const global = git(["config", "--get", "core.attributesFile"], repo.top);
+  if (global.ok && global.out.toString().trim()) return true;
+  // The user's own autocrlf made the index's blobs differ from the files' bytes.
+  const crlf = git(["config", "--get", "core.autocrlf"], repo.top, {}, undefined, []);
+  return crlf.ok && crlf.out.toString().trim() !== "false";
+}
+
+/**
+ * Records the work tree holding `cwd`, its objects in `store` (a folder of ours). Never throws:
+ * outside git, too large, or git failing, the snapshot says why it has no tree.
+ */
+export function snapshotTree(cwd: string, store: string, debug: (line: string) => void = () => {}): TreeSnapshot {
+  const repo = findRepo(cwd);
+  if (!repo) return { root: cwd, skipped: "not a git work tree", time: new Date().toISOString() };
+  const entries = indexEntries(repo.index);
+  if (entries > MAX_TREE_FILES) {
+    debug(`checkpoint: ${repo.top} has ${entries} files, more than ${MAX_TREE_FILES}: Bash changes are not tracked there`);
+    return { root: repo.top, skipped: `the repository is too large (${entries} files)` };
+  }
+  const index = join(store, `index-${process.pid}`);
+  try {
+    const env = storeEnv(store, repo, index);
+    const filters = noFilters(repo.top);
+    const listed = git([...filters, "ls-files", "-z", "--cached", "--others", "--exclude-standard"], repo.top, env);
+    if (!listed.ok) return { root: repo.top, skipped: `git failed: ${listed.err}` };
+    const files = [...new Set(listed.out.toString().split("\0").filter(Boolean))];
+    let tree: string | undefined;
+    if (!mayConvert(repo, files)) {
+      if (existsSync(repo.index)) copyFileSync(repo.index, index);
+      const added = git([...filters, "add", "-A", "--ignore-errors", "--", "."], repo.top, env);
+      const written = added.ok ? git(["write-tree"], repo.top, env) : added;
+      if (written.ok) tree = written.out.toString().trim();
+      else debug(`checkpoint: git add failed (${written.err}); hashing the files one by one`);
+    }
+    tree ??= hashEach(repo, files, env);
+    return tree ? { root: repo.top, tree, time: new Date().toISOString() } : { root: repo.top, skipped: "git could not record the files" };
+  } catch (err) {
+    return { root: repo.top, skipped: `git failed: ${(err as Error).message}` };
+  } finally {
+    rmSync(index, { force: true });
+  }
+}
+
+/** Every file hashed as its exact bytes (`hash-object --no-filters`), then a tree of them. */
+function hashEach(repo: Repo, files: string[], env: Record<string, string>): string | undefined {
+  const regular = files.filter((f) => {
+    const s = statSync(join(repo.top, f), { throwIfNoEntry: false });
+    return s?.isFile();
+  });
+  const hashed = git(["hash-object", "-w", "--no-filters", "--stdin-paths"], repo.top, env, regular.join("\n"));
+  if (!hashed.ok) return undefined;
+  const shas = hashed.out.toString().trim().split("\n");
+  const info = regular.map((f, i) => `${statSync(join(repo.top, f)).mode & 0o111 ? "100755" : "100644"} ${shas[i]}\t${f}`).join("\n");
+  rmSync(env.GIT_INDEX_FILE!, { force: true });
+  const updated = git(["update-index", "--add", "--index-info"], repo.top, env, `${info}\n`);
+  if (!updated.ok) return undefined;
+  const written = git(["write-tree"], repo.top, env);
+  return written.ok ? written.out.toString().trim() : undefined;
+}
+
+/** One file a rewind of Bash's changes restores or deletes. */
+export interface TreeChange {
+  path: string;
+  /** The blob to restore; undefined: delete the file (Bash created it). */
+  blob?: string;
+  mode?: number;
+}
+
+/**
+ * The files that differ between `before` and the work tree now: what Bash changed since. Links
+ * and submodules are left out (restoring them is not a file write).
+ */
+export function treeChanges(before: TreeSnapshot, store: string, debug: (line: string) => void = () => {}): TreeChange[] | string {
+  if (!before.tree) return before.skipped ?? "no tree";
+  const now = snapshotTree(before.root, store, debug);
+  if (!now.tree) return now.skipped ?? "no tree";
+  const repo = findRepo(before.root);
+  if (!repo) return "not a git work tree any more";
+  const diff = git(["diff-tree", "-r", "-z", "--no-renames", before.tree, now.tree], repo.top, storeEnv(store, repo));
+  if (!diff.ok) return `git failed: ${diff.err}`;
+  const parts = diff.out.toString().split("\0");
+  const changes: TreeChange[] = [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const [oldMode, newMode, oldSha, , status] = parts[i]!.slice(1).split(" ");
+    const path = join(repo.top, parts[i + 1]!);
+    const isFile = (m: string | undefined) => m === "100644" || m === "100755";
+    if (status === "A") {
+      if (isFile(newMode)) changes.push({ path });
+    } else if (isFile(oldMode)) changes.push({ path, blob: oldSha, mode: oldMode === "100755" ? 0o755 : 0o644 });
+  }
+  return changes;
+}
+
+/** A blob's bytes from our store (or the repository's, through the alternate). @throws Error when missing. */
+export function readBlob(store: string, root: string, sha: string): Buffer {
+  const repo = findRepo(root);
+  if (!repo) throw new Error(`the git checkpoint of ${root} cannot be read (not a git work tree any more)`);
+  const r = git(["cat-file", "blob", sha], repo.top, storeEnv(store, repo));
+  if (!r.ok) throw new Error(`the git checkpoint object ${sha} cannot be read (${r.err})`);
+  return r.out;
+}
