@@ -84,6 +84,7 @@ async function rewindCode(state: ReplState, term: Terminal, style: Style, id: st
   }
   try {
     const preview = previewRewind(cp, at);
+    for (const note of preview.plan.notes) term.print(style.dim(`${visibleText(note)}\n`));
     const blocking = rewindProblems(preview.plan, cp.store, true);
     if (blocking.length) {
       term.print(style.red(`Rewind refused, nothing changed:\n${blocking.map((p) => `  ${visibleText(p)}`).join("\n")}\n`));
@@ -102,8 +103,7 @@ async function rewindCode(state: ReplState, term: Terminal, style: Style, id: st
       }
       overwrite = true;
     }
-    const { steps, notes } = rewindFiles(cp, at, overwrite);
-    for (const note of notes) term.print(style.dim(`${visibleText(note)}\n`));
+    const { steps } = rewindFiles(cp, at, overwrite);
     term.print(
       steps.length ? `Code rewound:\n${steps.map((s) => `  ${visibleText(describeStep(s))}`).join("\n")}\n` : "The files are already as they were then.\n",
     );

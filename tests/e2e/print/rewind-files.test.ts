@@ -7,7 +7,7 @@
  * written, and a kill -9 in the middle of a rewind.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, startModelServer, text, toolUse, type ModelServer } from "../../support/model-server.ts";
 import { baseEnv, PROGRAM, runAgent, tempDir } from "../../support/run.ts";
@@ -252,5 +252,23 @@ describe("checkpoints in -p", () => {
     expect(existsSync(join(dir, "b.txt"))).toBe(false);
     expect(readFileSync(join(dir, "c.txt"), "utf8")).toBe("c original\n");
     expect(readdirSync(dir).filter((f) => f.includes(".rewind-"))).toEqual([]);
+  });
+
+  test("checkpoints expire with their session after cleanupPeriodDays; a folder that is not one of our sessions is left alone", async () => {
+    const { dir, config, env } = setup();
+    writeFileSync(join(dir, "a.txt"), "original\n");
+    const id = await editingTurn(dir, env);
+    const theirs = join(config, "file-history", crypto.randomUUID());
+    mkdirSync(theirs, { recursive: true });
+    writeFileSync(join(theirs, "0123456789abcdef@v1"), "Claude Code's\n");
+    const old = new Date(Date.now() - 3 * 86_400_000);
+    utimesSync(join(config, "agent-sessions", dir.replace(/[^A-Za-z0-9]/g, "-"), `${id}.jsonl`), old, old);
+    utimesSync(theirs, old, old);
+    writeFileSync(join(config, "settings.json"), JSON.stringify({ cleanupPeriodDays: 2 }));
+    server = startModelServer([reply(text("hi"))]);
+    const run = await runAgent(["-p", "hello"], { cwd: dir, model: server.url, env });
+    expect(run.code).toBe(0);
+    expect(existsSync(join(config, "file-history", id))).toBe(false);
+    expect(readFileSync(join(theirs, "0123456789abcdef@v1"), "utf8")).toBe("Claude Code's\n");
   });
 });

@@ -1,0 +1,76 @@
+/**
+ * The checkpoint tracker and rewind on real files, without the program: one backup per file per
+ * turn (versions counting up, an unchanged file's backup reused), the index rebuilt from the
+ * transcript's rows, compaction keeping that index, and a plan's line counts.
+ */
+import { describe, expect, test } from "bun:test";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { Conversation, type TranscriptRecord } from "../../../../lib/agent/conversation.ts";
+import { FileCheckpoints } from "../../../../lib/agent/checkpoints/tracker.ts";
+import { BackupStore } from "../../../../lib/agent/checkpoints/store.ts";
+import { previewRewind, rewindFiles } from "../../../../lib/agent/checkpoints/rewind.ts";
+import { tempDir } from "../../../support/run.ts";
+
+function setup() {
+  const records: TranscriptRecord[] = [];
+  const conversation = new Conversation("11111111-1111-4111-8111-111111111111", { write: (r) => records.push(r) });
+  const root = tempDir("agent-history-");
+  const warnings: string[] = [];
+  const tracker = (rows = conversation.fileHistory) =>
+    new FileCheckpoints({
+      store: new BackupStore(root, conversation.sessionId),
+      sessionId: () => conversation.sessionId,
+      record: (row) => conversation.note(row),
+      warn: (l) => warnings.push(l),
+      rows,
+    });
+  return { records, conversation, root, tracker, dir: tempDir(), warnings };
+}
+
+/** One user turn that writes `text` to `path` through the hook, as the tools do. */
+function turn(c: FileCheckpoints, conversation: Conversation, prompt: string, path: string, text: string) {
+  const entry = conversation.append({ role: "user", content: [{ type: "text", text: prompt }] });
+  c.beginTurn(entry.id);
+  c.hook.before(path);
+  writeFileSync(path, text);
+  c.hook.after(path, Buffer.from(text));
+  conversation.append({ role: "assistant", content: [{ type: "text", text: "ok" }] });
+  return entry.id;
+}
+
+describe("checkpoints", () => {
+  test("one backup per file per turn, versions counting up; rewinding to any turn restores that turn's start", () => {
+    const { conversation, tracker, dir, root } = setup();
+    const c = tracker();
+    const a = join(dir, "a.txt");
+    writeFileSync(a, "v0\n");
+    const first = turn(c, conversation, "one", a, "v1\n");
+    c.hook.before(a); // a second change in the same turn keeps nothing new
+    const second = turn(c, conversation, "two", a, "v2\n");
+    const files = readdirSync(join(root, conversation.sessionId)).sort();
+    expect(files.map((f) => f.replace(/^[0-9a-f]{16}/, "H"))).toEqual(["H@v1", "H@v2"]);
+    expect(previewRewind(c, second)).toMatchObject({ insertions: 1, deletions: 1, problems: [] });
+    expect(rewindFiles(c, second).steps.map((s) => s.path)).toEqual([a]);
+    expect(readFileSync(a, "utf8")).toBe("v1\n");
+    rewindFiles(c, first);
+    expect(readFileSync(a, "utf8")).toBe("v0\n");
+    expect(() => previewRewind(c, "nope")).toThrow("no checkpoint for message nope in this session");
+  });
+
+  test("a resumed session rebuilds the index from its rows, and compaction keeps them", () => {
+    const { records, conversation, tracker, dir } = setup();
+    const a = join(dir, "a.txt");
+    writeFileSync(a, "before\n");
+    const first = turn(tracker(), conversation, "one", a, "after\n");
+    // Compaction: the history becomes a summary; the checkpoint rows stay in the transcript.
+    conversation.rewrite([{ role: "user", content: [{ type: "text", text: "summary" }] }], conversation.mark());
+    const resumed = Conversation.replay(conversation.sessionId, records);
+    expect(resumed.messages).toHaveLength(1);
+    expect(resumed.fileHistory.length).toBeGreaterThan(0);
+    const c = tracker(resumed.fileHistory);
+    expect(c.snapshots.has(first)).toBe(true);
+    rewindFiles(c, first);
+    expect(readFileSync(a, "utf8")).toBe("before\n");
+  });
+});
