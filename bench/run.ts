@@ -28,6 +28,7 @@ import { webFigure } from "./fig-web.ts";
 import { tasksFigure } from "./fig-tasks.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
 import { versusFigure } from "./fig-versus.ts";
+import { checkpointsFigure } from "./fig-checkpoints.ts";
 import type { BenchContext, Figure } from "./figure.ts";
 import { describeLoad, describeMachine, describeRevision } from "./machine.ts";
 import { naRow, oneLine, type Row } from "./measure.ts";
@@ -50,6 +51,7 @@ const FIGURES: Record<string, Figure> = {
   structured: structuredFigure,
   web: webFigure,
   versus: versusFigure,
+  checkpoints: checkpointsFigure,
   release: releaseFigure,
 };
 

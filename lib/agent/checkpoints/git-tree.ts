@@ -68,18 +68,39 @@ function storeEnv(store: string, repo: Repo, index?: string): Record<string, str
   };
 }
 
-/** `-c filter.<name>.clean=` and the like for every filter driver any config file names. */
-function noFilters(cwd: string): string[] {
-  const r = git(["config", "--name-only", "--get-regexp", "^filter\\."], cwd);
-  const names = new Set(
-    r.ok
-      ? r.out
-          .toString()
-          .split("\n")
-          .flatMap((l) => /^filter\.(.+)\.[^.]+$/.exec(l.trim())?.[1] ?? [])
-      : [],
-  );
-  return [...names].flatMap((n) => ["-c", `filter.${n}.clean=`, "-c", `filter.${n}.smudge=`, "-c", `filter.${n}.process=`, "-c", `filter.${n}.required=false`]);
+/** What the configuration (every file, includes too) says that matters here, read with one git call. */
+interface ConfigFacts {
+  /** `-c filter.<name>.clean=` and the like for every filter driver any config file names. */
+  noFilters: string[];
+  /** core.attributesFile or core.autocrlf set by the user: `git add` may change bytes. */
+  mayConvert: boolean;
+}
+
+function configFacts(cwd: string): ConfigFacts {
+  const r = git(["config", "--list", "-z", "--show-scope"], cwd, {}, undefined, []);
+  const names = new Set<string>();
+  let mayConvert = false;
+  // `-z --show-scope`: NUL-separated pairs of scope, then key, newline, value.
+  const parts = r.ok ? r.out.toString().split("\0") : [];
+  for (let i = 0; i + 1 < parts.length; i += 2) {
+    const [scope, rest] = [parts[i]!, parts[i + 1]!];
+    const key = rest.split("\n")[0]!.toLowerCase();
+    const value = rest.slice(key.length + 1).trim();
+    const filter = /^filter\.(.+)\.[^.]+$/.exec(key)?.[1];
+    if (filter) names.add(filter);
+    if (scope !== "command" && ((key === "core.autocrlf" && value !== "false") || (key === "core.attributesfile" && value))) mayConvert = true;
+  }
+  const noFilters = [...names].flatMap((n) => [
+    "-c",
+    `filter.${n}.clean=`,
+    "-c",
+    `filter.${n}.smudge=`,
+    "-c",
+    `filter.${n}.process=`,
+    "-c",
+    `filter.${n}.required=false`,
+  ]);
+  return { noFilters, mayConvert };
 }
 
 /** Entries in an index file (its header's count), or 0 when unreadable. */
@@ -92,17 +113,6 @@ function indexEntries(index: string): number {
   }
 }
 
-/** Whether `git add` could change bytes here: any attributes file, or core.autocrlf set. */
-function mayConvert(repo: Repo, files: string[]): boolean {
-  if (files.some((f) => f === ".gitattributes" || f.endsWith("/.gitattributes"))) return true;
-  if (existsSync(join(repo.gitDir, "info", "attributes"))) return true;
-  const global = git(["config", "--get", "core.attributesFile"], repo.top);
-  if (global.ok && global.out.toString().trim()) return true;
-  // The user's own autocrlf made the index's blobs differ from the files' bytes.
-  const crlf = git(["config", "--get", "core.autocrlf"], repo.top, {}, undefined, []);
-  return crlf.ok && crlf.out.toString().trim() !== "false";
-}
-
 /**
  * Records the work tree holding `cwd`, its objects in `store` (a folder of ours). Never throws:
  * outside git, too large, or git failing, the snapshot says why it has no tree.
@@ -110,30 +120,37 @@ function mayConvert(repo: Repo, files: string[]): boolean {
 export function snapshotTree(cwd: string, store: string, debug: (line: string) => void = () => {}): TreeSnapshot {
   const repo = findRepo(cwd);
   if (!repo) return { root: cwd, skipped: "not a git work tree", time: new Date().toISOString() };
+  const time = new Date().toISOString();
   const entries = indexEntries(repo.index);
   if (entries > MAX_TREE_FILES) {
     debug(`checkpoint: ${repo.top} has ${entries} files, more than ${MAX_TREE_FILES}: Bash changes are not tracked there`);
-    return { root: repo.top, skipped: `the repository is too large (${entries} files)` };
+    return { root: repo.top, skipped: `the repository is too large (${entries} files)`, time };
   }
   const index = join(store, `index-${process.pid}`);
   try {
     const env = storeEnv(store, repo, index);
-    const filters = noFilters(repo.top);
-    const listed = git([...filters, "ls-files", "-z", "--cached", "--others", "--exclude-standard"], repo.top, env);
-    if (!listed.ok) return { root: repo.top, skipped: `git failed: ${listed.err}` };
-    const files = [...new Set(listed.out.toString().split("\0").filter(Boolean))];
+    const config = configFacts(repo.top);
+    const exact = config.mayConvert || existsSync(join(repo.gitDir, "info", "attributes"));
     let tree: string | undefined;
-    if (!mayConvert(repo, files)) {
+    if (!exact) {
+      // The user's index as a start: only files whose stat changed are hashed again.
       if (existsSync(repo.index)) copyFileSync(repo.index, index);
-      const added = git([...filters, "add", "-A", "--ignore-errors", "--", "."], repo.top, env);
-      const written = added.ok ? git(["write-tree"], repo.top, env) : added;
-      if (written.ok) tree = written.out.toString().trim();
-      else debug(`checkpoint: git add failed (${written.err}); hashing the files one by one`);
+      const added = git([...config.noFilters, "add", "-A", "--ignore-errors", "--", "."], repo.top, env);
+      // An attributes file anywhere (tracked or new) may have converted bytes: then hash exactly instead.
+      const attributes = added.ok ? git(["ls-files", "-z", "--", ".gitattributes", "*/.gitattributes"], repo.top, env) : added;
+      if (attributes.ok && attributes.out.length === 0) {
+        const written = git(["write-tree"], repo.top, env);
+        if (written.ok) tree = written.out.toString().trim();
+      } else if (!attributes.ok) debug(`checkpoint: git add failed (${attributes.err}); hashing the files one by one`);
     }
-    tree ??= hashEach(repo, files, env);
-    return tree ? { root: repo.top, tree, time: new Date().toISOString() } : { root: repo.top, skipped: "git could not record the files" };
+    if (!tree) {
+      const listed = git([...config.noFilters, "ls-files", "-z", "--cached", "--others", "--exclude-standard"], repo.top, env);
+      if (!listed.ok) return { root: repo.top, skipped: `git failed: ${listed.err}`, time };
+      tree = hashEach(repo, [...new Set(listed.out.toString().split("\0").filter(Boolean))], env);
+    }
+    return tree ? { root: repo.top, tree, time } : { root: repo.top, skipped: "git could not record the files", time };
   } catch (err) {
-    return { root: repo.top, skipped: `git failed: ${(err as Error).message}` };
+    return { root: repo.top, skipped: `git failed: ${(err as Error).message}`, time };
   } finally {
     rmSync(index, { force: true });
   }
