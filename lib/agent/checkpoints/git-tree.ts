@@ -49,13 +49,20 @@ function git(
   return { ok: r.exitCode === 0, out: r.stdout, err: r.stderr.toString().trim().split("\n")[0] ?? "" };
 }
 
+/** Work trees found, by folder: where a repository lives does not move within a run. */
+const repos = new Map<string, Repo>();
+
 function findRepo(cwd: string): Repo | undefined {
+  const known = repos.get(cwd);
+  if (known && existsSync(known.gitDir)) return known;
   const r = git(["rev-parse", "--is-inside-work-tree", "--show-toplevel", "--absolute-git-dir", "--git-path", "objects", "--git-path", "index"], cwd);
   if (!r.ok) return undefined;
   const [inside, top, gitDir, objects, index] = r.out.toString().trim().split("\n");
   if (inside !== "true" || !top || !gitDir || !objects || !index) return undefined;
   const abs = (p: string) => (p.startsWith("/") ? p : join(cwd, p));
-  return { top, gitDir, objects: abs(objects), index: abs(index) };
+  const repo = { top, gitDir, objects: abs(objects), index: abs(index) };
+  repos.set(cwd, repo);
+  return repo;
 }
 
 /** The env that points git at our index and object store, the repository's objects as an alternate. */
@@ -74,6 +81,24 @@ interface ConfigFacts {
   noFilters: string[];
   /** core.attributesFile or core.autocrlf set by the user: `git add` may change bytes. */
   mayConvert: boolean;
+}
+
+/** Config read, by repository, kept while none of the config files it may come from changed (their mtimes). */
+const configs = new Map<string, { stamp: string; facts: ConfigFacts }>();
+
+function configStamp(repo: Repo): string {
+  const home = process.env.HOME ?? "";
+  const files = [join(repo.gitDir, "config"), join(home, ".gitconfig"), join(process.env.XDG_CONFIG_HOME || join(home, ".config"), "git", "config")];
+  return files.map((f) => statSync(f, { throwIfNoEntry: false })?.mtimeMs ?? "-").join(",");
+}
+
+function cachedConfigFacts(repo: Repo): ConfigFacts {
+  const stamp = configStamp(repo);
+  const known = configs.get(repo.gitDir);
+  if (known?.stamp === stamp) return known.facts;
+  const facts = configFacts(repo.top);
+  configs.set(repo.gitDir, { stamp, facts });
+  return facts;
 }
 
 function configFacts(cwd: string): ConfigFacts {
@@ -129,19 +154,18 @@ export function snapshotTree(cwd: string, store: string, debug: (line: string) =
   const index = join(store, `index-${process.pid}`);
   try {
     const env = storeEnv(store, repo, index);
-    const config = configFacts(repo.top);
+    const config = cachedConfigFacts(repo);
     const exact = config.mayConvert || existsSync(join(repo.gitDir, "info", "attributes"));
     let tree: string | undefined;
     if (!exact) {
       // The user's index as a start: only files whose stat changed are hashed again.
       if (existsSync(repo.index)) copyFileSync(repo.index, index);
-      const added = git([...config.noFilters, "add", "-A", "--ignore-errors", "--", "."], repo.top, env);
-      // An attributes file anywhere (tracked or new) may have converted bytes: then hash exactly instead.
-      const attributes = added.ok ? git(["ls-files", "-z", "--", ".gitattributes", "*/.gitattributes"], repo.top, env) : added;
-      if (attributes.ok && attributes.out.length === 0) {
+      const added = git([...config.noFilters, "add", "-A", "--verbose", "--ignore-errors", "--", "."], repo.top, env);
+      // An attributes file anywhere (tracked, or new or changed as `add` reports) may have converted bytes: then hash exactly.
+      if (added.ok && !attributesIn(repo.index, added.out.toString())) {
         const written = git(["write-tree"], repo.top, env);
         if (written.ok) tree = written.out.toString().trim();
-      } else if (!attributes.ok) debug(`checkpoint: git add failed (${attributes.err}); hashing the files one by one`);
+      } else if (!added.ok) debug(`checkpoint: git add failed (${added.err}); hashing the files one by one`);
     }
     if (!tree) {
       const listed = git([...config.noFilters, "ls-files", "-z", "--cached", "--others", "--exclude-standard"], repo.top, env);
@@ -153,6 +177,22 @@ export function snapshotTree(cwd: string, store: string, debug: (line: string) =
     return { root: repo.top, skipped: `git failed: ${(err as Error).message}`, time };
   } finally {
     rmSync(index, { force: true });
+  }
+}
+
+/**
+ * Whether a .gitattributes file is in the user's index (its path bytes; index version 4
+ * compresses paths, so there the answer is yes) or among the files `git add --verbose` added.
+ */
+function attributesIn(index: string, addOutput: string): boolean {
+  if (/^add '(.*\/)?\.gitattributes'$/m.test(addOutput)) return true;
+  try {
+    const bytes = readFileSync(index);
+    if (bytes.length >= 8 && bytes.readUInt32BE(4) >= 4) return true;
+    const at = bytes.indexOf(".gitattributes\0");
+    return at >= 0 && (at === 0 || bytes[at - 1] === 0x2f || bytes[at - 1] <= 0x20 || bytes[at - 2] === 0);
+  } catch {
+    return false;
   }
 }
 

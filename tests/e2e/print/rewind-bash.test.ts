@@ -122,6 +122,20 @@ describe("Bash's changes and --rewind-files", () => {
     expect(existsSync(mark)).toBe(false);
   });
 
+  test("a file under a line-ending attribute comes back byte for byte (CRLF kept)", async () => {
+    const dir = repo(true);
+    const config = tempDir("agent-config-");
+    writeFileSync(join(dir, ".gitattributes"), "* text=auto\n");
+    writeFileSync(join(dir, "crlf.txt"), "a\r\nb\r\n");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-q", "-m", "crlf");
+    const { id, message } = await bashTurn(dir, config, "printf 'changed\\n' > crlf.txt");
+    expect(readFileSync(join(dir, "crlf.txt"), "utf8")).toBe("changed\n");
+    const rewound = await runAgent(["-p", "--resume", id, "--rewind-files", message], { cwd: dir, env: { CLAUDE_CONFIG_DIR: config } });
+    expect(rewound.code).toBe(0);
+    expect(readFileSync(join(dir, "crlf.txt"), "utf8")).toBe("a\r\nb\r\n");
+  });
+
   test("outside git the rewind says Bash's changes are not tracked", async () => {
     const dir = tempDir();
     const config = tempDir("agent-config-");
