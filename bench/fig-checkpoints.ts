@@ -12,7 +12,7 @@ import { median, ms, naRow, ratio, verdict, type Row } from "./measure.ts";
 
 const EDITS = 200;
 const FILES = 20_000;
-const TREE_RUNS = 7;
+const TREE_RUNS = 15;
 
 export async function checkpointsFigure(ctx: BenchContext): Promise<FigureResult> {
   const rows: Row[] = [await editFigure(ctx)];
