@@ -25,7 +25,12 @@ export function checkpointsOn(interactive: boolean, env: Env, files: readonly Se
  * The tracker of `conversation`'s session, its index rebuilt from the resumed rows, after
  * finishing a rewind a crash cut short there.
  */
-export async function openCheckpoints(conversation: Conversation, env: Env, warn: (line: string) => void): Promise<FileCheckpoints> {
+export async function openCheckpoints(
+  conversation: Conversation,
+  env: Env,
+  warn: (line: string) => void,
+  debug?: (line: string) => void,
+): Promise<FileCheckpoints> {
   const [{ FileCheckpoints }, { BackupStore, fileHistoryRoot }, { recoverRewind }] = await Promise.all([
     import("./tracker.ts"),
     import("./store.ts"),
@@ -39,6 +44,7 @@ export async function openCheckpoints(conversation: Conversation, env: Env, warn
     sessionId: () => conversation.sessionId,
     record: (row) => conversation.note(row),
     warn,
+    debug,
     rows: conversation.fileHistory,
   });
 }
@@ -46,9 +52,9 @@ export async function openCheckpoints(conversation: Conversation, env: Env, warn
 /** A mode's checkpoints: the tracker when the rule above says on (the run's launch environment decides), else undefined. */
 export async function runCheckpoints(
   interactive: boolean,
-  run: { launchEnv: Env; settings?: SettingsHooks; conversation: Conversation },
+  run: { launchEnv: Env; settings?: SettingsHooks; conversation: Conversation; args: { debug: boolean } },
   warn: (line: string) => void,
 ): Promise<FileCheckpoints | undefined> {
   if (!checkpointsOn(interactive, run.launchEnv, run.settings?.settings.effective.files)) return undefined;
-  return openCheckpoints(run.conversation, process.env, warn);
+  return openCheckpoints(run.conversation, process.env, warn, run.args.debug ? warn : undefined);
 }

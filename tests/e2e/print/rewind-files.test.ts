@@ -271,4 +271,29 @@ describe("checkpoints in -p", () => {
     expect(existsSync(join(config, "file-history", id))).toBe(false);
     expect(readFileSync(join(theirs, "0123456789abcdef@v1"), "utf8")).toBe("Claude Code's\n");
   });
+
+  test("a subagent's Write is tracked under the parent's turn", async () => {
+    const { dir, config, env } = setup();
+    writeFileSync(join(dir, "a.txt"), "original\n");
+    let subCalls = 0;
+    let parentCalls = 0;
+    const step = (r: { body: { system?: unknown } }) => {
+      if (JSON.stringify(r.body.system ?? "").includes("You were started by another agent"))
+        return subCalls++ === 0 ? reply(toolUse("Write", { file_path: join(dir, "a.txt"), content: "by the subagent\n" })) : reply(text("sub done"));
+      return parentCalls++ === 0 ? reply(toolUse("Agent", { description: "edit", prompt: "change a.txt" })) : reply(text("done"));
+    };
+    server = startModelServer(Array.from({ length: 10 }, () => step));
+    const run = await runAgent(["-p", "delegate", "--allowedTools", "Agent", "--output-format", "json"], {
+      cwd: dir,
+      model: server.url,
+      env: { ...env, ...ON },
+    });
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("by the subagent\n");
+    const id = sessionIdOf(run.stdout);
+    const [message] = userIds(config, dir, id);
+    const rewound = await runAgent(["-p", "--resume", id, "--rewind-files", message!], { cwd: dir, env });
+    expect(rewound.code).toBe(0);
+    expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("original\n");
+  });
 });
