@@ -4,6 +4,7 @@
 import type { ImageBlock, TextBlock } from "../files/image.ts";
 import type { DocumentBlock } from "../files/pdf.ts";
 import type { ToolState } from "./tool-state.ts";
+import type { CommandSandbox } from "../sandbox/sandbox.ts";
 
 /** JSON Schema for a tool's input; the Messages API requires `"type": "object"` at the top. */
 export interface InputSchema {
@@ -66,6 +67,14 @@ export interface ToolContext {
   excluded?: SearchExclusions;
   /** Checkpoints of files before they change; absent when they are off. */
   fileChange?: FileChangeHook;
+  /**
+   * Present when a person can be asked (the session, a host that answers `can_use_tool`): asks once
+   * more about this call, for `reason` found while it runs (WebFetch's private address). Absent
+   * (-p): nobody can say yes, so the tool refuses.
+   */
+  confirm?(reason: string): Promise<boolean>;
+  /** The OS sandbox a Bash call with this input runs in; undefined (or absent): it runs outside (lib/sandbox). */
+  sandbox?: (input: Record<string, unknown>) => CommandSandbox | undefined;
 }
 
 export interface Tool {

@@ -5,15 +5,17 @@
  * an "ask" goes to the mode's own question, or is refused when the mode has nobody to ask (-p).
  * After a tool ran, PostToolUse or PostToolUseFailure hooks may add text for the model or stop the run.
  */
-import type { AgentIdentity, PermissionDecision } from "../loop.ts";
+import type { AgentIdentity, LoopOptions, PermissionDecision } from "../loop.ts";
 import type { ToolUseBlock } from "../messages.ts";
 import type { Tool, ToolOutput } from "../../tools/tool.ts";
 import type { RunSettings } from "./run-settings.ts";
 import type { ToolRoute } from "../permissions/rules.ts";
 import { isAllowed, type PermissionMode } from "../permissions/modes.ts";
 import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
-import { decide, type CallFacts } from "./decide.ts";
+import { decide, type CallFacts, type SandboxFacts } from "./decide.ts";
 import { loadBashGrammar } from "../permissions/bash/grammar.ts";
+import { planCheck } from "./plan-mode.ts";
+import { planFilePath } from "../plan/plan-file.ts";
 
 /** What a mode supplies to the decision: its mode, what its flags allow, and how it asks. */
 export interface ModePermissions {
@@ -31,8 +33,11 @@ export interface ModePermissions {
     input: Record<string, unknown>,
     call: ToolUseBlock,
     message: string,
-    /** `forced`: an ask rule or hook asked, not the mode (no "always"); `agent`: a subagent's call. */
-    about?: { forced?: boolean; agent?: AgentIdentity },
+    /**
+     * `forced`: an ask rule or hook asked, not the mode (no "always"); `agent`: a subagent's call;
+     * `reason`: a running call asks again for this reason, which the person must see (ToolContext.confirm).
+     */
+    about?: { forced?: boolean; agent?: AgentIdentity; reason?: string },
   ): Promise<PermissionDecision>;
 }
 
@@ -68,8 +73,12 @@ export interface GateOptions {
   permissions: ModePermissions;
   /** The directory the next Bash call runs in (a `cd` in an earlier call stays): Bash's relative paths are its. */
   shellCwd?(): string;
+  /** The run's working directory (the process's when absent): Write's and Edit's relative paths are its (plan mode's plan file check). */
+  cwd?: string;
   /** A line for the user (systemMessage, a hook's error), never stdout. */
   notice(line: string): void;
+  /** The OS sandbox's facts for a call (lib/agent/sandboxing), when the run has a sandbox. */
+  sandbox?(toolName: string, input: Record<string, unknown>): SandboxFacts | undefined;
 }
 
 export class ToolGate {
@@ -77,7 +86,15 @@ export class ToolGate {
   stopped: string | undefined;
   private readonly pending = new Map<string, string[]>();
 
-  constructor(private readonly opts: GateOptions) {}
+  constructor(private readonly opts: GateOptions) {
+    const { ask } = opts.permissions;
+    this.confirmCall =
+      ask &&
+      (async (tool, input, call, reason, agent) => {
+        const decision = await ask(tool, input, call, reason, { forced: true, agent, reason });
+        return decision === true || (typeof decision === "object" && decision.behavior === "allow");
+      });
+  }
 
   /** The loop's `canUseTool`. */
   readonly canUseTool = async (tool: Tool, given: Record<string, unknown>, call: ToolUseBlock, agent?: AgentIdentity): Promise<PermissionDecision> => {
@@ -93,22 +110,33 @@ export class ToolGate {
       if (out.context.length) this.pending.set(call.id, out.context);
       hook = out.permission;
     }
-    if (tool.name === "Bash" && (settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
+    const mode = agentMode(permissions.mode(), agent);
+    // Plan mode's read-only classifier reads Bash through the shell grammar too.
+    if (tool.name === "Bash" && (mode === "plan" || settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
     await permissions.prepare?.(tool);
-    const match = settings?.rules.decide(tool.name, input, this.opts.route(tool.name), this.opts.shellCwd?.());
+    const route = this.opts.route(tool.name);
+    const match = settings?.rules.decide(tool.name, input, route, this.opts.shellCwd?.());
     const verdict = decide({
       tool,
       input,
       hook,
       rule: match && { behavior: match.behavior, path: match.rule.path !== undefined },
       flagAllows: permissions.flagAllows(tool, input),
-      mode: stricter(permissions.mode(), agent?.permissionMode),
+      mode,
+      plan: mode === "plan" ? planCheck(tool, input, { mcp: route !== undefined, cwd: this.opts.cwd ?? process.cwd(), planFile: planFilePath() }) : undefined,
+      sandbox: this.opts.sandbox?.(tool.name, input),
     });
     const updated = input === given ? {} : { updatedInput: input };
     if (verdict.behavior === "allow") return input === given ? true : { behavior: "allow", ...updated };
     if (verdict.behavior === "deny" || !permissions.ask) return { behavior: "deny", message: verdict.message };
     return withInput(await permissions.ask(tool, input, call, verdict.message, { forced: verdict.forced === true, agent }), updated);
   };
+
+  /**
+   * The loop's `confirmCall`: the mode's question again, with the reason shown and no "always";
+   * absent when the mode has nobody to ask (-p), so the tool refuses on its own terms.
+   */
+  readonly confirmCall: LoopOptions["confirmCall"];
 
   /** The loop's `afterTool`: PostToolUse (or PostToolUseFailure) hooks, and the context PreToolUse left for this call. */
   readonly afterTool = async (
@@ -160,8 +188,19 @@ export class ToolGate {
 /** How much a mode lets run without asking, least first; undefined (no mode) lets everything run. */
 const LOOSENESS: PermissionMode[] = ["dontAsk", "default", "acceptEdits", "bypassPermissions"];
 
-/** The run's mode, or a subagent's own when that is stricter: an agent file can tighten, never loosen. */
+/**
+ * The mode a call runs under: the run's, or its subagent's definition's where that is stricter, or
+ * as written where the user trusted the definition's file (the settings trust rules). Nothing
+ * loosens plan mode.
+ */
+function agentMode(run: PermissionMode | undefined, agent: AgentIdentity | undefined): PermissionMode | undefined {
+  if (agent?.modeTrusted && agent.permissionMode && run !== "plan") return agent.permissionMode;
+  return stricter(run, agent?.permissionMode);
+}
+
+/** The run's mode, or a subagent's own when that is stricter: plan mode on either side holds. */
 function stricter(run: PermissionMode | undefined, agent: PermissionMode | undefined): PermissionMode | undefined {
+  if (run === "plan" || agent === "plan") return "plan";
   if (agent === undefined) return run;
   if (run === undefined) return agent;
   return LOOSENESS.indexOf(agent) < LOOSENESS.indexOf(run) ? agent : run;

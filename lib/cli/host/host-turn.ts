@@ -27,6 +27,7 @@ import {
 import { zeroUsage } from "../../agent/usage.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
+import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
 
 /** A `user` line of stdin (the SDK's `SDKUserMessage`). */
 export interface UserLine {
@@ -79,6 +80,7 @@ export async function runHostTurn(
         apiKeySource: process.env.ANTHROPIC_API_KEY ? "ANTHROPIC_API_KEY" : "none",
         skills: runtime.skills?.all().map((s) => s.name),
         agents: runtime.subagents?.agents.map((a) => a.name),
+        ...sandboxInitField(runtime.opts),
       }),
     );
     const started = new Map<string, number>();
@@ -163,7 +165,15 @@ export function hostPermissions(state: HostState, channel: HostChannel, signal: 
     mode: () => state.mode,
     flagAllows: (tool, input) => flagsAllow(runtime, args.allowedTools, tool, input),
     flagRules: () => [...args.allowedTools, ...runtime.skillRules()],
-    ask: args.permissionPromptStdio ? (tool, input, call, _message, about) => askHost(channel, signal, tool, input, call, about?.agent?.id) : undefined,
+    ask: args.permissionPromptStdio
+      ? async (tool, input, call, _message, about) => {
+          const answer = await askHost(channel, signal, tool, input, call, about?.agent?.id, about?.reason);
+          // The host approved the plan: plan mode ends (the host may set another mode with set_permission_mode).
+          if (tool.name === "ExitPlanMode" && answer !== false && (answer === true || answer.behavior === "allow") && state.mode === "plan")
+            state.mode = "default";
+          return answer;
+        }
+      : undefined,
   };
 }
 
@@ -175,6 +185,7 @@ async function askHost(
   toolInput: Record<string, unknown>,
   call: { id: string },
   agentId?: string,
+  reason?: string,
 ): Promise<PermissionDecision> {
   // A subagent's call names the agent (the SDK hands it to canUseTool as agentID).
   const answer = await channel.request(
@@ -185,6 +196,7 @@ async function askHost(
       tool_use_id: call.id,
       permission_suggestions: [],
       ...(agentId ? { agent_id: agentId } : {}),
+      ...(reason ? { decision_reason: reason } : {}),
     },
     signal,
   );

@@ -1,6 +1,7 @@
 /**
  * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools, /skills,
- * /model [id], /cost, /compact [instructions], /permissions, /hooks, /rewind (turn-runner.ts runs its dialog) and /agents (every agent type with its origin and tools) (the settings' rules and hooks with their files). Text commands reuse print mode's output (builtins.ts) so both modes agree.
+ * /model [id], /cost, /status (the sandbox on or off), /compact [instructions], /permissions, /hooks and /agents (every agent type with its origin and tools) (the settings' rules and hooks with their files),
+ * /plan and /todos (plan-commands.ts), /rewind (turn-runner.ts runs its dialog). Text commands reuse print mode's output (builtins.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../../agent/runtime.ts";
 import type { Conversation } from "../../agent/conversation.ts";
@@ -17,6 +18,9 @@ import { reconnect } from "./reconnect.ts";
 import { describeHooks, describeRules } from "../../agent/policy/rules-listing.ts";
 import { describeAgents } from "../../agent/subagents/describe.ts";
 import type { FileCheckpoints } from "../../agent/checkpoints/tracker.ts";
+import type { SessionMode } from "./planning/mode-cycle.ts";
+import { planCommand } from "./planning/plan-commands.ts";
+import { describeStatus } from "./status.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
 export const REPL_BUILTINS: ReadonlySet<string> = new Set([
@@ -33,6 +37,9 @@ export const REPL_BUILTINS: ReadonlySet<string> = new Set([
   "hooks",
   "agents",
   "rewind",
+  "plan",
+  "todos",
+  "status",
 ]);
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
@@ -44,6 +51,8 @@ export interface ReplState {
   tools: ToolState;
   /** File checkpoints (on unless the settings turn them off); `/rewind` goes back to them. */
   checkpoints?: FileCheckpoints;
+  /** The permission mode as Shift+Tab and /plan change it (mode-cycle.ts). */
+  modes?: SessionMode;
 }
 
 /**
@@ -76,6 +85,11 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
       return `${describeUsage(runtime.meter)}\n`;
     case "agents":
       return describeAgents(runtime.subagents?.agents);
+    case "plan":
+    case "todos":
+      return planCommand(name, state.modes);
+    case "status":
+      return describeStatus(runtime);
     case "model": {
       if (!args) return `model: ${runtime.model.model}\n`;
       try {

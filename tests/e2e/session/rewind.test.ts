@@ -7,9 +7,9 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
-import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
+import { atPrompt, type SessionTerminal, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 import { tempDir } from "../../support/run.ts";
-import { TMUX, type TmuxSession } from "../../support/tmux.ts";
+import { TMUX } from "../../support/tmux.ts";
 
 afterEach(stopAgent);
 
@@ -25,7 +25,7 @@ function script(dir: () => string) {
   ];
 }
 
-async function twoTurns(term: TmuxSession) {
+async function twoTurns(term: SessionTerminal) {
   await submit(term, "first change");
   await term.waitFor((s) => s.includes("ok one") && atPrompt(s));
   await submit(term, "second change");
@@ -33,7 +33,7 @@ async function twoTurns(term: TmuxSession) {
 }
 
 /** Answers the `nth` showing of `question` (earlier dialogs stay on the screen). */
-async function answer(term: TmuxSession, question: string, value: string, nth = 1) {
+async function answer(term: SessionTerminal, question: string, value: string, nth = 1) {
   await term.waitFor((s) => s.split(question).length > nth);
   await term.type(value);
   await term.keys("Enter");
