@@ -8,7 +8,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Conversation, type TranscriptRecord } from "../../../../lib/agent/conversation.ts";
 import { FileCheckpoints } from "../../../../lib/agent/checkpoints/tracker.ts";
-import { BackupStore } from "../../../../lib/agent/checkpoints/store.ts";
+import { BackupStore, MAX_FULL_BYTES } from "../../../../lib/agent/checkpoints/store.ts";
 import { previewRewind, rewindFiles } from "../../../../lib/agent/checkpoints/rewind.ts";
 import { tempDir } from "../../../support/run.ts";
 
@@ -72,5 +72,26 @@ describe("checkpoints", () => {
     expect(c.snapshots.has(first)).toBe(true);
     rewindFiles(c, first);
     expect(readFileSync(a, "utf8")).toBe("before\n");
+  });
+
+  test("binary content is kept byte for byte; a file over 50 MB is recorded by hash only and the rewind says it cannot restore it", () => {
+    const { conversation, tracker, dir, root } = setup();
+    const c = tracker();
+    const bin = join(dir, "blob.bin");
+    const bytes = Buffer.from([0, 255, 1, 254, 0, 10, 13, 0]);
+    writeFileSync(bin, bytes);
+    const first = turn(c, conversation, "one", bin, "text now");
+    rewindFiles(c, first);
+    expect(readFileSync(bin).equals(bytes)).toBe(true);
+
+    const big = join(dir, "big.bin");
+    writeFileSync(big, Buffer.alloc(MAX_FULL_BYTES + 1, 7));
+    const second = turn(c, conversation, "two", big, "small");
+    const kept = c.snapshots.get(second)!.trackedFileBackups[big]!;
+    expect(kept).toMatchObject({ backupFileName: null, hashOnly: true, size: MAX_FULL_BYTES + 1 });
+    expect(readdirSync(join(root, conversation.sessionId))).toHaveLength(1);
+    expect(previewRewind(c, second).problems.join("\n")).toContain("larger than 50 MB");
+    expect(() => rewindFiles(c, second)).toThrow("cannot be restored");
+    expect(readFileSync(big, "utf8")).toBe("small");
   });
 });
