@@ -4,7 +4,7 @@
  * transcript's rows, compaction keeping that index, and a plan's line counts.
  */
 import { describe, expect, test } from "bun:test";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Conversation, type TranscriptRecord } from "../../../../lib/agent/conversation.ts";
 import { FileCheckpoints } from "../../../../lib/agent/checkpoints/tracker.ts";
@@ -93,5 +93,20 @@ describe("checkpoints", () => {
     expect(previewRewind(c, second).problems.join("\n")).toContain("larger than 50 MB");
     expect(() => rewindFiles(c, second)).toThrow("cannot be restored");
     expect(readFileSync(big, "utf8")).toBe("small");
+  });
+
+  test("a folder replaced by a link to elsewhere since the checkpoint: refused, nothing written through it", () => {
+    const { conversation, tracker, dir } = setup();
+    const c = tracker();
+    mkdirSync(join(dir, "sub"));
+    const a = join(dir, "sub", "a.txt");
+    writeFileSync(a, "mine\n");
+    const first = turn(c, conversation, "one", a, "agent's\n");
+    const outside = tempDir();
+    writeFileSync(join(outside, "a.txt"), "outside\n");
+    rmSync(join(dir, "sub"), { recursive: true });
+    symlinkSync(outside, join(dir, "sub"));
+    expect(() => rewindFiles(c, first, true)).toThrow(`the folder of ${a} now leads to ${outside}`);
+    expect(readFileSync(join(outside, "a.txt"), "utf8")).toBe("outside\n");
   });
 });
