@@ -46,6 +46,7 @@ async function start() {
     script(() => dir),
     {
       args: ["--permission-mode", "acceptEdits"],
+      terminal: "tmux",
       env: { CLAUDE_CONFIG_DIR: config },
       setup: (d) => {
         dir = d;
