@@ -68,6 +68,8 @@ export const bashTool: Tool = {
     if (command.trim() === "") throw new ToolError("command is empty");
     const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
     const state = ctx.toolState;
+    // Checkpoints: the work tree is recorded before a turn's first command (agent/checkpoints/git-tree.ts).
+    ctx.fileChange?.beforeShell?.(state?.shellCwd ?? ctx.cwd);
     const sandbox = ctx.sandbox?.(args); // the OS sandbox this call runs in, if any (lib/sandbox)
     if (!state) return formatResult(await runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal, sandbox }), timeoutMs);
     const { cwd, note } = state.shellDirectory();

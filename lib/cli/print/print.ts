@@ -23,6 +23,7 @@ import { MaxTurnsError } from "../../agent/loop.ts";
 import { skillGate } from "../../agent/policy/skill-permission.ts";
 import { isStartError, Run, startExitCode } from "../run.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
+import { runCheckpoints } from "../../agent/checkpoints/open.ts";
 import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
 import type { ContentBlock } from "../../agent/messages.ts";
 import { waitForBackground } from "./background-wait.ts";
@@ -58,6 +59,7 @@ type Result = {
  * @throws only the error of a failed stdout write other than EPIPE (index.ts prints its line).
  */
 export async function runPrint(args: CliArgs): Promise<number> {
+  if (args.rewindFiles !== undefined) return (await import("./rewind-files.ts")).runRewindFiles(args);
   const started = performance.now();
   const cwd = process.cwd();
   const writer = new OutputWriter(args.outputFormat);
@@ -118,6 +120,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
       writer.sessionId = conversation.sessionId;
     };
     const toolState = new ToolState(cwd);
+    const checkpoints = await runCheckpoints(false, run, stderr);
     s.backgroundWork?.registry.useSession(cwd, conversation.sessionId);
     const turn = (input: string | ContentBlock[], maxTurns: number | undefined) =>
       runTurn(
@@ -129,6 +132,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
           maxTurns,
           debug: args.debug,
           outputSchema: args.outputSchema,
+          checkpoints,
         },
         {
           input,

@@ -65,6 +65,7 @@ export class Terminal {
   private hint: string | undefined;
   private hintTimer: Timer | undefined;
   private lastCtrlC = -Infinity;
+  private lastEsc = -Infinity;
   private closed = false;
   private readonly onResize = () => this.area.resized();
 
@@ -234,7 +235,15 @@ export class Terminal {
     }
     switch (key.kind) {
       case "escape":
-        this.interrupt();
+        // Esc twice on an empty input opens /rewind (Claude Code's key).
+        if (!this.busyInterrupt && this.reader && !this.editor.text && performance.now() - this.lastEsc < DOUBLE_PRESS_MS) {
+          this.lastEsc = -Infinity;
+          this.echo("/rewind");
+          this.settleReader("/rewind");
+        } else {
+          this.lastEsc = performance.now();
+          this.interrupt();
+        }
         break;
       case "enter": {
         const line = this.editor.enter();
