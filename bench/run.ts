@@ -24,6 +24,7 @@ import { bashRulesFigure } from "./fig-bash-rules.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
 import { structuredFigure } from "./fig-structured.ts";
+import { subagentsFigure } from "./fig-subagents.ts";
 import { webFigure } from "./fig-web.ts";
 import { tasksFigure } from "./fig-tasks.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
@@ -48,6 +49,7 @@ const FIGURES: Record<string, Figure> = {
   modern: modernFigure,
   tasks: tasksFigure,
   structured: structuredFigure,
+  subagents: subagentsFigure,
   web: webFigure,
   versus: versusFigure,
   release: releaseFigure,

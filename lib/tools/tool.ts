@@ -51,6 +51,12 @@ export interface ToolContext {
   callId?: string;
   /** Paths the run's Read rules deny: Grep and Glob leave them out of the search itself. */
   excluded?: SearchExclusions;
+  /**
+   * Present when a person can be asked (the session, a host that answers `can_use_tool`): asks once
+   * more about this call, for `reason` found while it runs (WebFetch's private address). Absent
+   * (-p): nobody can say yes, so the tool refuses.
+   */
+  confirm?(reason: string): Promise<boolean>;
 }
 
 export interface Tool {

@@ -5,7 +5,7 @@
  * an "ask" goes to the mode's own question, or is refused when the mode has nobody to ask (-p).
  * After a tool ran, PostToolUse or PostToolUseFailure hooks may add text for the model or stop the run.
  */
-import type { AgentIdentity, PermissionDecision } from "../loop.ts";
+import type { AgentIdentity, LoopOptions, PermissionDecision } from "../loop.ts";
 import type { ToolUseBlock } from "../messages.ts";
 import type { Tool, ToolOutput } from "../../tools/tool.ts";
 import type { RunSettings } from "./run-settings.ts";
@@ -33,8 +33,11 @@ export interface ModePermissions {
     input: Record<string, unknown>,
     call: ToolUseBlock,
     message: string,
-    /** `forced`: an ask rule or hook asked, not the mode (no "always"); `agent`: a subagent's call. */
-    about?: { forced?: boolean; agent?: AgentIdentity },
+    /**
+     * `forced`: an ask rule or hook asked, not the mode (no "always"); `agent`: a subagent's call;
+     * `reason`: a running call asks again for this reason, which the person must see (ToolContext.confirm).
+     */
+    about?: { forced?: boolean; agent?: AgentIdentity; reason?: string },
   ): Promise<PermissionDecision>;
 }
 
@@ -81,7 +84,15 @@ export class ToolGate {
   stopped: string | undefined;
   private readonly pending = new Map<string, string[]>();
 
-  constructor(private readonly opts: GateOptions) {}
+  constructor(private readonly opts: GateOptions) {
+    const { ask } = opts.permissions;
+    this.confirmCall =
+      ask &&
+      (async (tool, input, call, reason, agent) => {
+        const decision = await ask(tool, input, call, reason, { forced: true, agent, reason });
+        return decision === true || (typeof decision === "object" && decision.behavior === "allow");
+      });
+  }
 
   /** The loop's `canUseTool`. */
   readonly canUseTool = async (tool: Tool, given: Record<string, unknown>, call: ToolUseBlock, agent?: AgentIdentity): Promise<PermissionDecision> => {
@@ -97,7 +108,7 @@ export class ToolGate {
       if (out.context.length) this.pending.set(call.id, out.context);
       hook = out.permission;
     }
-    const mode = stricter(permissions.mode(), agent?.permissionMode);
+    const mode = agentMode(permissions.mode(), agent);
     // Plan mode's read-only classifier reads Bash through the shell grammar too.
     if (tool.name === "Bash" && (mode === "plan" || settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
     await permissions.prepare?.(tool);
@@ -117,6 +128,12 @@ export class ToolGate {
     if (verdict.behavior === "deny" || !permissions.ask) return { behavior: "deny", message: verdict.message };
     return withInput(await permissions.ask(tool, input, call, verdict.message, { forced: verdict.forced === true, agent }), updated);
   };
+
+  /**
+   * The loop's `confirmCall`: the mode's question again, with the reason shown and no "always";
+   * absent when the mode has nobody to ask (-p), so the tool refuses on its own terms.
+   */
+  readonly confirmCall: LoopOptions["confirmCall"];
 
   /** The loop's `afterTool`: PostToolUse (or PostToolUseFailure) hooks, and the context PreToolUse left for this call. */
   readonly afterTool = async (
@@ -167,6 +184,16 @@ export class ToolGate {
 
 /** How much a mode lets run without asking, least first; undefined (no mode) lets everything run. */
 const LOOSENESS: PermissionMode[] = ["dontAsk", "default", "acceptEdits", "bypassPermissions"];
+
+/**
+ * The mode a call runs under: the run's, or its subagent's definition's where that is stricter, or
+ * as written where the user trusted the definition's file (the settings trust rules). Nothing
+ * loosens plan mode.
+ */
+function agentMode(run: PermissionMode | undefined, agent: AgentIdentity | undefined): PermissionMode | undefined {
+  if (agent?.modeTrusted && agent.permissionMode && run !== "plan") return agent.permissionMode;
+  return stricter(run, agent?.permissionMode);
+}
 
 /** The run's mode, or a subagent's own when that is stricter: an agent file can tighten, never loosen; plan mode on either side holds. */
 function stricter(run: PermissionMode | undefined, agent: PermissionMode | undefined): PermissionMode | undefined {

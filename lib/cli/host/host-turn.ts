@@ -161,7 +161,7 @@ export function hostPermissions(state: HostState, channel: HostChannel, signal: 
     flagRules: () => [...args.allowedTools, ...runtime.skillRules()],
     ask: args.permissionPromptStdio
       ? async (tool, input, call, _message, about) => {
-          const answer = await askHost(channel, signal, tool, input, call, about?.agent?.id);
+          const answer = await askHost(channel, signal, tool, input, call, about?.agent?.id, about?.reason);
           // The host approved the plan: plan mode ends (the host may set another mode with set_permission_mode).
           if (tool.name === "ExitPlanMode" && answer !== false && (answer === true || answer.behavior === "allow") && state.mode === "plan")
             state.mode = "default";
@@ -179,6 +179,7 @@ async function askHost(
   toolInput: Record<string, unknown>,
   call: { id: string },
   agentId?: string,
+  reason?: string,
 ): Promise<PermissionDecision> {
   // A subagent's call names the agent (the SDK hands it to canUseTool as agentID).
   const answer = await channel.request(
@@ -189,6 +190,7 @@ async function askHost(
       tool_use_id: call.id,
       permission_suggestions: [],
       ...(agentId ? { agent_id: agentId } : {}),
+      ...(reason ? { decision_reason: reason } : {}),
     },
     signal,
   );

@@ -1,5 +1,5 @@
 /**
- * Plan mode in the interactive session (the real program in tmux, a scripted model): Shift+Tab
+ * Plan mode in the interactive session (the real program in a terminal, a scripted model): Shift+Tab
  * cycles default → acceptEdits → plan with the mode shown above the prompt; in plan mode a write is
  * refused without a question; ExitPlanMode shows the plan rendered as Markdown and asks, and the
  * answer starts in acceptEdits, or keeps planning with the user's feedback for the model.
@@ -8,7 +8,6 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RecordedRequest, reply, type Step, text, toolUse } from "../../support/model-server.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 
 afterEach(stopAgent);
@@ -31,7 +30,7 @@ function planThenExit(after: Step[]): Step[] {
   ];
 }
 
-describe.skipIf(!TMUX)("plan mode in the session", () => {
+describe("plan mode in the session", () => {
   test(
     "Shift+Tab cycles default → acceptEdits → plan → default, shown above the prompt; in plan mode a write is refused without a question",
     async () => {
