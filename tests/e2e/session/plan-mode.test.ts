@@ -116,4 +116,33 @@ describe("plan mode in the session", () => {
     },
     TEST_TIMEOUT_MS,
   );
+
+  test(
+    "--permission-mode plan: a read-only command runs and a writing one, a redirect and an Edit are refused, none with a question",
+    async () => {
+      const { term, dir, server } = await startAgent(
+        [
+          reply(
+            toolUse("Bash", { command: "ls -a" }),
+            toolUse("Bash", { command: "git status --short; touch made.txt" }),
+            toolUse("Bash", { command: "echo x > made.txt" }),
+            toolUse("Edit", { file_path: "r.txt", old_string: "a", new_string: "b" }),
+          ),
+          reply(text("looked around")),
+        ],
+        { args: ["--permission-mode", "plan"] },
+      );
+      await submit(term, "look around");
+      const screen = await term.waitFor((s) => s.includes("looked around") && atPrompt(s));
+      expect(screen).not.toContain("Allow ");
+      const results = server.requests[1]!.body.messages.at(-1).content as { content: unknown; is_error?: boolean }[];
+      expect(results[0]!.is_error).toBeFalsy();
+      for (const r of results.slice(1)) {
+        expect(r.is_error).toBe(true);
+        expect(JSON.stringify(r.content)).toContain("Plan mode is on");
+      }
+      expect(existsSync(join(dir, "made.txt"))).toBe(false);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
