@@ -104,6 +104,8 @@ export interface LoopOptions {
   toolState?: ToolState;
   /** Paths the run's Read rules deny, for Grep and Glob to leave out (ToolContext.excluded). */
   excluded?: SearchExclusions;
+  /** The OS sandbox for Bash calls (ToolContext.sandbox). */
+  sandbox?: ToolContext["sandbox"];
   maxTurns?: number;
   signal?: AbortSignal;
   hooks?: LoopHooks;
@@ -307,6 +309,7 @@ async function execute(
       callId: call.id,
       excluded: opts.excluded,
       confirm: opts.confirmCall && ((reason) => opts.confirmCall!(tool, input, call, reason)),
+      sandbox: opts.sandbox,
       onProgress: progress && ((message, kind) => progress(call, message, kind)),
     };
     const inLoop = nested(tool);

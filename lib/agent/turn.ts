@@ -161,6 +161,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
             cwd: runtime.opts.cwd,
             permissions: turn.permissions ?? EVERY_TOOL_RUNS,
             notice: turn.events.line,
+            sandbox: runtime.opts.sandbox?.facts,
           })
         : undefined;
     const ask = gate?.canUseTool;
@@ -189,6 +190,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       halted: structured ? () => structured.finished || (gate?.halted?.() ?? false) : gate?.halted,
       cwd: runtime.opts.cwd,
       excluded: settings?.searchExclusions(),
+      sandbox: runtime.opts.sandbox?.forBash,
       transcriptPath: () => conversation.transcriptPath,
       toolState: mode.toolState,
       maxTurns: mode.maxTurns,

@@ -6,6 +6,8 @@
  * plan mode's refusal (plan-mode.ts) comes right after the denies, before any ask or allow:
  * a hook's allow and the flags skip only the mode's question, never a deny or ask rule. Pure: the
  * modes supply only how they ask (gate.ts), and a mode with nobody to ask (-p) turns ask into deny.
+ * The OS sandbox adds two facts for Bash: leaving it (`dangerouslyDisableSandbox`) always asks, and
+ * `autoAllowBashIfSandboxed` skips only the mode's question for a sandboxed call.
  */
 import type { Tool } from "../../tools/tool.ts";
 import type { Behavior } from "../settings/merge.ts";
@@ -34,7 +36,20 @@ export interface CallFacts {
   mode: PermissionMode | undefined;
   /** Plan mode's answer for this call (plan-mode.ts), when the mode is plan; absent then, the call is refused. */
   plan?: PlanCheck;
+  /** A Bash call's OS sandbox facts (lib/agent/sandboxing), when the run has a sandbox. */
+  sandbox?: SandboxFacts;
 }
+
+/** What the sandbox adds to a Bash call's decision. */
+export interface SandboxFacts {
+  /** `dangerouslyDisableSandbox` honoured: the call would run outside, so it is always asked about (refused where nobody is asked). */
+  escape: boolean;
+  /** It runs sandboxed and `autoAllowBashIfSandboxed` is on: the mode's question is skipped, rules still apply. */
+  autoAllow: boolean;
+}
+
+/** Our words for a call that asks to leave the sandbox. */
+export const escapeText = "This command asks to run outside the sandbox (dangerouslyDisableSandbox); that needs the user's approval.";
 
 /** Claude Code's texts for the model (verified with 2.1.328 in -p). */
 export const denyText = (tool: Pick<Tool, "name">, input: Record<string, unknown>, path: boolean): string =>
@@ -62,7 +77,10 @@ export function decide(f: CallFacts): Verdict {
   // An ask rule or hook asks even in bypassPermissions, past the flags; dontAsk never asks.
   const ask = hook?.decision === "ask" ? (hook.reason ?? askText(tool.name)) : rule?.behavior === "ask" ? askText(tool.name) : undefined;
   if (ask !== undefined) return mode === "dontAsk" ? { behavior: "deny", message: ask } : { behavior: "ask", message: ask, forced: true };
+  // Leaving the sandbox is always a question, whatever allows the command itself.
+  if (f.sandbox?.escape) return mode === "dontAsk" ? { behavior: "deny", message: escapeText } : { behavior: "ask", message: escapeText, forced: true };
   if (hook?.decision === "allow" || rule?.behavior === "allow" || f.flagAllows) return { behavior: "allow" };
+  if (f.sandbox?.autoAllow) return { behavior: "allow" };
   if (mode === undefined || !needsPermission(tool, mode)) return { behavior: "allow" };
   return mode === "dontAsk" ? { behavior: "deny", message: modeText(tool.name, mode) } : { behavior: "ask", message: modeText(tool.name, mode) };
 }

@@ -12,7 +12,7 @@ import type { RunSettings } from "./run-settings.ts";
 import type { ToolRoute } from "../permissions/rules.ts";
 import { isAllowed, type PermissionMode } from "../permissions/modes.ts";
 import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
-import { decide, type CallFacts } from "./decide.ts";
+import { decide, type CallFacts, type SandboxFacts } from "./decide.ts";
 import { loadBashGrammar } from "../permissions/bash/grammar.ts";
 import { planCheck } from "./plan-mode.ts";
 import { planFilePath } from "../plan/plan-file.ts";
@@ -77,6 +77,8 @@ export interface GateOptions {
   cwd?: string;
   /** A line for the user (systemMessage, a hook's error), never stdout. */
   notice(line: string): void;
+  /** The OS sandbox's facts for a call (lib/agent/sandboxing), when the run has a sandbox. */
+  sandbox?(toolName: string, input: Record<string, unknown>): SandboxFacts | undefined;
 }
 
 export class ToolGate {
@@ -122,6 +124,7 @@ export class ToolGate {
       flagAllows: permissions.flagAllows(tool, input),
       mode,
       plan: mode === "plan" ? planCheck(tool, input, { mcp: route !== undefined, cwd: this.opts.cwd ?? process.cwd(), planFile: planFilePath() }) : undefined,
+      sandbox: this.opts.sandbox?.(tool.name, input),
     });
     const updated = input === given ? {} : { updatedInput: input };
     if (verdict.behavior === "allow") return input === given ? true : { behavior: "allow", ...updated };
@@ -195,7 +198,7 @@ function agentMode(run: PermissionMode | undefined, agent: AgentIdentity | undef
   return stricter(run, agent?.permissionMode);
 }
 
-/** The run's mode, or a subagent's own when that is stricter: an agent file can tighten, never loosen; plan mode on either side holds. */
+/** The run's mode, or a subagent's own when that is stricter: plan mode on either side holds. */
 function stricter(run: PermissionMode | undefined, agent: PermissionMode | undefined): PermissionMode | undefined {
   if (run === "plan" || agent === "plan") return "plan";
   if (agent === undefined) return run;

@@ -89,6 +89,7 @@ export function helpText(runtime: AgentRuntime, interactive: boolean): string {
       "  /agents the agent types the Agent tool can start, with their origin and tools",
       "  /plan   turn plan mode on (read and plan, no edits), or show where the plan is",
       "  /todos  the model's task list",
+      "  /status the model, the working directory, servers, and whether Bash runs in the sandbox",
       "  /exit   leave",
     );
   const custom = listCustomCommands(runtime.opts.cwd);

@@ -28,6 +28,7 @@ import {
 import { zeroUsage } from "../../agent/usage.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
+import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
 
 /** A `user` line of stdin (the SDK's `SDKUserMessage`). */
 export interface UserLine {
@@ -78,6 +79,7 @@ export async function runHostTurn(
         apiKeySource: process.env.ANTHROPIC_API_KEY ? "ANTHROPIC_API_KEY" : "none",
         skills: runtime.skills?.all().map((s) => s.name),
         agents: runtime.subagents?.agents.map((a) => a.name),
+        ...sandboxInitField(runtime.opts),
       }),
     );
     const started = new Map<string, number>();

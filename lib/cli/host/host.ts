@@ -20,6 +20,7 @@ import type { ServerConfig } from "../../mcp/config/load.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { AsyncQueue } from "../../shared/queue.ts";
 import { ToolState } from "../../tools/tool-state.ts";
+import { hostDomainQuestion } from "./domain-question.ts";
 
 const stderr = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -66,9 +67,12 @@ export async function runHost(args: CliArgs): Promise<number> {
     pending = pending.then(() => writeStdout(line));
   };
   if (args.verbose && args.ignoredFlags.length) stderr(`note: accepted for the Agent SDK and ignored: ${args.ignoredFlags.join(" ")}`);
-  const run = await Run.open(args, { cwd, warn: stderr, endReason: "other" });
+  // With --permission-prompt-tool stdio, the sandbox's proxy asks the host about an unlisted domain (domain-question.ts).
+  let askDomain: ((host: string) => Promise<boolean>) | undefined;
+  const run = await Run.open(args, { cwd, warn: stderr, endReason: "other", askDomain: (host) => askDomain?.(host) ?? Promise.resolve(false) });
   if (typeof run === "number") return run;
   const channel = new HostChannel(emit);
+  if (args.permissionPromptStdio) askDomain = hostDomainQuestion(channel);
   const turns = new AsyncQueue<UserLine>();
   const early: ControlLine[] = [];
   let state: HostState | undefined;

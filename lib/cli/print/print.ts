@@ -22,6 +22,7 @@ import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
 import { skillGate } from "../../agent/policy/skill-permission.ts";
 import { isStartError, Run, startExitCode } from "../run.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
+import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 
@@ -107,6 +108,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
         model: s.model.model,
         mcp_servers: s.servers().map(({ name, status }) => ({ name, status })),
         ...(s.subagents ? { agents: s.subagents.agents.map((a) => a.name) } : {}),
+        ...sandboxInitField(s.opts),
       });
       run.begin(s);
       writer.sessionId = conversation.sessionId;

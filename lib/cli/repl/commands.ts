@@ -1,6 +1,6 @@
 /**
  * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools, /skills,
- * /model [id], /cost, /compact [instructions], /permissions, /hooks and /agents (every agent type with its origin and tools) (the settings' rules and hooks with their files),
+ * /model [id], /cost, /status (the sandbox on or off), /compact [instructions], /permissions, /hooks and /agents (every agent type with its origin and tools) (the settings' rules and hooks with their files),
  * /plan and /todos (plan-commands.ts). Text commands reuse print mode's output (builtins.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../../agent/runtime.ts";
@@ -19,6 +19,7 @@ import { describeHooks, describeRules } from "../../agent/policy/rules-listing.t
 import { describeAgents } from "../../agent/subagents/describe.ts";
 import type { SessionMode } from "./planning/mode-cycle.ts";
 import { planCommand } from "./planning/plan-commands.ts";
+import { describeStatus } from "./status.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
 export const REPL_BUILTINS: ReadonlySet<string> = new Set([
@@ -36,6 +37,7 @@ export const REPL_BUILTINS: ReadonlySet<string> = new Set([
   "agents",
   "plan",
   "todos",
+  "status",
 ]);
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
@@ -82,6 +84,8 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
     case "plan":
     case "todos":
       return planCommand(name, state.modes);
+    case "status":
+      return describeStatus(runtime);
     case "model": {
       if (!args) return `model: ${runtime.model.model}\n`;
       try {

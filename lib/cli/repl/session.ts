@@ -30,6 +30,7 @@ import { SessionMode } from "./planning/mode-cycle.ts";
 import { onTaskListChange } from "../../agent/task-list/task-list.ts";
 import { taskListLines } from "../ui/task-list-view.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
+import { domainQuestion } from "./domain-question.ts";
 
 /**
  * Runs the session until the user leaves. Returns 0 after a normal exit (servers shut down),
@@ -50,6 +51,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
     return startExitCode(err);
   }
   if (resume === null) return 0;
+  let askDomain: ((host: string) => Promise<boolean>) | undefined;
   const run = await Run.open(args, {
     cwd,
     // Settings warnings quote a repository's files: only colour codes reach the terminal.
@@ -57,6 +59,8 @@ export async function runRepl(args: CliArgs): Promise<number> {
     resume,
     // What a repository's own settings loosen applies only once approved (hooks run commands).
     consent: (pending) => askSettingsTrust(pending),
+    // The sandbox's proxy asks about an unlisted domain once the terminal exists; before that it is refused.
+    askDomain: (host) => askDomain?.(host) ?? Promise.resolve(false),
     permissionMode: (settings) => sessionMode(args, settings),
     endReason: "prompt_input_exit",
   });
@@ -140,6 +144,14 @@ export async function runRepl(args: CliArgs): Promise<number> {
     sessionMode(args, settings),
     settings,
   );
+  askDomain = domainQuestion(async (question) => {
+    const resume = turn.waitingForUser("Waiting for your answer…");
+    try {
+      return await term.ask(question, []);
+    } finally {
+      resume();
+    }
+  }, style);
   elicitation.attach({ term, style, waiting: (server) => turn.waitingForUser(`Waiting for your answer to ${server}…`) });
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.
