@@ -5,10 +5,11 @@
  * answer starts in acceptEdits, or keeps planning with the user's feedback for the model.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RecordedRequest, reply, type Step, text, toolUse } from "../../support/model-server.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
+import { tempDir } from "../../support/run.ts";
 
 afterEach(stopAgent);
 
@@ -142,6 +143,31 @@ describe("plan mode in the session", () => {
         expect(JSON.stringify(r.content)).toContain("Plan mode is on");
       }
       expect(existsSync(join(dir, "made.txt"))).toBe(false);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "hooks read the mode as it is now: after Shift+Tab to plan, UserPromptSubmit's permission_mode is plan",
+    async () => {
+      const config = tempDir("agent-config-");
+      const seen = join(config, "seen.jsonl");
+      writeFileSync(
+        join(config, "settings.json"),
+        JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `cat >> ${seen}; echo >> ${seen}` }] }] } }),
+      );
+      const { term } = await startAgent([reply(text("one")), reply(text("two"))], { env: { CLAUDE_CONFIG_DIR: config } });
+      await submit(term, "first");
+      await term.waitFor((s) => s.includes("one") && atPrompt(s));
+      await term.keys("BTab", "BTab");
+      await term.waitFor("plan mode on");
+      await submit(term, "second");
+      await term.waitFor((s) => s.includes("two") && atPrompt(s));
+      const modes = readFileSync(seen, "utf8")
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l).permission_mode);
+      expect(modes).toEqual(["default", "plan"]);
     },
     TEST_TIMEOUT_MS,
   );
