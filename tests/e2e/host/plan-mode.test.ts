@@ -51,4 +51,14 @@ describe("host mode, --permission-mode plan", () => {
       if (what !== "ExitPlanMode with nobody to approve") expect(JSON.stringify(result.content)).toContain("Plan mode is on");
       else expect(JSON.stringify(result.content)).toContain("approval");
     });
+
+  test("ExitPlanMode outside plan mode is one error result saying plan mode is not on", async () => {
+    server = startModelServer([reply(toolUse("ExitPlanMode", {})), reply(text("ok"))]);
+    const stream = ["--output-format", "stream-json", "--input-format", "stream-json", "--permission-prompt-tool", "stdio"];
+    const r = await runAgent(stream, { cwd: tempDir(), model: server.url, stdin: user("go") });
+    expect(r.code).toBe(0);
+    // Refused by the decision itself: the host is not asked.
+    expect(r.stdout).not.toContain("can_use_tool");
+    expect(server.requests[1]!.body.messages.at(-1).content[0]).toMatchObject({ is_error: true, content: expect.stringContaining("Plan mode is not on") });
+  });
 });
