@@ -11,6 +11,7 @@ import { InputError } from "../../agent/input/input.ts";
 import { flagsAllow, type ModePermissions } from "../../agent/policy/gate.ts";
 import type { Tool } from "../../tools/tool.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/modes.ts";
+import { questionsProblem } from "../../tools/ask-user/ask-user-question.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import type { HostChannel } from "./channel.ts";
 import { slashCommands, TurnInterrupted, type HostState } from "./control.ts";
@@ -164,6 +165,9 @@ export function hostPermissions(state: HostState, channel: HostChannel, signal: 
     flagRules: () => [...args.allowedTools, ...runtime.skillRules()],
     ask: args.permissionPromptStdio
       ? async (tool, input, call, _message, about) => {
+          // Questions that break AskUserQuestion's schema never reach the host: one error result instead.
+          const malformed = tool.name === "AskUserQuestion" ? questionsProblem(input) : undefined;
+          if (malformed) return { behavior: "deny", message: `<tool_use_error>${malformed}</tool_use_error>` };
           let chosen: PermissionMode | undefined;
           const answer = await askHost(channel, signal, tool, input, call, about?.agent?.id, about?.reason, (mode) => (chosen = mode));
           // The SDK's `updatedPermissions: [{type: "setMode"}]` sets the mode; a plan approved without one ends plan mode in default.

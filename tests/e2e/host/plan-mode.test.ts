@@ -61,4 +61,15 @@ describe("host mode, --permission-mode plan", () => {
     expect(r.stdout).not.toContain("can_use_tool");
     expect(server.requests[1]!.body.messages.at(-1).content[0]).toMatchObject({ is_error: true, content: expect.stringContaining("Plan mode is not on") });
   });
+
+  test("AskUserQuestion with more options than the schema allows is one error result; the host is not asked", async () => {
+    const opt = (label: string) => ({ label, description: label });
+    const questions = [{ question: "Which?", header: "Pick", options: ["a", "b", "c", "d", "e"].map(opt), multiSelect: false }];
+    server = startModelServer([reply(toolUse("AskUserQuestion", { questions })), reply(text("ok"))]);
+    const stream = ["--output-format", "stream-json", "--input-format", "stream-json", "--permission-prompt-tool", "stdio"];
+    const r = await runAgent(stream, { cwd: tempDir(), model: server.url, stdin: user("go") });
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain("can_use_tool");
+    expect(server.requests[1]!.body.messages.at(-1).content[0]).toMatchObject({ is_error: true, content: expect.stringContaining("must hold 2 to 4 options") });
+  });
 });
