@@ -18,6 +18,7 @@ import { framingFigure } from "./fig-framing.ts";
 import { releaseFigure } from "./fig-release.ts";
 import { httpFigure } from "./fig-http.ts";
 import { modernFigure } from "./fig-modern.ts";
+import { programFigure } from "./fig-program.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { settingsFigure } from "./fig-settings.ts";
 import { sandboxFigure } from "./fig-sandbox.ts";
@@ -25,9 +26,11 @@ import { bashRulesFigure } from "./fig-bash-rules.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
 import { structuredFigure } from "./fig-structured.ts";
+import { subagentsFigure } from "./fig-subagents.ts";
 import { webFigure } from "./fig-web.ts";
 import { tasksFigure } from "./fig-tasks.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
+import { toolsListFigure } from "./fig-tools-list.ts";
 import { versusFigure } from "./fig-versus.ts";
 import type { BenchContext, Figure } from "./figure.ts";
 import { describeLoad, describeMachine, describeRevision } from "./machine.ts";
@@ -50,9 +53,12 @@ const FIGURES: Record<string, Figure> = {
   modern: modernFigure,
   tasks: tasksFigure,
   structured: structuredFigure,
+  subagents: subagentsFigure,
   web: webFigure,
   versus: versusFigure,
   release: releaseFigure,
+  program: programFigure,
+  "tools-list": toolsListFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");

@@ -84,6 +84,8 @@ export interface LoopOptions {
    * the model an `is_error` result instead.
    */
   canUseTool?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, agent?: AgentIdentity): Promise<PermissionDecision>;
+  /** A running call's second question (ToolContext.confirm); absent: nobody can be asked. */
+  confirmCall?(tool: Tool, input: Record<string, unknown>, call: ToolUseBlock, reason: string, agent?: AgentIdentity): Promise<boolean>;
   /**
    * After a tool ran (settings' PostToolUse hooks), with the input it ran with: `context` texts go
    * to the model as text blocks after that reply's tool_result blocks; `output`, when given, is what
@@ -138,8 +140,13 @@ const together = (tool: Tool | undefined) => Boolean(tool?.readOnly || nested(to
 export interface AgentIdentity {
   id: string;
   type: string;
-  /** Its definition's `permissionMode`: applied only where it is stricter than the run's mode. */
+  /**
+   * Its definition's `permissionMode`: applied only where it is stricter than the run's mode,
+   * unless `modeTrusted`; nothing loosens plan mode.
+   */
   permissionMode?: "default" | "acceptEdits" | "bypassPermissions" | "dontAsk";
+  /** The definition comes from the user (their home, a flag, the host) or a folder they trusted: its mode applies as written. */
+  modeTrusted?: boolean;
 }
 
 /** A permission answer (the Agent SDK's PermissionResult shape, or a plain yes/no). */
@@ -302,6 +309,7 @@ async function execute(
       callId: call.id,
       excluded: opts.excluded,
       sandbox: opts.sandbox,
+      confirm: opts.confirmCall && ((reason) => opts.confirmCall!(tool, input, call, reason)),
       onProgress: progress && ((message, kind) => progress(call, message, kind)),
     };
     const inLoop = nested(tool);

@@ -179,6 +179,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       },
       canUseTool: ask && recordingDenials(ask, totals.denials),
       afterTool: settings ? gate?.afterTool : undefined,
+      confirmCall: gate?.confirmCall,
       subagentHooks: settings && {
         start: (agent) => settings.subagentStart(agent, turn.events.line),
         stop: (agent, lastText, path) => settings.subagentStop(agent, lastText, turn.events.line, path),

@@ -54,6 +54,12 @@ export interface ToolContext {
   excluded?: SearchExclusions;
   /** The OS sandbox a Bash call with this input runs in; undefined (or absent): it runs outside (lib/sandbox). */
   sandbox?: (input: Record<string, unknown>) => CommandSandbox | undefined;
+  /**
+   * Present when a person can be asked (the session, a host that answers `can_use_tool`): asks once
+   * more about this call, for `reason` found while it runs (WebFetch's private address). Absent
+   * (-p): nobody can say yes, so the tool refuses.
+   */
+  confirm?(reason: string): Promise<boolean>;
 }
 
 export interface Tool {

@@ -1,17 +1,22 @@
 /**
- * The interactive session under test: the real program in tmux (tmux.ts), a scripted model
- * server (model-server.ts) and a fresh working folder. One session at a time per test file;
- * `stopAgent` in afterEach ends it.
+ * The interactive session under test: the real program in a pseudo-terminal drawn in process
+ * (pty-term.ts), or with `terminal: "tmux"` in a real tmux (tmux.ts) for what only it shows (paste
+ * buffers, resize, suspend, extended keys); a scripted model server (model-server.ts) and a fresh
+ * working folder. One session at a time per test file; `stopAgent` in afterEach ends it.
  */
 import { startModelServer, type ModelServer, type Step } from "./model-server.ts";
 import { approveAllProjectServers, PROGRAM, tempDir } from "./run.ts";
 import { TmuxSession } from "./tmux.ts";
+import { PtySession } from "./pty-term.ts";
+
+/** A terminal a test drives: the in-process pty by default, tmux where asked. */
+export type SessionTerminal = PtySession | TmuxSession;
 import { until } from "./wait.ts";
 
 export interface Started {
   dir: string;
   home: string;
-  term: TmuxSession;
+  term: SessionTerminal;
   server: ModelServer;
 }
 
@@ -25,14 +30,16 @@ export interface StartOptions {
   env?: Record<string, string>;
   width?: number;
   height?: number;
-  /** OSC 52 clipboard writes become tmux paste buffers (TmuxSession.buffers). */
+  /** OSC 52 clipboard writes become tmux paste buffers (TmuxSession.buffers); implies tmux. */
   clipboard?: boolean;
+  /** "tmux" for a real terminal multiplexer; the in-process pty by default. */
+  terminal?: "pty" | "tmux";
 }
 
 /** Per-test limit (ms): above the screen-wait deadline, so a timeout reports the screen. */
 export const TEST_TIMEOUT_MS = 120_000;
 
-let current: { server: ModelServer; term: TmuxSession } | undefined;
+let current: { server: ModelServer; term: SessionTerminal } | undefined;
 
 /** The prompt is back and idle: the last screen line is `>` alone, and no turn's status line shows. */
 export const atPrompt = (screen: string) => {
@@ -56,14 +63,15 @@ export async function launchAgent(script: Step[], opts: StartOptions = {}): Prom
   setup?.(dir);
   // The trust question before project servers start has tests of its own (trust.test.ts).
   approveAllProjectServers(home);
-  const term = await TmuxSession.start({
+  const started = {
     command: [PROGRAM, ...args],
     cwd: dir,
     width: opts.width,
     height: opts.height,
-    clipboard: opts.clipboard,
     env: { ...terminalEnv(home, server.url), ...opts.env },
-  });
+  };
+  const term =
+    opts.terminal === "tmux" || opts.clipboard ? await TmuxSession.start({ ...started, clipboard: opts.clipboard }) : await PtySession.start(started);
   current = { server, term };
   return { dir, home, term, server };
 }
@@ -77,7 +85,7 @@ export async function stopAgent(): Promise<void> {
 }
 
 /** Types a line, waits for it on screen, and presses Enter. */
-export async function submit(term: TmuxSession, line: string): Promise<void> {
+export async function submit(term: SessionTerminal, line: string): Promise<void> {
   await term.type(line);
   await term.waitFor(`> ${line}`);
   await term.keys("Enter");

@@ -5,7 +5,7 @@
  * an "ask" goes to the mode's own question, or is refused when the mode has nobody to ask (-p).
  * After a tool ran, PostToolUse or PostToolUseFailure hooks may add text for the model or stop the run.
  */
-import type { AgentIdentity, PermissionDecision } from "../loop.ts";
+import type { AgentIdentity, LoopOptions, PermissionDecision } from "../loop.ts";
 import type { ToolUseBlock } from "../messages.ts";
 import type { Tool, ToolOutput } from "../../tools/tool.ts";
 import type { RunSettings } from "./run-settings.ts";
@@ -31,8 +31,11 @@ export interface ModePermissions {
     input: Record<string, unknown>,
     call: ToolUseBlock,
     message: string,
-    /** `forced`: an ask rule or hook asked, not the mode (no "always"); `agent`: a subagent's call. */
-    about?: { forced?: boolean; agent?: AgentIdentity },
+    /**
+     * `forced`: an ask rule or hook asked, not the mode (no "always"); `agent`: a subagent's call;
+     * `reason`: a running call asks again for this reason, which the person must see (ToolContext.confirm).
+     */
+    about?: { forced?: boolean; agent?: AgentIdentity; reason?: string },
   ): Promise<PermissionDecision>;
 }
 
@@ -79,7 +82,15 @@ export class ToolGate {
   stopped: string | undefined;
   private readonly pending = new Map<string, string[]>();
 
-  constructor(private readonly opts: GateOptions) {}
+  constructor(private readonly opts: GateOptions) {
+    const { ask } = opts.permissions;
+    this.confirmCall =
+      ask &&
+      (async (tool, input, call, reason, agent) => {
+        const decision = await ask(tool, input, call, reason, { forced: true, agent, reason });
+        return decision === true || (typeof decision === "object" && decision.behavior === "allow");
+      });
+  }
 
   /** The loop's `canUseTool`. */
   readonly canUseTool = async (tool: Tool, given: Record<string, unknown>, call: ToolUseBlock, agent?: AgentIdentity): Promise<PermissionDecision> => {
@@ -104,7 +115,7 @@ export class ToolGate {
       hook,
       rule: match && { behavior: match.behavior, path: match.rule.path !== undefined },
       flagAllows: permissions.flagAllows(tool, input),
-      mode: stricter(permissions.mode(), agent?.permissionMode),
+      mode: agentMode(permissions.mode(), agent),
       sandbox: this.opts.sandbox?.(tool.name, input),
     });
     const updated = input === given ? {} : { updatedInput: input };
@@ -112,6 +123,12 @@ export class ToolGate {
     if (verdict.behavior === "deny" || !permissions.ask) return { behavior: "deny", message: verdict.message };
     return withInput(await permissions.ask(tool, input, call, verdict.message, { forced: verdict.forced === true, agent }), updated);
   };
+
+  /**
+   * The loop's `confirmCall`: the mode's question again, with the reason shown and no "always";
+   * absent when the mode has nobody to ask (-p), so the tool refuses on its own terms.
+   */
+  readonly confirmCall: LoopOptions["confirmCall"];
 
   /** The loop's `afterTool`: PostToolUse (or PostToolUseFailure) hooks, and the context PreToolUse left for this call. */
   readonly afterTool = async (
@@ -164,6 +181,17 @@ export class ToolGate {
 const LOOSENESS: PermissionMode[] = ["dontAsk", "default", "acceptEdits", "bypassPermissions"];
 
 /** The run's mode, or a subagent's own when that is stricter: an agent file can tighten, never loosen. */
+/**
+ * The mode a call runs under: the run's, or its subagent's definition's where that is stricter, or
+ * as written where the user trusted the definition's file (the settings trust rules). Nothing
+ * loosens plan mode.
+ */
+function agentMode(run: PermissionMode | undefined, agent: AgentIdentity | undefined): PermissionMode | undefined {
+  // (String(): plan mode joins PermissionMode with its own issue; until then the run is never in it.)
+  if (agent?.modeTrusted && agent.permissionMode && String(run) !== "plan") return agent.permissionMode;
+  return stricter(run, agent?.permissionMode);
+}
+
 function stricter(run: PermissionMode | undefined, agent: PermissionMode | undefined): PermissionMode | undefined {
   if (agent === undefined) return run;
   if (run === undefined) return agent;

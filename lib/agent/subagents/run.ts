@@ -21,6 +21,7 @@ import { newAgentId, subagentReport } from "./report.ts";
 import { subagentTools, type ToolMatch } from "./toolset.ts";
 import type { AgentDefinition } from "./types.ts";
 import { startInlineServers, type InlineContext } from "./inline-servers.ts";
+import { trustFile, workspaceTrusted } from "../settings/workspace-trust.ts";
 import { SidechainWriter } from "./transcript.ts";
 
 /** What the Agent tool needs from the run (AgentRuntime's pieces). */
@@ -142,9 +143,12 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
     id: agentId,
     type: call.def.name,
     ...(mode && mode !== "plan" ? { permissionMode: mode as AgentIdentity["permissionMode"] } : {}),
+    // A repository's agent file loosens nothing until the user trusted the folder, as its settings do.
+    modeTrusted: call.def.source !== "project" || workspaceTrusted(deps.cwd, trustFile(deps.env)),
   };
-  const { canUseTool, afterTool } = parent;
+  const { canUseTool, afterTool, confirmCall } = parent;
   options.canUseTool = canUseTool && ((tool, input, c) => canUseTool(tool, input, c, agent));
+  options.confirmCall = confirmCall && ((tool, input, c, reason) => confirmCall(tool, input, c, reason, agent));
   options.afterTool = afterTool && ((c, input, output) => afterTool(c, input, output, agent));
   const finish = () => ({ agentId, tokens: stats.tokens, toolUses: stats.toolUses, durationMs: Math.round(performance.now() - started) });
   let last = "";

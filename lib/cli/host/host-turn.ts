@@ -161,7 +161,9 @@ export function hostPermissions(state: HostState, channel: HostChannel, signal: 
     mode: () => state.mode,
     flagAllows: (tool, input) => flagsAllow(runtime, args.allowedTools, tool, input),
     flagRules: () => [...args.allowedTools, ...runtime.skillRules()],
-    ask: args.permissionPromptStdio ? (tool, input, call, _message, about) => askHost(channel, signal, tool, input, call, about?.agent?.id) : undefined,
+    ask: args.permissionPromptStdio
+      ? (tool, input, call, _message, about) => askHost(channel, signal, tool, input, call, about?.agent?.id, about?.reason)
+      : undefined,
   };
 }
 
@@ -173,6 +175,7 @@ async function askHost(
   toolInput: Record<string, unknown>,
   call: { id: string },
   agentId?: string,
+  reason?: string,
 ): Promise<PermissionDecision> {
   // A subagent's call names the agent (the SDK hands it to canUseTool as agentID).
   const answer = await channel.request(
@@ -183,6 +186,7 @@ async function askHost(
       tool_use_id: call.id,
       permission_suggestions: [],
       ...(agentId ? { agent_id: agentId } : {}),
+      ...(reason ? { decision_reason: reason } : {}),
     },
     signal,
   );

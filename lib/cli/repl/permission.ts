@@ -12,6 +12,7 @@ import type { PermissionDecision } from "../../agent/loop.ts";
 import type { Preview } from "../ui/permission-preview.ts";
 import { shortArgs } from "../ui/tool-lines.ts";
 import { preview as previewText } from "../../shared/values.ts";
+import { terminalText } from "../../shared/terminal-text.ts";
 import type { AlwaysStore } from "./always.ts";
 import { isAllowed, type PermissionMode, type RuleMatcher } from "../../agent/permissions/modes.ts";
 import { type ModePermissions, ToolGate } from "../../agent/policy/gate.ts";
@@ -83,7 +84,7 @@ export function sessionPermissions(opts: SessionPermissionOptions): ModePermissi
       allowedByDomainRule(opts.allowed, tool.name, input) ||
       opts.always?.allows(tool, input) === true,
     flagRules: () => [...opts.allowed, ...(opts.grantRules?.() ?? [])],
-    ask: (tool, input, _call, _message, about) => question(tool, input, about?.forced === true, about?.agent?.type),
+    ask: (tool, input, _call, _message, about) => question(tool, input, about?.forced === true, about?.agent?.type, about?.reason),
     // A saved Bash rule matches on the shell grammar: have it loaded before flagAllows asks the store.
     prepare: async (tool) => {
       await opts.always?.ready(tool);
@@ -104,10 +105,10 @@ export function permissionHook(opts: SessionPermissionOptions): (tool: Tool, inp
  */
 export function permissionQuestion(
   opts: PermissionOptions,
-): (tool: Tool, input: Record<string, unknown>, forced?: boolean, agentType?: string) => Promise<PermissionDecision> {
+): (tool: Tool, input: Record<string, unknown>, forced?: boolean, agentType?: string, reason?: string) => Promise<PermissionDecision> {
   let queue: Promise<unknown> = Promise.resolve();
   // `forced`: an ask rule or hook asked, not the mode: no always is offered, the call asks each time.
-  const askOnce = async (tool: Tool, input: Record<string, unknown>, forced: boolean, agentType?: string): Promise<PermissionDecision> => {
+  const askOnce = async (tool: Tool, input: Record<string, unknown>, forced: boolean, agentType?: string, reason?: string): Promise<PermissionDecision> => {
     if (opts.signal.aborted) return false;
     const preview = opts.preview?.(tool, input) ?? { title: `${tool.name}(${shortArgs(tool.name, input, opts.cwd, tool)})`, body: [] };
     // The offer reads a Bash command through the shell grammar, loaded here once.
@@ -118,7 +119,8 @@ export function permissionQuestion(
     // A subagent's call says whose it is: the user may trust the parent and not a project's agent.
     const who = agentType ? `Agent ${previewText(agentType, 40)} asks: ` : "";
     const question = `${who}Allow ${preview.title}? [y]es / [n]o${third} `;
-    let body = preview.body;
+    // A running call's second question says why it asks again (a private address WebFetch found).
+    let body = reason ? [terminalText(reason, { oneLine: true }), ...preview.body] : preview.body;
     for (;;) {
       const line = await opts.ask(question, body);
       body = [];
@@ -137,8 +139,8 @@ export function permissionQuestion(
       return parsed.reason ? { behavior: "deny", message: `The user refused to run ${tool.name}. They said: ${parsed.reason}` } : false;
     }
   };
-  return (tool, input, forced = false, agentType) => {
-    const turn = queue.then(() => askOnce(tool, input, forced, agentType));
+  return (tool, input, forced = false, agentType, reason) => {
+    const turn = queue.then(() => askOnce(tool, input, forced, agentType, reason));
     queue = turn.catch(() => undefined);
     return turn;
   };

@@ -38,6 +38,8 @@ export class Terminal {
   private readonly editor: LineEditor;
   private readonly tab: TabCompletion;
   private readonly queue: string[] = [];
+  /** Keys read right after a question was answered, held for one tick (see answer). */
+  private afterAnswer: Key[] | undefined;
   private reader: ((line: string | null) => void) | undefined;
   private readonly questions = new Questions({
     print: (text) => this.area.print(text),
@@ -155,13 +157,14 @@ export class Terminal {
 
   private key(key: Key): void {
     if (this.closed) return;
+    if (this.afterAnswer) return void this.afterAnswer.push(key);
     if (key.kind !== "tab") this.tab.dismiss();
     if (key.kind === "ctrl-c") return this.ctrlC();
     if (key.kind === "ctrl-z") return this.suspend();
     const q = this.questions.current;
     if (q) {
-      if (key.kind === "escape") return this.questions.answer(null);
-      if (key.kind === "enter") return this.questions.answer(q.editor.take());
+      if (key.kind === "escape") return this.answer(null);
+      if (key.kind === "enter") return this.answer(q.editor.take());
       this.edit(q.editor, key);
       return this.redraw();
     }
@@ -185,6 +188,21 @@ export class Terminal {
         this.edit(this.editor, key);
     }
     this.redraw();
+  }
+
+  /**
+   * Answers the question showing. Keys that came in the same read (typed ahead: `a⏎y⏎`) wait one
+   * turn of the event loop, so that a question asked again at once (an unclear answer) gets them
+   * rather than the prompt, which would send them to the model as a message.
+   */
+  private answer(line: string | null): void {
+    this.questions.answer(line);
+    this.afterAnswer = [];
+    setImmediate(() => {
+      const keys = this.afterAnswer ?? [];
+      this.afterAnswer = undefined;
+      for (const k of keys) this.key(k);
+    });
   }
 
   /** Ctrl-Z: the live area is erased for the shell, and drawn again on return. */

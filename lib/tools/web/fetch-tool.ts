@@ -50,11 +50,11 @@ export function webFetchTool(deps: WebFetchDeps): Tool {
   };
   const env = deps.env ?? process.env;
 
-  async function load(url: string, signal: AbortSignal): Promise<Page> {
+  async function load(url: string, signal: AbortSignal, confirm: ((reason: string) => Promise<boolean>) | undefined): Promise<Page> {
     const cached = fresh(pages, url);
     if (cached) return cached.page;
     const timeoutMs = Number(env.WEBFETCH_TIMEOUT_MS) > 0 ? Number(env.WEBFETCH_TIMEOUT_MS) : DEFAULT_TIMEOUT_MS;
-    const got = await guardedGet(url, { hostAllowed: deps.hostAllowed, maxBytes: MAX_BYTES, timeoutMs, signal, env });
+    const got = await guardedGet(url, { hostAllowed: deps.hostAllowed, confirm, maxBytes: MAX_BYTES, timeoutMs, signal, env });
     let page: Page;
     if (got.kind === "redirect") page = got;
     else {
@@ -70,14 +70,14 @@ export function webFetchTool(deps: WebFetchDeps): Tool {
     description:
       "Fetches a URL, converts the page to Markdown, and answers `prompt` about it with a small, fast model; returns that answer. " +
       "HTTP is upgraded to HTTPS (except on loopback). A redirect to another host is not followed: it is returned to you, and you " +
-      "may fetch the new URL. Loopback, private-network and cloud-metadata addresses are refused unless a WebFetch(domain:…) rule allows " +
-      `the host. Long pages are read ${PAGE_CHARS.toLocaleString("en")} characters at a time from \`offset\`. Pages and answers are cached for 15 minutes.`,
+      "may fetch the new URL. Cloud-metadata addresses are refused unless a WebFetch(domain:…) rule allows the host; loopback and " +
+      `private-network addresses need such a rule or the user's yes. Long pages are read ${PAGE_CHARS.toLocaleString("en")} characters at a time from \`offset\`. Pages and answers are cached for 15 minutes.`,
     inputSchema: input.schema,
     readOnly: true,
     summary: summarizeField("url"),
     async run(raw, ctx): Promise<ToolOutput> {
       const { url, prompt, offset = 0 } = input.parse(raw);
-      const page = await load(url, ctx.signal);
+      const page = await load(url, ctx.signal, ctx.confirm);
       if (page.kind === "redirect") return { content: redirectText(url, page, prompt) };
       if (offset > 0 && offset >= page.text.length) throw new ToolError(`offset ${offset} is past the end of the page's text (${page.text.length} characters)`);
       const end = Math.min(page.text.length, offset + PAGE_CHARS);

@@ -6,6 +6,7 @@
  * upgraded to `https://` except on loopback. The body is read to a byte cap after decompression
  * (a gzip bomb stops at the cap), within one timeout for the whole fetch.
  * Through a proxy (HTTPS_PROXY…), the proxy resolves names, so the check is made on the name.
+ * A private address without an allow rule is asked about where a person can answer, once per host and fetch.
  */
 import { lookup } from "node:dns/promises";
 import { isIP } from "node:net";
@@ -19,6 +20,11 @@ import { addressKind, isLoopback } from "./address.ts";
 export interface GetOptions {
   /** An allow rule names this host (`WebFetch(domain:host)`): private and metadata addresses are then allowed. */
   hostAllowed(host: string): boolean;
+  /**
+   * Asks a person whether a loopback or private address may be fetched (the session, a host);
+   * absent (-p), only an allow rule lets it through. Cloud-metadata addresses are never asked about.
+   */
+  confirm?(reason: string): Promise<boolean>;
   maxBytes: number;
   timeoutMs: number;
   signal: AbortSignal;
@@ -43,11 +49,12 @@ export async function guardedGet(rawUrl: string, opts: GetOptions): Promise<GetR
   const env = opts.env ?? process.env;
   const timeout = AbortSignal.timeout(opts.timeoutMs);
   const signal = AbortSignal.any([opts.signal, timeout]);
+  const guard: Guard = { ...opts, confirmed: new Set() };
   try {
     for (let hop = 0; hop <= MAX_HOPS; hop++) {
       const host = url.hostname.replace(/^\[|\]$/g, "").toLowerCase();
       const proxy = proxyFor(url.href, env);
-      const address = proxy ? await checkName(host, opts) : await resolveChecked(host, opts, env);
+      const address = proxy ? await checkName(host, guard) : await resolveChecked(host, guard, env);
       if (url.protocol === "http:" && !(address && isLoopback(address))) url = new URL(url.href.replace(/^http:/, "https:"));
       const res = await request(url, address, proxy, signal);
       const status = res.statusCode ?? 0;
@@ -96,7 +103,7 @@ function pinned(host: string, env: Record<string, string | undefined>): string |
   return undefined;
 }
 
-async function resolveChecked(host: string, opts: GetOptions, env: Record<string, string | undefined>): Promise<string> {
+async function resolveChecked(host: string, opts: Guard, env: Record<string, string | undefined>): Promise<string> {
   let address = isIP(host) ? host : pinned(host, env);
   if (!address) {
     try {
@@ -105,23 +112,34 @@ async function resolveChecked(host: string, opts: GetOptions, env: Record<string
       throw new ToolError(`cannot resolve ${host} (${(err as NodeJS.ErrnoException).code ?? "lookup failed"})`);
     }
   }
-  refuse(host, address, opts);
+  await refuse(host, address, opts);
   return address;
 }
 
 /** Through a proxy: the name is judged as written (an IP literal by its kind, `localhost` as loopback). */
-async function checkName(host: string, opts: GetOptions): Promise<undefined> {
+async function checkName(host: string, opts: Guard): Promise<undefined> {
   const literal = isIP(host) ? host : host === "localhost" || host.endsWith(".localhost") ? "127.0.0.1" : undefined;
-  if (literal) refuse(host, literal, opts);
+  if (literal) await refuse(host, literal, opts);
   return undefined;
 }
 
-function refuse(host: string, address: string, opts: GetOptions): void {
+/** The options plus the hosts a person allowed during this fetch (a same-host redirect does not ask twice). */
+type Guard = GetOptions & { confirmed: Set<string> };
+
+async function refuse(host: string, address: string, opts: Guard): Promise<void> {
   const kind = addressKind(address);
-  if (kind === "public" || opts.hostAllowed(host)) return;
+  if (kind === "public" || opts.hostAllowed(host) || opts.confirmed.has(host)) return;
   const what = kind === "metadata" ? "a link-local or cloud-metadata address" : "a loopback or private-network address";
   const via = host === address ? "" : ` (${host} resolves to it)`;
-  throw new ToolError(`refused to fetch ${address}${via}: it is ${what}. Only a WebFetch(domain:${host}) allow rule lets WebFetch reach it.`);
+  if (kind === "private" && opts.confirm) {
+    if (await opts.confirm(`WebFetch would connect to ${address}${via}, ${what} on your machine or network.`)) {
+      opts.confirmed.add(host);
+      return;
+    }
+    throw new ToolError(`the user refused to let WebFetch reach ${address}${via}, ${what}.`);
+  }
+  const only = kind === "metadata" ? "Only" : "Without a person to ask, only";
+  throw new ToolError(`refused to fetch ${address}${via}: it is ${what}. ${only} a WebFetch(domain:${host}) allow rule lets WebFetch reach it.`);
 }
 
 async function request(url: URL, address: string | undefined, proxy: string | false, signal: AbortSignal): Promise<IncomingMessage> {

@@ -2,12 +2,11 @@
  * Compaction through the real program: automatic in a `-p` run whose scripted usage passes the
  * threshold (a summary request, then a history of summary plus recent messages with every
  * tool_use paired), never for an unknown model or a reply without usage, and `/compact` in the
- * interactive session through tmux.
+ * interactive session in a pseudo-terminal.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { reply, text, toolUse, withUsage, type RecordedRequest, type Step } from "../../support/model-server.ts";
 import { project, stopProjects } from "../../support/mcp.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 
 afterEach(async () => {
@@ -106,7 +105,7 @@ describe("automatic compaction in -p", () => {
   });
 });
 
-describe.skipIf(!TMUX)("/compact in the session", () => {
+describe("/compact in the session", () => {
   test(
     "summarises with the instructions, keeps the recent turn, and the next turn sends the summary",
     async () => {

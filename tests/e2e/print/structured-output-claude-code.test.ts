@@ -18,23 +18,9 @@ const SCHEMA = JSON.stringify({ type: "object", properties: { name: { type: "str
 
 /** One program's json result for the script, with its exit code and the number of model calls. */
 async function side(program: "claude" | "agent", script: Step[], extraEnv: Record<string, string> = {}) {
-  const dir = tempDir();
-  const home = tempDir("agent-home-");
   const server = startModelServer(script);
-  const args = ["-p", "who?", "--json-schema", SCHEMA, "--output-format", "json"];
   try {
-    let r: { code: number; stdout: string; stderr: string };
-    if (program === "agent") r = await runAgent(args, { cwd: dir, model: server.url, env: { HOME: home, ...extraEnv } });
-    else {
-      const env = { ...baseEnv(server.url), HOME: home, DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", ...extraEnv } as Record<
-        string,
-        string
-      >;
-      delete env.CLAUDE_CONFIG_DIR;
-      const proc = Bun.spawn([CLAUDE, ...args], { cwd: dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
-      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
-      r = { code, stdout, stderr };
-    }
+    const r = await runOne(program, server.url, "json", extraEnv);
     const result = JSON.parse(r.stdout.trim().split("\n").at(-1)!);
     return {
       code: r.code,
@@ -47,6 +33,34 @@ async function side(program: "claude" | "agent", script: Step[], extraEnv: Recor
   } finally {
     server.stop();
   }
+}
+
+/** One run of `program` with the schema, in `format`, against the scripted model at `url`. */
+async function runOne(program: "claude" | "agent", url: string, format: string, extraEnv: Record<string, string> = {}) {
+  const dir = tempDir();
+  const home = tempDir("agent-home-");
+  const args = ["-p", "who?", "--json-schema", SCHEMA, "--output-format", format];
+  if (program === "agent") return runAgent(args, { cwd: dir, model: url, env: { HOME: home, ...extraEnv } });
+  const env = { ...baseEnv(url), HOME: home, DISABLE_AUTOUPDATER: "1", CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: "1", ...extraEnv } as Record<string, string>;
+  delete env.CLAUDE_CONFIG_DIR;
+  const proc = Bun.spawn([CLAUDE, ...args], { cwd: dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+/** Both programs' stdout and exit code in text output for the same script. */
+async function bothText(script: () => Step[]) {
+  const out: { code: number; stdout: string }[] = [];
+  for (const program of ["claude", "agent"] as const) {
+    const server = startModelServer(script());
+    try {
+      const r = await runOne(program, server.url, "text");
+      out.push({ code: r.code, stdout: r.stdout });
+    } finally {
+      server.stop();
+    }
+  }
+  return out;
 }
 
 const both = (script: () => Step[], env: Record<string, string> = {}) => Promise.all([side("claude", script(), env), side("agent", script(), env)]);
@@ -91,6 +105,18 @@ describe.skipIf(!HAVE_CLAUDE)("--json-schema side by side with Claude Code", () 
       const seen = (x: typeof ours) => ({ code: x.code, subtype: x.subtype, calls: x.calls, is_error: x.is_error });
       expect(seen(ours)).toEqual(seen(cc));
       expect(seen(ours)).toEqual({ code: 1, subtype: "error_max_structured_output_retries", calls: 2, is_error: true });
+    },
+    SLOW,
+  );
+
+  test(
+    "text output: a matching call prints its JSON; text twice prints the last text, exit 0, as Claude Code does",
+    async () => {
+      const [cc, ours] = await bothText(() => [reply(toolUse("StructuredOutput", { name: "Alice" }))]);
+      expect(ours).toEqual(cc!);
+      expect(JSON.parse(ours!.stdout)).toEqual({ name: "Alice" });
+      const [ccText, oursText] = await bothText(() => [reply(text("plain answer")), reply(text("plain again"))]);
+      expect(oursText).toEqual(ccText!);
     },
     SLOW,
   );

@@ -4,10 +4,10 @@
  * Claude Code's fields; a deny rule refuses a subagent's call as it refuses the parent's.
  */
 import { expect, test } from "bun:test";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
-import { hook, hookScript, place, projectSettings, resultsOf, runPrint } from "./settings-support.ts";
+import { hook, hookScript, place, projectSettings, resultsOf, runPrint, trust } from "./settings-support.ts";
 
 const AGENTS = JSON.stringify({ reviewer: { description: "Reviews code", prompt: "REVIEW", tools: ["Read", "Bash"] } });
 const lines = (file: string) =>
@@ -74,25 +74,35 @@ test("a settings deny rule refuses a subagent's call as it refuses the parent's"
   expect(String(refused.content)).toContain("denied");
 });
 
-test("permissionMode in a definition tightens the run's mode and never loosens it", async () => {
+test("permissionMode in a definition tightens the run's mode; it loosens only from a file the user trusted", async () => {
   const p = place();
-  const run = async (mode: string, args: string[]) =>
-    runPrint(
-      p,
-      [
-        reply(toolUse("Agent", { description: "r", prompt: "touch it", subagent_type: "m" })),
-        reply(toolUse("Bash", { command: "touch made.txt" })),
-        reply(text("tried")),
-      ],
-      ["--agents", JSON.stringify({ m: { description: "d", prompt: "p", tools: ["Bash"], permissionMode: mode } }), ...args],
-    );
+  const script = () => [
+    reply(toolUse("Agent", { description: "r", prompt: "touch it", subagent_type: "m" })),
+    reply(toolUse("Bash", { command: "touch made.txt" })),
+    reply(text("tried")),
+  ];
+  const flagged = (mode: string, args: string[]) =>
+    runPrint(p, script(), ["--agents", JSON.stringify({ m: { description: "d", prompt: "p", tools: ["Bash"], permissionMode: mode } }), ...args]);
   // -p without --permission-mode runs everything; the agent's `default` asks, and nobody can answer.
-  const tightened = await run("default", []);
+  const tightened = await flagged("default", []);
   expect(String(resultsOf(tightened, 1)[0]!.content)).toBe("Permission to use Bash was not granted (--permission-mode default).");
   expect(existsSync(join(p.dir, "made.txt"))).toBe(false);
-  const notLoosened = await run("bypassPermissions", ["--permission-mode", "default"]);
-  expect(resultsOf(notLoosened, 1)[0]!.is_error).toBe(true);
-  expect(existsSync(join(p.dir, "made.txt"))).toBe(false);
-  const plain = await run("acceptEdits", ["--permission-mode", "bypassPermissions"]);
+  const plain = await flagged("acceptEdits", ["--permission-mode", "bypassPermissions"]);
   expect(resultsOf(plain, 1)[0]!.is_error).toBe(true);
+  // A repository's agent file loosens nothing in a folder the user has not trusted...
+  mkdirSync(join(p.dir, ".claude", "agents"), { recursive: true });
+  writeFileSync(join(p.dir, ".claude", "agents", "m.md"), "---\nname: m\ndescription: d\ntools: Bash\npermissionMode: bypassPermissions\n---\np\n");
+  const untrusted = await runPrint(p, script(), ["--permission-mode", "default"]);
+  expect(resultsOf(untrusted, 1)[0]!.is_error).toBe(true);
+  expect(existsSync(join(p.dir, "made.txt"))).toBe(false);
+  // ...and its mode applies as written once they have.
+  trust(p);
+  const trusted = await runPrint(p, script(), ["--permission-mode", "default"]);
+  expect(resultsOf(trusted, 1)[0]!.is_error).toBeUndefined();
+  expect(existsSync(join(p.dir, "made.txt"))).toBe(true);
+  rmSync(join(p.dir, "made.txt"));
+  // So does one the user gave on the command line.
+  const fromFlag = await flagged("bypassPermissions", ["--permission-mode", "default"]);
+  expect(resultsOf(fromFlag, 1)[0]!.is_error).toBeUndefined();
+  expect(existsSync(join(p.dir, "made.txt"))).toBe(true);
 });

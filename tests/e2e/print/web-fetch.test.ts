@@ -168,7 +168,7 @@ describe("the guard against server-side request forgery", () => {
   };
 
   test("loopback needs an allow rule naming the host, in every spelling", async () => {
-    expect(await refused(web.url("/page"))).toContain("loopback or private");
+    expect(await refused(web.url("/page"))).toContain("refused to fetch 127.0.0.1: it is a loopback or private-network address. Without a person to ask");
     await refused(`http://2130706433:${web.port}/page`);
     await refused(`http://0x7f.0.0.1:${web.port}/page`);
     await refused(`http://[::ffff:127.0.0.1]:${web.port}/page`);

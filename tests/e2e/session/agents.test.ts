@@ -1,5 +1,5 @@
 /**
- * Subagents in the interactive session, through a real terminal (tmux): the Agent tool is offered
+ * Subagents in the interactive session, through a pseudo-terminal (tests/support/pty-term.ts): the Agent tool is offered
  * by default, a subagent runs, one line sums it up, its report reaches the model, and `/agents` lists every agent
  * type with its origin and tools.
  */
@@ -7,7 +7,6 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 
 afterEach(stopAgent);
@@ -21,7 +20,7 @@ function setup(dir: string): void {
   );
 }
 
-describe.skipIf(!TMUX)("subagents in the session", () => {
+describe("subagents in the session", () => {
   test(
     "an Agent call runs a subagent whose report reaches the model; /agents lists each type with its origin and tools",
     async () => {

@@ -1,5 +1,5 @@
 /**
- * The session's `[a]lways` through a real terminal (tmux): a command that writes a file through a
+ * The session's `[a]lways` through a pseudo-terminal (tests/support/pty-term.ts): a command that writes a file through a
  * redirect, and a command an ask rule matched, are offered yes or no only, never a prefix rule
  * that would let the program write anywhere or silence the ask rule.
  */
@@ -7,12 +7,11 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 
 afterEach(stopAgent);
 
-describe.skipIf(!TMUX)("[a]lways never offers a rule that grants more than asked", () => {
+describe("[a]lways never offers a rule that grants more than asked", () => {
   test(
     "a redirecting command gets [y]es / [n]o only; answering a saves nothing",
     async () => {

@@ -1,5 +1,5 @@
 /**
- * Tab completion of MCP resource templates through a real terminal (tmux): templates are listed
+ * Tab completion of MCP resource templates through a pseudo-terminal (tests/support/pty-term.ts): templates are listed
  * as written next to resources, choosing one inserts its text before the first `{`, and inside a
  * variable the server's `completion/complete` values are offered (MCP 2025-11-25,
  * server/resources#resource-templates, server/utilities/completion). Against our fixture server
@@ -9,7 +9,6 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { reply, text } from "../../support/model-server.ts";
 import { fixtureServer, writeMcpConfig } from "../../support/run.ts";
 import { npmServer } from "../../support/mcp.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 
 /** The conversation's own messages: not the system-role context (the skills and agent listings). */
@@ -24,7 +23,7 @@ const userText = (requests: { body: any }[], n: number) =>
     .content.map((b: { text?: string }) => b.text ?? "")
     .join("\n");
 
-describe.skipIf(!TMUX)("completion of resource templates", () => {
+describe("completion of resource templates", () => {
   test(
     "templates are listed as written, one inserts its prefix, the server completes the variable, the mention is attached",
     async () => {

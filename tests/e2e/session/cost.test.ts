@@ -1,15 +1,14 @@
 /**
- * `/cost` in the interactive session, through the real program in tmux: a call whose stream was
+ * `/cost` in the interactive session, through the real program in a pseudo-terminal: a call whose stream was
  * interrupted with Esc is counted (the API billed it; its usage from message_start).
  */
 import { afterEach, describe, test } from "bun:test";
 import { reply, text, withUsage } from "../../support/model-server.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
-import { TMUX } from "../../support/tmux.ts";
 
 afterEach(stopAgent);
 
-describe.skipIf(!TMUX)("/cost in the session", () => {
+describe("/cost in the session", () => {
   test(
     "counts a call whose stream was interrupted: the API billed it",
     async () => {

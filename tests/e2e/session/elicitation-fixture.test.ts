@@ -1,6 +1,6 @@
 /**
  * Servers' elicitation in the interactive session against the fixture server's
- * `--elicitation-tools` (real program, tmux): a form of every kind with a default, sent unchanged;
+ * `--elicitation-tools` (real program, pseudo-terminal): a form of every kind with a default, sent unchanged;
  * URL mode followed by the server's `notifications/elicitation/complete`; two forms at once kept
  * apart; a form answered after MCP_TOOL_TIMEOUT has passed.
  */
@@ -13,7 +13,6 @@ import { reply, text, toolUse } from "../../support/model-server.ts";
 import { answer, lastLine } from "../../support/repl-answer.ts";
 import { atPrompt, startAgent, stopAgent, submit, waitUntil } from "../../support/repl.ts";
 import { fixtureServer, tempDir, writeMcpConfig } from "../../support/run.ts";
-import { TMUX } from "../../support/tmux.ts";
 
 afterEach(stopAgent);
 
@@ -24,7 +23,7 @@ const TOOL_TIMEOUT_MS = 1500;
 const ONE_FIELD = { type: "object", properties: { code: { type: "string", title: "Code" } } };
 const fixture = (dir: string) => writeMcpConfig(dir, { fx: fixtureServer("--elicitation-tools") });
 
-describe.skipIf(!TMUX)("elicitation in the session, fixture server", () => {
+describe("elicitation in the session, fixture server", () => {
   test(
     "a form of every kind, each with a default: Enter at every question sends exactly the defaults (SEP-1034)",
     async () => {

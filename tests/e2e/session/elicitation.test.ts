@@ -1,5 +1,5 @@
 /**
- * Servers' elicitation in the interactive session, through the real program in a terminal (tmux)
+ * Servers' elicitation in the interactive session, through the real program in a pseudo-terminal
  * and the npm everything server's `trigger-elicitation-request` and `trigger-url-elicitation`
  * tools: the form with its defaults pre-filled, edited, declined and cancelled; URL mode's
  * consent with a $BROWSER stand-in that records what it was asked to open.
@@ -10,7 +10,6 @@ import { join } from "node:path";
 import { reply, text, toolUse, type RecordedRequest } from "../../support/model-server.ts";
 import { npmServer } from "../../support/mcp.ts";
 import { fixtureServer, tempDir, writeMcpConfig } from "../../support/run.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { answer, lastLine } from "../../support/repl-answer.ts";
 import { atPrompt, startAgent, stopAgent, submit, waitUntil } from "../../support/repl.ts";
 
@@ -64,7 +63,7 @@ function everythingProject(dir: string): void {
   writeMcpConfig(dir, { everything: npmServer("everything", ["stdio"]) });
 }
 
-describe.skipIf(!TMUX)("elicitation in the session", () => {
+describe("elicitation in the session", () => {
   test(
     "a form is accepted with its defaults, then edited (an invalid value asked again), then declined",
     async () => {

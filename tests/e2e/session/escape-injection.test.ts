@@ -59,7 +59,7 @@ describe.skipIf(!TMUX)("nothing from outside reaches the terminal raw", () => {
       const screen = await t.waitFor((s) => s.includes("all done") && atPrompt(s));
       expect(screen).toContain("result HOSTILE hi");
       expect(screen).toContain("call HOSTILE stderr line");
-      await untouched(t);
+      await untouched(t as TmuxSession);
     },
     TEST_TIMEOUT_MS,
   );

@@ -27,7 +27,7 @@ const lastUserText = (server: ModelServer, n: number) =>
     .content.map((b: { text?: string }) => b.text ?? "")
     .join("");
 
-describe.skipIf(!TMUX)("interactive input", () => {
+describe("interactive input", () => {
   test(
     "lines typed while a turn runs are queued, shown as queued, and sent each in turn",
     async () => {
@@ -53,10 +53,10 @@ describe.skipIf(!TMUX)("interactive input", () => {
     TEST_TIMEOUT_MS,
   );
 
-  test(
+  test.skipIf(!TMUX)(
     "a pasted block is one input with CRLF as LF; a large paste shows as [pasted N lines] and is sent whole",
     async () => {
-      const { term, server } = await startAgent([reply(text("got three")), reply(text("got many"))]);
+      const { term, server } = await startAgent([reply(text("got three")), reply(text("got many"))], { terminal: "tmux" });
       await term.paste("line one\r\nline two\r\nline three");
       await term.waitFor("> line one\n  line two\n  line three");
       await term.keys("Enter");
@@ -73,10 +73,10 @@ describe.skipIf(!TMUX)("interactive input", () => {
     TEST_TIMEOUT_MS,
   );
 
-  test(
+  test.skipIf(!TMUX)(
     "CRLF pasted through tmux's LF-to-CR conversion (CR CR) is one break per line, not two",
     async () => {
-      const { term, server } = await startAgent([reply(text("got three"))]);
+      const { term, server } = await startAgent([reply(text("got three"))], { terminal: "tmux" });
       await term.paste("line one\r\nline two\r\nline three", { lfAsCr: true });
       await term.waitFor("> line one\n  line two\n  line three");
       await term.keys("Enter");
@@ -129,10 +129,10 @@ describe.skipIf(!TMUX)("interactive input", () => {
     TEST_TIMEOUT_MS,
   );
 
-  test(
+  test.skipIf(!TMUX)(
     "a resize redraws the prompt in place, without copies of it in the scrollback",
     async () => {
-      const { term, server } = await startAgent([reply(text("resized fine"))], { width: 60 });
+      const { term, server } = await startAgent([reply(text("resized fine"))], { width: 60, terminal: "tmux" });
       const typed = "a fairly long question that wraps once the terminal is narrow enough";
       await term.type(typed);
       await term.waitFor("> a fairly long");
@@ -207,7 +207,7 @@ describe.skipIf(!TMUX)("interactive input", () => {
   );
 });
 
-describe.skipIf(!TMUX)("rendered answers", () => {
+describe("rendered answers", () => {
   test(
     "Markdown is rendered while it streams: heading, emphasis, list, table, fenced code, wrapped at words",
     async () => {

@@ -1,21 +1,18 @@
 /**
- * `/mcp reconnect <server>` in the interactive session (tmux): the server is started afresh, its
+ * `/mcp reconnect <server>` in the interactive session (pseudo-terminal): the server is started afresh, its
  * lists taken again, and the session goes on.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { fixtureServer, writeMcpConfig } from "../../support/run.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
-
-if (!TMUX) console.warn("tmux not found: skipping the /mcp reconnect tests (install tmux to run them)");
 
 afterEach(stopAgent);
 
 const pids = (dir: string) => readFileSync(join(dir, "fx.pid"), "utf8").trim().split("\n");
 
-describe.skipIf(!TMUX)("/mcp reconnect", () => {
+describe("/mcp reconnect", () => {
   test(
     "starts the server again (a new process) and says what it now offers; a name no server has is one line",
     async () => {

@@ -1,5 +1,5 @@
 /**
- * A 2026-07-28 server in the interactive session through a real terminal (tmux): the TypeScript
+ * A 2026-07-28 server in the interactive session through a pseudo-terminal (tests/support/pty-term.ts): the TypeScript
  * SDK v2 strict stdio server (fixtures/servers/sdk2-server.ts, `legacy: 'reject'`) connects, /mcp
  * names its era and revision, and the model's call to its tool is answered.
  */
@@ -8,11 +8,10 @@ import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
 import { atPrompt, launchAgent, stopAgent, submit } from "../../support/repl.ts";
 import { BUN, ROOT, writeMcpConfig } from "../../support/run.ts";
-import { TMUX } from "../../support/tmux.ts";
 
 afterEach(stopAgent);
 
-describe.skipIf(!TMUX)("a modern server in the session", () => {
+describe("a modern server in the session", () => {
   test("/mcp shows · modern 2026-07-28; a turn calls its tool", async () => {
     const m = { command: BUN, args: [join(ROOT, "fixtures/servers/sdk2-server.ts"), "stdio", "--strict"] };
     const { term, server } = await launchAgent([reply(toolUse("mcp__m__shout", { text: "tmux" })), reply(text("shouted"))], {

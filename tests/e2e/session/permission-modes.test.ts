@@ -1,6 +1,6 @@
 /**
  * The permission modes in the interactive session, tried as a new user would (a fresh home, the
- * real program in tmux): --permission-mode and the settings' `defaultMode` are applied by the one
+ * real program in a pseudo-terminal): --permission-mode and the settings' `defaultMode` are applied by the one
  * decision every mode shares, so acceptEdits writes without a question, dontAsk refuses without one,
  * and bypassPermissions runs everything.
  */
@@ -8,7 +8,6 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { tempDir } from "../../support/run.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 
@@ -33,7 +32,7 @@ async function acceptsEdits(opts: Parameters<typeof startAgent>[1]) {
   expect(existsSync(join(dir, "b.txt"))).toBe(false);
 }
 
-describe.skipIf(!TMUX)("permission modes in the session", () => {
+describe("permission modes in the session", () => {
   test(
     "--permission-mode acceptEdits: Write runs without a question, Bash still asks",
     () => acceptsEdits({ args: ["--permission-mode", "acceptEdits"] }),

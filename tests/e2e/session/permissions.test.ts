@@ -1,19 +1,18 @@
 /**
- * Permission prompts through a real terminal (tmux): every change is seen before it is approved
+ * Permission prompts through a pseudo-terminal (tests/support/pty-term.ts): every change is seen before it is approved
  * (Edit and Write diffs, a new file's head, Bash's whole command), and a refusal can tell the model why.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 
 afterEach(stopAgent);
 
 const NUMBERS = "one\ntwo\nthree\nfour\nfive\nsix\nseven\neight\nnine\nten\n";
 
-describe.skipIf(!TMUX)("permission prompts", () => {
+describe("permission prompts", () => {
   test(
     "Edit shows a unified diff of the change with context before asking",
     async () => {

@@ -1,5 +1,5 @@
 /**
- * The interactive session through a real terminal (tmux): the real program, a scripted model
+ * The interactive session through a pseudo-terminal (tests/support/pty-term.ts): the real program, a scripted model
  * server, real files in a temp folder, real MCP servers.
  */
 import { afterEach, describe, expect, test } from "bun:test";
@@ -7,14 +7,11 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse, type ModelServer, type Step } from "../../support/model-server.ts";
 import { fixtureServer, isAlive, tempDir, writeMcpConfig } from "../../support/run.ts";
-import { TMUX } from "../../support/tmux.ts";
 import * as repl from "../../support/repl.ts";
 import { atPrompt, INTERRUPT_MARKER, stopAgent, submit, TEST_TIMEOUT_MS, waitUntil } from "../../support/repl.ts";
 
 /** The conversation's own messages: not the system-role context (the skills and agent listings). */
 const conversational = (m: { role: string }) => m.role !== "system";
-
-if (!TMUX) console.warn("tmux not found: skipping the interactive session tests (install tmux to run them)");
 
 let server: ModelServer | undefined;
 
@@ -35,7 +32,7 @@ async function launchAgent(script: Step[], opts: repl.StartOptions = {}) {
   return started;
 }
 
-describe.skipIf(!TMUX)("interactive session", () => {
+describe("interactive session", () => {
   test(
     "a question is answered with streamed text; history is kept across sessions",
     async () => {

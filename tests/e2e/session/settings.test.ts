@@ -1,5 +1,5 @@
 /**
- * Settings rules and hooks in the interactive session, through a real terminal (tmux): a deny rule
+ * Settings rules and hooks in the interactive session, through a pseudo-terminal (tests/support/pty-term.ts): a deny rule
  * refuses without asking, an ask rule asks even for a tool that never asks, a PreToolUse hook's
  * exit 2 blocks, and /permissions and /hooks list what applies with its file. An untrusted
  * project's hooks wait (the session has no trust question for settings yet); a trusted one's run.
@@ -9,7 +9,6 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
 import { tempDir } from "../../support/run.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, launchAgent, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 import { hookScript } from "../print/settings-support.ts";
 
@@ -21,7 +20,7 @@ const projectSettings = (value: unknown) => (dir: string) => {
   writeFileSync(join(dir, "victim.txt"), "x");
 };
 
-describe.skipIf(!TMUX)("settings in the session", () => {
+describe("settings in the session", () => {
   test(
     "a deny rule refuses without asking; an ask rule asks even for Read",
     async () => {

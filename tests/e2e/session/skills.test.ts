@@ -1,5 +1,5 @@
 /**
- * Skills in the interactive session, through a real terminal (tmux): `/skills` lists every
+ * Skills in the interactive session, through a pseudo-terminal (tests/support/pty-term.ts): `/skills` lists every
  * skill with where it came from, `/mcp` counts a server's skills, `/<name> args` runs one, and
  * the model's requests carry the listing after the first user message.
  */
@@ -7,7 +7,6 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 import { BUN, ROOT, tempDir, writeMcpConfig } from "../../support/run.ts";
 
@@ -20,7 +19,7 @@ function setup(dir: string): void {
   writeMcpConfig(dir, { docs: { command: BUN, args: [join(ROOT, "fixtures/servers/skills-server.ts")] } });
 }
 
-describe.skipIf(!TMUX)("skills in the session", () => {
+describe("skills in the session", () => {
   test(
     "/deploy args runs a skill with the listing in the request; /skills shows each skill's origin; /mcp counts served skills",
     async () => {

@@ -1,6 +1,6 @@
 /**
  * MCP tasks (MCP 2025-11-25, basic/utilities/tasks) in the interactive session (real program,
- * tmux): the task's status message on the running tool's line, Esc sending tasks/cancel for it,
+ * pseudo-terminal): the task's status message on the running tool's line, Esc sending tasks/cancel for it,
  * its elicitation asked as a form (the call's clock stopped meanwhile), and the npm everything
  * server's simulate-research-query with a clarification chosen by hand.
  */
@@ -11,14 +11,13 @@ import { reply, text, toolUse } from "../../support/model-server.ts";
 import { answer, lastLine } from "../../support/repl-answer.ts";
 import { atPrompt, startAgent, stopAgent, submit, waitUntil } from "../../support/repl.ts";
 import { tempDir, writeMcpConfig } from "../../support/run.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { sent, taskServer } from "../../support/tasks.ts";
 
 afterEach(stopAgent);
 
 const TEST_MS = 60_000;
 
-describe.skipIf(!TMUX)("a task tool in the session", () => {
+describe("a task tool in the session", () => {
   test(
     "its progress is the running line, to the token of its tools/call; Esc interrupts and sends tasks/cancel for the task",
     async () => {

@@ -1,22 +1,21 @@
 /**
- * Load in the interactive session (the real program under tmux): 50 turns in a row, each calling
+ * Load in the interactive session (the real program in a pseudo-terminal): 50 turns in a row, each calling
  * a tool of a stdio server, each answered on screen with the prompt back; the session then ends
  * on Ctrl-D with exit 0 and its server reaped.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, type Step, text, toolUse } from "../../support/model-server.ts";
-import { atPrompt, startAgent, stopAgent, submit } from "../../support/repl.ts";
-import { fixtureServer, writeMcpConfig } from "../../support/run.ts";
-import { TMUX } from "../../support/tmux.ts";
-import { gone } from "../../support/mcp.ts";
+import { reply, type Step, text, toolUse } from "../support/model-server.ts";
+import { atPrompt, startAgent, stopAgent, submit } from "../support/repl.ts";
+import { fixtureServer, writeMcpConfig } from "../support/run.ts";
+import { gone } from "../support/mcp.ts";
 
 afterEach(() => stopAgent());
 
 const TURNS = 50;
 
-describe.skipIf(!TMUX)("interactive load", () => {
+describe("interactive load", () => {
   test(`${TURNS} turns, a tool call each`, async () => {
     const script: Step[] = [];
     for (let t = 0; t < TURNS; t++) script.push(reply(toolUse("mcp__fx__echo", { text: `call ${t}` })), reply(text(`answer ${t} done`)));
