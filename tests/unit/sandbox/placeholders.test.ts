@@ -1,0 +1,27 @@
+/**
+ * The masks of missing protected paths: made before bubblewrap starts, kept while any call holds
+ * them, removed by the last release only while still empty, so nothing a person wrote is deleted.
+ */
+import { expect, test } from "bun:test";
+import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { holdPlaceholders, isPlaceholder } from "../../../lib/sandbox/placeholders.ts";
+
+test("made on hold, kept while another call holds them, removed by the last release; a file with content stays", () => {
+  const dir = mkdtempSync(join(tmpdir(), "agent-placeholders-"));
+  const file = { path: join(dir, ".envrc"), folder: false };
+  const folder = { path: join(dir, ".claude"), folder: true };
+  const first = holdPlaceholders([file, folder]);
+  const second = holdPlaceholders([file]);
+  expect([existsSync(file.path), existsSync(folder.path), isPlaceholder(file.path)]).toEqual([true, true, true]);
+  first();
+  first();
+  expect([existsSync(file.path), existsSync(folder.path)]).toEqual([true, false]);
+  second();
+  expect([existsSync(file.path), isPlaceholder(file.path)]).toEqual([false, false]);
+  const third = holdPlaceholders([file]);
+  writeFileSync(file.path, "someone's own\n", { mode: 0o644 });
+  third();
+  expect(existsSync(file.path)).toBe(true);
+});
