@@ -34,7 +34,9 @@ describe("bwrapPlan", () => {
       ...["--new-session", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-net", "--cap-drop", "ALL"],
       ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
       ...["--bind", "/t", "/t", "--bind", "/p", "/p", "--bind", "/tmp/cwd-1", "/tmp/cwd-1"],
-      ...["--ro-bind", "/p/.claude", "/p/.claude", "--ro-bind", "/p/.mcp.json", "/p/.mcp.json"],
+      ...["--ro-bind", "/p/.claude", "/p/.claude"],
+      ...["--tmpfs", "/p/.vscode", "--remount-ro", "/p/.vscode", "--tmpfs", "/p/.idea", "--remount-ro", "/p/.idea"],
+      ...["--ro-bind", "/p/.mcp.json", "/p/.mcp.json"],
       ...["--ro-bind", "/dev/null", "/p/.gitmodules", "--ro-bind", "/dev/null", "/p/.envrc"],
       ...[".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".gitconfig"].flatMap((n) => [
         "--ro-bind",
@@ -45,6 +47,8 @@ describe("bwrapPlan", () => {
       ...["--setenv", "TMPDIR", "/t", "--chdir", "/p/sub", "--"],
     ]);
     expect(plan.placeholders.map((p) => `${p.path}${p.folder ? "/" : ""}`)).toEqual([
+      "/p/.vscode/",
+      "/p/.idea/",
       "/p/.gitmodules",
       "/p/.envrc",
       "/p/.bashrc",
