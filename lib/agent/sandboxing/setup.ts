@@ -15,6 +15,7 @@ import { type SandboxPolicy, within } from "../../sandbox/policy.ts";
 import type { SettingsHooks } from "../policy/turn-hooks.ts";
 import { onShutdown } from "../lifecycle.ts";
 import { deniedPaths, sandboxPath } from "./paths.ts";
+import { nestedProtected } from "../../sandbox/nested.ts";
 import { RunSandbox } from "./run-sandbox.ts";
 import { loadBashGrammar } from "../permissions/bash/grammar.ts";
 import { type ServerSandboxFor, sandboxesServers, serverKeys, serverSandboxes } from "./mcp-servers.ts";
@@ -64,7 +65,8 @@ export async function setupSandbox(settings: SettingsHooks | undefined, opts: Sa
     opts.warn(`sandbox: denyRead ${p} would hide the project itself; ignored`);
     return false;
   });
-  const denyWrite = s.denyWrite.map(path);
+  // Protected names in subfolders (a nested repository's hooks, a subfolder's .claude/), found once now.
+  const denyWrite = [...s.denyWrite.map(path), ...nestedProtected(opts.cwd)];
   const servers = sandboxesServers(keys)
     ? await serverSandboxes(
         { ...keys, deniedDomains: s.deniedDomains },

@@ -25,3 +25,16 @@ test("made on hold, kept while another call holds them, removed by the last rele
   third();
   expect(existsSync(file.path)).toBe(true);
 });
+
+test("nestedProtected: existing protected names in subfolders down to the depth, not in node_modules, not the top's", async () => {
+  const { nestedProtected } = await import("../../../lib/sandbox/nested.ts");
+  const { mkdirSync } = await import("node:fs");
+  const dir = mkdtempSync(join(tmpdir(), "agent-nested-"));
+  for (const d of [".claude", "a/.git/hooks", "a/b/.claude", "a/b/c/d/.claude", "node_modules/x/.claude"]) mkdirSync(join(dir, d), { recursive: true });
+  writeFileSync(join(dir, "a", "b", ".mcp.json"), "{}");
+  mkdirSync(join(dir, "e/.git"), { recursive: true });
+  writeFileSync(join(dir, "e/.git/config"), "[core]\n");
+  expect(nestedProtected(dir, 3).sort()).toEqual(
+    [join(dir, "a/.git/hooks"), join(dir, "e/.git/config"), join(dir, "a/b/.claude"), join(dir, "a/b/.mcp.json")].sort(),
+  );
+});
