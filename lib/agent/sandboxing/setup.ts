@@ -14,7 +14,7 @@ import { Sandbox, sandboxTempDir } from "../../sandbox/sandbox.ts";
 import { type SandboxPolicy, within } from "../../sandbox/policy.ts";
 import type { SettingsHooks } from "../policy/turn-hooks.ts";
 import { onShutdown } from "../lifecycle.ts";
-import { deniedPaths, sandboxPath } from "./paths.ts";
+import { allowedPaths, deniedPaths, sandboxPath } from "./paths.ts";
 import { nestedProtected } from "../../sandbox/nested.ts";
 import { RunSandbox } from "./run-sandbox.ts";
 import { loadBashGrammar } from "../permissions/bash/grammar.ts";
@@ -66,7 +66,8 @@ export async function setupSandbox(settings: SettingsHooks | undefined, opts: Sa
     return false;
   });
   // Protected names in subfolders (a nested repository's hooks, a subfolder's .claude/), found once now.
-  const denyWrite = [...s.denyWrite.map(path), ...nestedProtected(opts.cwd)];
+  const rules = settings!.settings.rules;
+  const denyWrite = [...s.denyWrite.map(path), ...rules.editGlobs("deny").flatMap((g) => deniedPaths(g, opts.warn)), ...nestedProtected(opts.cwd)];
   const servers = sandboxesServers(keys)
     ? await serverSandboxes(
         { ...keys, deniedDomains: s.deniedDomains },
@@ -79,7 +80,7 @@ export async function setupSandbox(settings: SettingsHooks | undefined, opts: Sa
   const policy: SandboxPolicy = {
     projectDir: opts.cwd,
     tempDir: temp.path,
-    allowWrite: s.allowWrite.map(path),
+    allowWrite: [...s.allowWrite.map(path), ...rules.editGlobs("allow").flatMap(allowedPaths)],
     denyWrite,
     denyRead,
     allowRead: s.allowRead.map(path),

@@ -74,12 +74,15 @@ describe("bwrapPlan", () => {
   });
 
   test("allowWrite is writable; denyWrite and core.hooksPath inside it stay read-only; a missing hooks folder's missing parent is masked", () => {
-    const kind = disk({ "/p/.git/config": "file", "/t": "dir", "/w/out": "file", "/w/keep": "file" });
+    const kind = disk({ "/p/.git/config": "file", "/t": "dir", "/w/out": "file", "/w/keep": "file", "/w/.bashrc": "file" });
     const plan = bwrapPlan(policy({ allowWrite: ["/w", "/gone"], denyWrite: ["/w/keep", "/elsewhere/x"] }), { cwd: "/p", kind, hooksPath: "/p/tools/hooks" });
     const text = plan.args.join(" ");
     expect(text).toContain("--bind /w /w");
     expect(text).not.toContain("/gone"); // nothing to bind
     expect(text).toContain("--ro-bind /w/keep /w/keep");
+    // An existing protected name at the top of an allowWrite folder stays read-only; missing ones there are not masked.
+    expect(text).toContain("--ro-bind /w/.bashrc /w/.bashrc");
+    expect(text).not.toContain("/w/.envrc");
     expect(text).not.toContain("/elsewhere"); // already read-only
     expect(text).toContain("--tmpfs /p/tools --remount-ro /p/tools");
   });
