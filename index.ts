@@ -15,6 +15,8 @@ async function main(argv: string[]): Promise<number> {
     await writeStdout(`${versionLine()}\n`);
     return 0;
   }
+  // Inside the OS sandbox only: carries the sandboxed command's connections to the host's filtering proxy.
+  if (argv[0] === "__sandbox-bridge") return (await import("./lib/sandbox/bridge.ts")).runBridge(argv.slice(1));
   if (argv[0] === "mcp-init") return (await import("./lib/cli/commands/mcp-init.ts")).runMcpInit(argv.slice(1));
   const { inspectorArgv, parseCliArgs, UsageError, USAGE } = await import("./lib/cli/flags/args.ts");
   // `agent --strict-mcp-config mcp list` is the inspector too; it parses (or refuses) the flags itself.

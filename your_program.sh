@@ -8,7 +8,25 @@ set -euo pipefail
 here="${BASH_SOURCE[0]%/*}"
 [[ "${BASH_SOURCE[0]}" == */* ]] || here=.
 exe="$here/dist/agent"
-if [ -x "$exe" ] && [ -z "$(find "$here/index.ts" "$here/lib" "$here/package.json" -newer "$exe" -print -quit 2>/dev/null)" ]; then
+# The build lists the source files and folders it compiled from (scripts/build.ts): checking each
+# with bash's own -nt costs no process, where `find` over the tree cost a fork, an exec and a walk
+# on every run. A file added, removed or renamed since changes its folder's time. Without a list,
+# or with one older than the executable, the tree is walked with `find` as before.
+sources="$exe.sources"
+fresh() {
+  [ -x "$exe" ] || return 1
+  if [[ -f "$sources" && ! "$exe" -nt "$sources" ]]; then
+    local files f
+    # One read of the whole list (mapfile is not in macOS's bash 3.2); it ends at EOF with status 1.
+    IFS=$'\n' read -r -d '' -a files <"$sources" || true
+    for f in ${files[@]+"${files[@]}"}; do
+      [[ "$here/$f" -nt "$exe" ]] && return 1
+    done
+    return 0
+  fi
+  [ -z "$(find "$here/index.ts" "$here/lib" "$here/package.json" -newer "$exe" -print -quit 2>/dev/null)" ]
+}
+if fresh; then
   # Hints name this script, not the executable it runs (lib/shared/command-name.ts).
   AGENT_COMMAND="${AGENT_COMMAND:-./your_program.sh}" exec "$exe" "$@"
 fi

@@ -18,8 +18,10 @@ import { framingFigure } from "./fig-framing.ts";
 import { releaseFigure } from "./fig-release.ts";
 import { httpFigure } from "./fig-http.ts";
 import { modernFigure } from "./fig-modern.ts";
+import { programFigure } from "./fig-program.ts";
 import { rssFigure } from "./fig-rss.ts";
 import { settingsFigure } from "./fig-settings.ts";
+import { sandboxFigure } from "./fig-sandbox.ts";
 import { bashRulesFigure } from "./fig-bash-rules.ts";
 import { shutdownFigure } from "./fig-shutdown.ts";
 import { startupFigure } from "./fig-startup.ts";
@@ -29,6 +31,7 @@ import { webFigure } from "./fig-web.ts";
 import { tasksFigure } from "./fig-tasks.ts";
 import { backgroundFigure } from "./fig-background.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
+import { toolsListFigure } from "./fig-tools-list.ts";
 import { versusFigure } from "./fig-versus.ts";
 import type { BenchContext, Figure } from "./figure.ts";
 import { describeLoad, describeMachine, describeRevision } from "./machine.ts";
@@ -47,6 +50,7 @@ const FIGURES: Record<string, Figure> = {
   http: httpFigure,
   settings: settingsFigure,
   "bash-rules": bashRulesFigure,
+  sandbox: sandboxFigure,
   modern: modernFigure,
   tasks: tasksFigure,
   background: backgroundFigure,
@@ -55,6 +59,8 @@ const FIGURES: Record<string, Figure> = {
   web: webFigure,
   versus: versusFigure,
   release: releaseFigure,
+  program: programFigure,
+  "tools-list": toolsListFigure,
 };
 
 const RESULTS = join(import.meta.dir, "RESULTS.md");

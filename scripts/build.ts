@@ -2,7 +2,10 @@
  * `npm run build`: compiles index.ts into dist/agent for this machine, stamped with the commit and
  * build date that `--version` prints (lib/cli/flags/version.ts). The release (scripts/release.ts)
  * and the benchmarks build with the same flags and stamp, so what is measured is what ships.
+ * Beside the executable, `dist/agent.sources` lists the source files and folders it was built
+ * from: what your_program.sh checks, without a process of its own, before it runs the executable.
  */
+import { readdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 
 export const ROOT = resolve(import.meta.dir, "..");
@@ -64,6 +67,24 @@ export function compileArgs(o: CompileOptions): string[] {
   return [...args, join(ROOT, "index.ts"), "--outfile", o.outfile];
 }
 
+/**
+ * What makes a build stale, relative to `root`: index.ts, package.json, and lib/ with every folder
+ * and file in it. A folder counts as `find -newer` counted it: a file added, removed or renamed
+ * there changes the folder's own time.
+ */
+export function sourceEntries(root: string): string[] {
+  const lib = readdirSync(join(root, "lib"), { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile() || entry.isDirectory())
+    .map((entry) => join(entry.parentPath, entry.name).slice(root.length + 1))
+    .sort();
+  return ["index.ts", "package.json", "lib", ...lib];
+}
+
+/** Writes `<exe>.sources` (one path a line) after `exe` was built, so the list is never older than it. */
+export function writeSourceList(root: string, exe: string): void {
+  writeFileSync(`${exe}.sources`, `${sourceEntries(root).join("\n")}\n`);
+}
+
 if (import.meta.main) {
   const stamp = buildStamp();
   if (stamp.commit === "unknown") process.stderr.write("build: not a git checkout, --version will say commit unknown\n");
@@ -71,5 +92,6 @@ if (import.meta.main) {
     cwd: ROOT,
     stdio: ["ignore", "inherit", "inherit"],
   });
+  if (run.exitCode === 0) writeSourceList(ROOT, join(ROOT, "dist/agent"));
   process.exit(run.exitCode ?? 1);
 }

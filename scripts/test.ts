@@ -6,7 +6,7 @@
  *
  *   bun scripts/test.ts [--jobs N] [path...]    paths: test files or folders (default: tests/ and bench/)
  *
- * Each e2e, integration, conformance and bench file runs in a process of its own; unit tests run a
+ * Each e2e, stress, integration, conformance and bench file runs in a process of its own; unit tests run a
  * folder per process (they are quick, and a process costs a start). The slowest go first, by the
  * times of the last run (kept in dist/, which the build owns), so the run does not end waiting on
  * one long file. TEST_JOBS sets the number of processes; a failed file's whole output is printed.
@@ -23,7 +23,7 @@ const PROCESS_TIMEOUT_MS = 20 * 60_000;
 const TIMES_FILE = join(ROOT, "dist", ".test-times.json");
 const PATTERN = new Bun.Glob("**/*.test.ts");
 /** With no times yet (a first run), the kinds that tend to be slow go first, in this order. */
-const FIRST = ["tests/e2e/release/", "tests/conformance/", "tests/e2e/", "tests/integration/", "bench/", "tests/unit/"];
+const FIRST = ["tests/e2e/release/", "tests/stress/", "tests/conformance/", "tests/e2e/", "tests/integration/", "bench/", "tests/unit/"];
 /** Above any measured time: a unit never timed sorts before the timed ones. */
 const UNTIMED = 1e9;
 

@@ -104,6 +104,8 @@ export interface LoopOptions {
   toolState?: ToolState;
   /** Paths the run's Read rules deny, for Grep and Glob to leave out (ToolContext.excluded). */
   excluded?: SearchExclusions;
+  /** The OS sandbox for Bash calls (ToolContext.sandbox). */
+  sandbox?: ToolContext["sandbox"];
   maxTurns?: number;
   signal?: AbortSignal;
   hooks?: LoopHooks;
@@ -142,7 +144,7 @@ export interface AgentIdentity {
    * Its definition's `permissionMode`: applied only where it is stricter than the run's mode,
    * unless `modeTrusted`; nothing loosens plan mode.
    */
-  permissionMode?: "default" | "acceptEdits" | "bypassPermissions" | "dontAsk";
+  permissionMode?: "default" | "acceptEdits" | "bypassPermissions" | "dontAsk" | "plan";
   /** The definition comes from the user (their home, a flag, the host) or a folder they trusted: its mode applies as written. */
   modeTrusted?: boolean;
 }
@@ -307,6 +309,7 @@ async function execute(
       callId: call.id,
       excluded: opts.excluded,
       confirm: opts.confirmCall && ((reason) => opts.confirmCall!(tool, input, call, reason)),
+      sandbox: opts.sandbox,
       onProgress: progress && ((message, kind) => progress(call, message, kind)),
     };
     const inLoop = nested(tool);

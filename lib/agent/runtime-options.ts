@@ -11,6 +11,8 @@ import type { ToolContext } from "../tools/tool.ts";
 import type { SettingsHooks } from "./policy/turn-hooks.ts";
 import type { OfferContext } from "./offered-tools.ts";
 import type { SubagentOptions } from "./subagents/options.ts";
+import type { RunSandbox } from "./sandboxing/run-sandbox.ts";
+import type { ServerSandboxFor } from "./sandboxing/mcp-servers.ts";
 
 /** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
 export class McpConfigFlagError extends InputError {
@@ -31,6 +33,10 @@ export interface RuntimeOptions {
   subagents?: SubagentOptions;
   /** The run's settings files (lib/agent/settings): bare deny rules take tools off every request; turn.ts runs their rules and hooks. */
   settings?: SettingsHooks;
+  /** The OS sandbox of the run (lib/agent/sandboxing), when the settings enable it and it could start. */
+  sandbox?: RunSandbox;
+  /** The OS sandbox each stdio MCP server runs in, by its entry (lib/agent/sandboxing/mcp-servers.ts). */
+  serverSandbox?: ServerSandboxFor;
   /** What decides the agent's own tools on offer (offered-tools.ts); absent: the built-ins alone, as they are. */
   offer?: OfferContext;
   systemPrompt?: string;

@@ -29,6 +29,7 @@ import { type ModePermissions, ToolGate } from "./policy/gate.ts";
 import { raceAbort } from "../shared/async.ts";
 import type { CompiledSchema } from "../tools/json-schema.ts";
 import { STRUCTURED_OUTPUT_REMINDER, StructuredOutputCall } from "../tools/structured-output.ts";
+import { withPlanNote } from "./plan/plan-context.ts";
 
 /** A mode's part when it has none: no mode, no flags, nobody to ask. */
 const EVERY_TOOL_RUNS: ModePermissions = { mode: () => undefined, flagAllows: () => false };
@@ -157,8 +158,10 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
             settings: settings?.settings,
             route: (name) => runtime.route(name),
             shellCwd: () => mode.toolState.shellDirectory().cwd,
+            cwd: runtime.opts.cwd,
             permissions: turn.permissions ?? EVERY_TOOL_RUNS,
             notice: turn.events.line,
+            sandbox: runtime.opts.sandbox?.facts,
           })
         : undefined;
     const ask = gate?.canUseTool;
@@ -169,8 +172,8 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       system: runtime.systemPrompt(),
       tools: structured ? () => [...runtime.tools(), structured.tool] : () => runtime.tools(),
       offer: (tools) => runtime.offer(tools),
-      // The skills and agent listings, after the first message of every request, where Claude Code puts them.
-      context: () => runtime.context(),
+      // The skills and agent listings (and plan mode's note), after the first message of every request, where Claude Code puts them.
+      context: () => withPlanNote(runtime.context(), turn.permissions?.mode(), () => runtime.tools().some((t) => t.name === "ExitPlanMode")),
       compact: (c, request) => runtime.autoCompact(c, request, settings && (() => settings.preCompact("auto", "", turn.events.line))),
       beforeModelCall: async () => {
         await runtime.refresh();
@@ -187,6 +190,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       halted: structured ? () => structured.finished || (gate?.halted?.() ?? false) : gate?.halted,
       cwd: runtime.opts.cwd,
       excluded: settings?.searchExclusions(),
+      sandbox: runtime.opts.sandbox?.forBash,
       transcriptPath: () => conversation.transcriptPath,
       toolState: mode.toolState,
       maxTurns: mode.maxTurns,

@@ -17,6 +17,8 @@ import { onShutdown, shutdown } from "../agent/lifecycle.ts";
 import type { OpenedSession } from "../agent/sessions/session-open.ts";
 import type { SettingsHooks } from "../agent/policy/turn-hooks.ts";
 import type { Loosening } from "../agent/settings/consent.ts";
+import { bindTaskList } from "../agent/task-list/task-list.ts";
+import type { RunSandboxes } from "../agent/sandboxing/setup.ts";
 
 /** What the mode's display gives the runtime (runtimeOptions' callbacks). */
 export type RunCallbacks = Parameters<typeof runtimeOptions>[2];
@@ -31,6 +33,8 @@ export interface RunOpenOptions {
   consent?(pending: Loosening[]): Promise<boolean>;
   /** The mode's permission mode as hooks read it (`permission_mode`); --permission-mode's by default. */
   permissionMode?(settings: SettingsHooks | undefined): string | undefined;
+  /** The mode's question about a domain a sandboxed command asks for that no settings list names; absent (-p): refused. */
+  askDomain?(host: string): Promise<boolean>;
   /** SessionEnd's `reason` when the run ends (Claude Code: `other`, or `prompt_input_exit` in the session). */
   endReason: string;
 }
@@ -45,6 +49,8 @@ export function startExitCode(err: unknown): 1 | 2 {
 /** One run from its start to its end. */
 export class Run {
   private ended: Promise<void> | undefined;
+  /** The OS sandboxes of Bash and stdio servers, when the settings enable them and they could start (lib/agent/sandboxing). */
+  sandboxes: RunSandboxes = {};
 
   private constructor(
     readonly args: CliArgs,
@@ -78,7 +84,23 @@ export class Run {
       opts.warn(`error: ${loaded.usage}`);
       return 2;
     }
+    // --- OS sandbox: loaded only when a settings file enables it; one that must run and cannot is exit 1 before any model call.
+    let sandboxes: RunSandboxes = {};
+    if (loaded.hooks?.settings.effective.sandbox && loaded.hooks.settings.effective.files.some((f) => f.doc.sandbox)) {
+      const { setupSandbox } = await import("../agent/sandboxing/setup.ts");
+      const made = await setupSandbox(loaded.hooks, {
+        cwd: opts.cwd,
+        interactive: opts.consent !== undefined,
+        env: launchEnv,
+        warn: opts.warn,
+        askDomain: opts.askDomain && ((host) => opts.askDomain!(host)),
+      });
+      if ("exit" in made) return made.exit;
+      sandboxes = made;
+    }
+    // --- end of the sandbox's part
     const run = new Run(args, opts.cwd, session, loaded.hooks, opts, launchEnv);
+    run.sandboxes = sandboxes;
     if (args.resume !== undefined || args.continue) run.settings?.restart("resume");
     run.identify();
     return run;
@@ -90,7 +112,11 @@ export class Run {
 
   /** The runtime options from the flags, the saved model and the settings, with the mode's `callbacks`. */
   options(callbacks: RunCallbacks): RuntimeOptions {
-    const options = runtimeOptions(this.args, this.cwd, callbacks, this.session.savedModel, this.settings);
+    const options = {
+      ...runtimeOptions(this.args, this.cwd, callbacks, this.session.savedModel, this.settings),
+      sandbox: this.sandboxes.bash,
+      serverSandbox: this.sandboxes.servers,
+    };
     // What asks for a tool is the environment the run started with, not what settings `env` added since.
     return options.offer ? { ...options, offer: { ...options.offer, env: this.launchEnv } } : options;
   }
@@ -106,6 +132,8 @@ export class Run {
   /** The conversation starts with `runtime`'s model: the transcript's header, the MCP names pinned, hooks told the session. */
   begin(runtime: AgentRuntime): void {
     this.session.start(runtime.model.model);
+    // The task list's folder is this conversation's (~/.claude/tasks/<session>/).
+    bindTaskList(() => this.session.conversation.sessionId);
     runtime.pinRoutes(this.session.conversation.routes);
     this.identify();
   }

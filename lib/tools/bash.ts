@@ -3,7 +3,7 @@
  * and nothing it started left running afterwards. The working directory carries over from one
  * call to the next (as in Claude Code); nothing else of the shell does.
  */
-import { readFileSync, rmSync } from "node:fs";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { settlesWithin } from "../shared/async.ts";
@@ -12,6 +12,7 @@ import { HeadTailBuffer } from "../files/truncate.ts";
 import { SpillWriter, spillLine } from "../files/spill.ts";
 import { killProcessGroup, signalGroup, trackGroup } from "../process/group.ts";
 import type { Tool, ToolOutput } from "./tool.ts";
+import type { CommandSandbox } from "../sandbox/sandbox.ts";
 import { ToolError } from "./tool-error.ts";
 
 export const DEFAULT_TIMEOUT_MS = 120_000;
@@ -40,6 +41,11 @@ const INPUT = toolInput({
   command: { type: "string", required: true, description: "The command to run" },
   timeout: { type: "integer", minimum: 1, maximum: MAX_TIMEOUT_MS, description: `Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})` },
   description: { type: "string", description: "What the command does, in 5-10 words" },
+  // The OS sandbox's escape (lib/sandbox): offered whether or not a sandbox is on, so the schema never depends on it.
+  dangerouslyDisableSandbox: {
+    type: "boolean",
+    description: "Run this command outside the OS sandbox, when one is on. Only where the settings allow it, and the user is always asked first",
+  },
 });
 
 export const bashTool: Tool = {
@@ -62,11 +68,12 @@ export const bashTool: Tool = {
     if (command.trim() === "") throw new ToolError("command is empty");
     const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
     const state = ctx.toolState;
-    if (!state) return formatResult(await runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal }), timeoutMs);
+    const sandbox = ctx.sandbox?.(args); // the OS sandbox this call runs in, if any (lib/sandbox)
+    if (!state) return formatResult(await runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal, sandbox }), timeoutMs);
     const { cwd, note } = state.shellDirectory();
     // What the command does to files the model has seen counts as seen; earlier outside changes still count as unseen.
     const seen = state.files.unchanged();
-    const result = await runCommand(command, { cwd, timeoutMs, signal: ctx.signal, trackCwd: true });
+    const result = await runCommand(command, { cwd, timeoutMs, signal: ctx.signal, trackCwd: true, sandbox });
     state.files.refresh(seen);
     if (result.finalCwd) state.shellCwd = result.finalCwd;
     const output = formatResult(result, timeoutMs);
@@ -79,7 +86,14 @@ export const DEFAULT_BACKGROUND_TIMEOUT_MS = 600_000;
 export const MAX_BACKGROUND_TIMEOUT_MS = 7_200_000;
 
 /** What starts a background command (lib/agent/background): the text the model reads back (task id, output file). */
-export type StartInBackground = (req: { command: string; description?: string; cwd: string; timeoutMs: number; callId?: string }) => string;
+export type StartInBackground = (req: {
+  command: string;
+  description?: string;
+  cwd: string;
+  timeoutMs: number;
+  callId?: string;
+  sandbox?: CommandSandbox;
+}) => string;
 
 const BACKGROUND_INPUT = toolInput({
   command: { type: "string", required: true, description: "The command to run" },
@@ -93,6 +107,10 @@ const BACKGROUND_INPUT = toolInput({
   run_in_background: {
     type: "boolean",
     description: "true runs the command in the background: you get a task id and an output file at once, and a notice when it ends",
+  },
+  dangerouslyDisableSandbox: {
+    type: "boolean",
+    description: "Run this command outside the OS sandbox, when one is on. Only where the settings allow it, and the user is always asked first",
   },
 });
 
@@ -116,7 +134,9 @@ export function bashToolWithBackground(start: StartInBackground): Tool {
       if (args.command.trim() === "") throw new ToolError("command is empty");
       const cwd = ctx.toolState?.shellDirectory().cwd ?? ctx.cwd;
       const timeoutMs = args.timeout ?? DEFAULT_BACKGROUND_TIMEOUT_MS;
-      return { content: start({ command: args.command, description: args.description, cwd, timeoutMs, callId: ctx.callId }) };
+      // The same OS sandbox as a foreground call with this input (lib/sandbox).
+      const sandbox = ctx.sandbox?.(args);
+      return { content: start({ command: args.command, description: args.description, cwd, timeoutMs, callId: ctx.callId, sandbox }) };
     },
   };
 }
@@ -150,13 +170,24 @@ let cwdFiles = 0;
  * With `trackCwd`, the result carries the shell's final directory (`finalCwd`).
  * Throws ToolError when the shell cannot be started (e.g. `cwd` missing).
  */
-export async function runCommand(command: string, opts: { cwd: string; timeoutMs: number; signal: AbortSignal; trackCwd?: boolean }): Promise<CommandResult> {
+export async function runCommand(
+  command: string,
+  opts: { cwd: string; timeoutMs: number; signal: AbortSignal; trackCwd?: boolean; sandbox?: CommandSandbox },
+): Promise<CommandResult> {
   if (opts.signal.aborted) return { output: "", exitCode: null, signalCode: null, ended: "interrupted" };
   let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
   const cwdFile = opts.trackCwd ? join(tmpdir(), `agent-bash-cwd-${process.pid}-${++cwdFiles}`) : "/dev/null";
+  // `exec 2>&1` gives the user's command one pipe for both streams, so their order is kept.
+  let argv = ["bash", "-c", SHELL_SCRIPT, "bash", command, cwdFile];
+  // --- OS sandbox (lib/sandbox): the same shell under bubblewrap; the directory file must exist to stay writable there.
+  let release = () => {};
+  if (opts.sandbox) {
+    if (opts.trackCwd) writeFileSync(cwdFile, "");
+    ({ argv, release } = opts.sandbox.wrap(argv, { cwd: opts.cwd, files: opts.trackCwd ? [cwdFile] : [] }));
+  }
+  // --- end of the sandbox's part
   try {
-    // `exec 2>&1` gives the user's command one pipe for both streams, so their order is kept.
-    proc = Bun.spawn(["bash", "-c", SHELL_SCRIPT, "bash", command, cwdFile], {
+    proc = Bun.spawn(argv, {
       cwd: opts.cwd,
       env: { ...process.env, ...NON_INTERACTIVE_ENV },
       stdin: "ignore",
@@ -165,13 +196,15 @@ export async function runCommand(command: string, opts: { cwd: string; timeoutMs
       detached: true,
     });
   } catch (error) {
+    release();
     throw new ToolError(`Cannot run the command in ${opts.cwd}: ${(error as Error).message}`);
   }
-  const release = trackGroup(proc.pid);
+  const untrack = trackGroup(proc.pid);
   try {
     const result = await supervise(proc, opts);
     return opts.trackCwd ? { ...result, ...readCwdFile(cwdFile) } : result;
   } finally {
+    untrack();
     release();
     if (opts.trackCwd) rmSync(cwdFile, { force: true });
   }

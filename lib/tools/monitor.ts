@@ -7,12 +7,13 @@
 import { toolInput } from "./define.ts";
 import type { Tool } from "./tool.ts";
 import { ToolError } from "./tool-error.ts";
+import type { CommandSandbox } from "../sandbox/sandbox.ts";
 
 export const DEFAULT_MONITOR_MS = 300_000;
 export const MAX_MONITOR_MS = 1_800_000;
 
 /** What starts the watch (lib/agent/background): the text the model reads back (task id, deadline). */
-export type StartMonitor = (req: { command: string; description: string; cwd: string; timeoutMs: number; callId?: string }) => string;
+export type StartMonitor = (req: { command: string; description: string; cwd: string; timeoutMs: number; callId?: string; sandbox?: CommandSandbox }) => string;
 
 const INPUT = toolInput({
   description: { type: "string", required: true, description: "What you are watching, in a few words (shown with each notice)" },
@@ -44,7 +45,9 @@ export function monitorTool(start: StartMonitor): Tool {
       const args = INPUT.parse(input);
       if (!args.command?.trim()) throw new ToolError('Invalid input: "command" is required');
       const cwd = ctx.toolState?.shellDirectory().cwd ?? ctx.cwd;
-      return { content: start({ command: args.command, description: args.description, cwd, timeoutMs: args.timeout_ms, callId: ctx.callId }) };
+      // Run as the Bash call of its command would be: in the same OS sandbox (lib/sandbox).
+      const sandbox = ctx.sandbox?.({ command: args.command });
+      return { content: start({ command: args.command, description: args.description, cwd, timeoutMs: args.timeout_ms, callId: ctx.callId, sandbox }) };
     },
   };
 }

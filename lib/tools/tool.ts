@@ -4,6 +4,7 @@
 import type { ImageBlock, TextBlock } from "../files/image.ts";
 import type { DocumentBlock } from "../files/pdf.ts";
 import type { ToolState } from "./tool-state.ts";
+import type { CommandSandbox } from "../sandbox/sandbox.ts";
 
 /** JSON Schema for a tool's input; the Messages API requires `"type": "object"` at the top. */
 export interface InputSchema {
@@ -57,6 +58,8 @@ export interface ToolContext {
    * (-p): nobody can say yes, so the tool refuses.
    */
   confirm?(reason: string): Promise<boolean>;
+  /** The OS sandbox a Bash call with this input runs in; undefined (or absent): it runs outside (lib/sandbox). */
+  sandbox?: (input: Record<string, unknown>) => CommandSandbox | undefined;
 }
 
 export interface Tool {

@@ -1,6 +1,6 @@
 /**
  * When a stdio server goes away (McpRegistry over real fixture processes): the next call of one
- * of its tools restarts it, at most 3 times in 5 minutes, a line each time; one that keeps dying
+ * of its tools restarts it, at most 3 times in 5 minutes, one line per death naming the restart; one that keeps dying
  * ends as failed with its last stderr; `reconnect` starts a server afresh and re-lists it.
  */
 import { afterEach, describe, expect, test } from "bun:test";
@@ -46,14 +46,18 @@ async function start(config: ServerConfig) {
 }
 
 describe("restart on the next call", () => {
-  test("a server that exits after every call: each next call waits for a restart, 3 of them, then the server failed, said once with its stderr", async () => {
+  test("a server that exits after every call: each next call waits for a restart, 3 of them, one line per death, then the server failed, said once with its stderr", async () => {
     const { registry, lines, echo, logged } = await start(fixture("fx", "--crash-after", "1"));
     const tools = registry.server("fx")!.tools;
     expect(await echo("call 1")).toMatchObject({ content: "call 1" });
     for (let n = 1; n <= 3; n++) {
       await logged('MCP server "fx" exited with code 1 (stderr:', n);
       expect(await echo(`call ${n + 1}`)).toMatchObject({ content: `call ${n + 1}` });
-      expect(lines).toContain(`MCP server "fx" exited with code 1; restarting it (restart ${n} of at most 3 in 5 minutes)`);
+      // One line for the death, naming the restart to come; the restart says nothing more.
+      expect(lines.filter((l) => l.includes("exited with code 1"))).toHaveLength(n);
+      expect(lines.at(-1)).toMatch(
+        new RegExp(`^MCP server "fx" exited with code 1 \\(stderr: .*; its next call restarts it \\(restart ${n} of at most 3 in 5 minutes\\)$`),
+      );
       // The same list, offered throughout: nothing for the model (or its prompt cache) to notice.
       expect(registry.server("fx")!.tools).toEqual(tools);
     }
@@ -61,10 +65,13 @@ describe("restart on the next call", () => {
     const failed = 'MCP server "fx" failed: it kept exiting (restarted 3 times in 5 minutes; last: exited with code 1)';
     expect(await echo("spent")).toEqual({ isError: true, content: failed });
     expect(lines.at(-1)).toMatch(/^MCP server "fx" kept exiting \(restarted 3 times in 5 minutes; last: exited with code 1\) \(stderr: .*--crash-after/);
+    // The fourth death has no restart left to name.
+    expect(lines.at(-2)).toMatch(/^MCP server "fx" exited with code 1 \(stderr: .*--crash-after[^;]*\)$/);
     expect(await echo("after")).toEqual({ isError: true, content: failed });
     expect(registry.server("fx")).toMatchObject({ status: "failed", tools });
-    // Four exits, three restarts, one give-up: nothing else was said.
-    expect(lines).toHaveLength(8);
+    // Four deaths, one line each, and the give-up: nothing else was said.
+    expect(lines).toHaveLength(5);
+    expect(lines.filter((l) => l.includes("restarting it"))).toEqual([]);
   });
 
   test("a restart that fails counts toward the limit: the call waits through all three, then gets the failure", async () => {
@@ -77,13 +84,14 @@ describe("restart on the next call", () => {
       isError: true,
       content: 'MCP server "fx" failed: it kept exiting (restarted 3 times in 5 minutes; last: exited with code 1 before the handshake)',
     });
-    expect(lines.slice(1, 4)).toEqual([
-      'MCP server "fx" exited with code 1; restarting it (restart 1 of at most 3 in 5 minutes)',
+    // The death names restart 1; each restart that failed is news of its own, with the next restart's number.
+    expect(lines[0]).toEndWith("; its next call restarts it (restart 1 of at most 3 in 5 minutes)");
+    expect(lines.slice(1, 3)).toEqual([
       'MCP server "fx" exited with code 1 before the handshake; restarting it (restart 2 of at most 3 in 5 minutes)',
       'MCP server "fx" exited with code 1 before the handshake; restarting it (restart 3 of at most 3 in 5 minutes)',
     ]);
-    expect(lines[4]).toMatch(/^MCP server "fx" kept exiting .* \(stderr: \[fixture\] exiting before reading anything/);
-    expect(lines).toHaveLength(5);
+    expect(lines[3]).toMatch(/^MCP server "fx" kept exiting .* \(stderr: \[fixture\] exiting before reading anything/);
+    expect(lines).toHaveLength(4);
     expect(registry.server("fx")!.tools.map((t) => t.name)).toContain("echo");
   });
 

@@ -1,6 +1,6 @@
 /**
  * The shape of lib/, checked on every file (static and lazy imports, types included):
- * - imports flow one way: cli → agent → (tools | mcp) → (files | process) → shared;
+ * - imports flow one way: cli → agent → (tools | mcp) → sandbox → (files | process) → shared;
  * - inside lib/mcp and lib/cli, folders have an order of their own (below), and siblings never import each other;
  * - other folders reach lib/mcp only through its public modules (MCP_PUBLIC): no barrel file, so the
  *   lazy imports of the HTTP transports and OAuth stay lazy;
@@ -13,7 +13,7 @@ import { basename, dirname, join, relative, resolve } from "node:path";
 import { ROOT } from "../support/run.ts";
 
 /** Height of each top-level folder of lib/: a file may import only from lower folders or its own. */
-const RANK: Record<string, number> = { shared: 0, files: 1, process: 1, tools: 2, mcp: 2, agent: 3, cli: 4 };
+const RANK: Record<string, number> = { shared: 0, files: 1, process: 1, sandbox: 2, tools: 3, mcp: 3, agent: 4, cli: 5 };
 
 /**
  * Heights inside lib/mcp and lib/cli, by the longest matching folder prefix: a file may import from its own
@@ -22,7 +22,7 @@ const RANK: Record<string, number> = { shared: 0, files: 1, process: 1, tools: 2
 const INNER: Record<string, Record<string, number>> = {
   mcp: { protocol: 0, "transports/wire": 1, auth: 2, transports: 3, session: 4, config: 4, tasks: 5, registry: 6 },
   cli: { io: 0, ui: 1, oauth: 1, flags: 2, commands: 3, "repl/prompt": 3, print: 4, repl: 4, host: 4 },
-  agent: { sessions: 0, "tool-search": 0, mcp: 0, input: 1, settings: 1, permissions: 2, hooks: 2, skills: 3, policy: 4, subagents: 5 },
+  agent: { sessions: 0, "tool-search": 0, mcp: 0, input: 1, settings: 1, permissions: 2, hooks: 2, skills: 3, policy: 4, subagents: 5, sandboxing: 5 },
 };
 
 /** The lib/mcp modules other folders may import: its public face. */

@@ -6,6 +6,7 @@
  */
 import type { TaskInfo, TaskRegistry } from "./registry.ts";
 import { startShell } from "./shell-task.ts";
+import type { CommandSandbox } from "../../sandbox/sandbox.ts";
 
 export interface MonitorStart {
   command: string;
@@ -13,6 +14,7 @@ export interface MonitorStart {
   cwd: string;
   timeoutMs: number;
   toolUseId?: string;
+  sandbox?: CommandSandbox;
 }
 
 /** Starts the monitor; @throws Error when it cannot start. */
@@ -28,6 +30,7 @@ export function startMonitor(registry: TaskRegistry, o: MonitorStart): TaskInfo 
     cwd: o.cwd,
     outputFile,
     timeoutMs: o.timeoutMs,
+    sandbox: o.sandbox,
     onLine: (line) => (known ? registry.event(id, line, summary) : early.push(line)),
   });
   const done = shell.done.then((end) => {

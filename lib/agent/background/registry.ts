@@ -11,6 +11,7 @@ import { type Notice, shellSummary, TIME_LIMIT_NOTE } from "./notice.ts";
 import { type ShellEnd, startShell } from "./shell-task.ts";
 import { tasksFolder } from "./tasks-folder.ts";
 import { terminalText } from "../../shared/terminal-text.ts";
+import type { CommandSandbox } from "../../sandbox/sandbox.ts";
 
 export type TaskType = "local_bash" | "monitor" | "local_agent";
 export type TaskStatus = "running" | "completed" | "failed" | "killed" | "stopped";
@@ -91,9 +92,9 @@ export class TaskRegistry {
   }
 
   /** Starts a background shell; `timeoutMs` is its time limit. @throws Error when it cannot start. */
-  startShell(o: { command: string; description?: string; cwd: string; timeoutMs: number; toolUseId?: string }): TaskInfo {
+  startShell(o: { command: string; description?: string; cwd: string; timeoutMs: number; toolUseId?: string; sandbox?: CommandSandbox }): TaskInfo {
     const { id, outputFile } = this.allocate();
-    const shell = startShell({ command: o.command, cwd: o.cwd, outputFile, timeoutMs: o.timeoutMs });
+    const shell = startShell({ command: o.command, cwd: o.cwd, outputFile, timeoutMs: o.timeoutMs, sandbox: o.sandbox });
     const label = o.description?.trim() || o.command;
     const done = shell.done.then((end: ShellEnd) => {
       if (end.status === "stopped") return { status: "stopped" as const };

@@ -9,6 +9,7 @@
 import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { killProcessGroup, signalGroup, trackGroup } from "../../process/group.ts";
 import { NON_INTERACTIVE_ENV } from "../../tools/bash.ts";
+import type { CommandSandbox } from "../../sandbox/sandbox.ts";
 
 /** The most bytes an output file holds; what comes after is read and dropped, and the file says so. */
 export const MAX_OUTPUT_FILE_BYTES = 16 * 1024 * 1024;
@@ -40,6 +41,8 @@ export interface ShellStart {
   timeoutMs: number;
   /** The cap of the output file (bytes); tests lower it. */
   maxBytes?: number;
+  /** The OS sandbox it runs in, as a foreground Bash call with the same input would (lib/sandbox). */
+  sandbox?: CommandSandbox;
   /** Each complete output line as it comes (a Monitor's events); without it, output only goes to the file. */
   onLine?: (line: string) => void;
 }
@@ -48,8 +51,11 @@ export interface ShellStart {
 export function startShell(o: ShellStart): ShellTask {
   const fd = openSync(o.outputFile, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
+  let argv = ["bash", "-c", 'exec 2>&1; eval "$1"', "bash", o.command];
+  let release = () => {};
   try {
-    proc = Bun.spawn(["bash", "-c", 'exec 2>&1; eval "$1"', "bash", o.command], {
+    if (o.sandbox) ({ argv, release } = o.sandbox.wrap(argv, { cwd: o.cwd }));
+    proc = Bun.spawn(argv, {
       cwd: o.cwd,
       env: { ...process.env, ...NON_INTERACTIVE_ENV },
       stdin: "ignore",
@@ -58,10 +64,11 @@ export function startShell(o: ShellStart): ShellTask {
       detached: true,
     });
   } catch (err) {
+    release();
     closeSync(fd);
     throw new Error(`cannot run the command in ${o.cwd}: ${(err as Error).message}`);
   }
-  const release = trackGroup(proc.pid);
+  const untrack = trackGroup(proc.pid);
   const reader = proc.stdout.getReader();
   const pump = copyCapped(reader, fd, o.maxBytes ?? MAX_OUTPUT_FILE_BYTES, o.onLine && lineSplitter(o.onLine));
   let why: "killed" | "stopped" | undefined;
@@ -83,6 +90,7 @@ export function startShell(o: ShellStart): ShellTask {
     await Promise.race([pump, Bun.sleep(DRAIN_MS)]);
     await reader.cancel().catch(() => {});
     await pump;
+    untrack();
     release();
     // The file's last line, as Claude Code writes it: how the command ended.
     const last = why ? "[killed]" : proc.exitCode !== null ? `[exited with code ${proc.exitCode}]` : undefined;

@@ -30,7 +30,14 @@ export function backgroundWork(registry: TaskRegistry = processTasks()): Backgro
   const bash = bashToolWithBackground((req) => {
     let task: ReturnType<TaskRegistry["startShell"]>;
     try {
-      task = registry.startShell({ command: req.command, description: req.description, cwd: req.cwd, timeoutMs: req.timeoutMs, toolUseId: req.callId });
+      task = registry.startShell({
+        command: req.command,
+        description: req.description,
+        cwd: req.cwd,
+        timeoutMs: req.timeoutMs,
+        toolUseId: req.callId,
+        sandbox: req.sandbox,
+      });
     } catch (err) {
       throw new ToolError(`Could not start the command in the background: ${(err as Error).message}`);
     }
@@ -46,7 +53,14 @@ export function backgroundWork(registry: TaskRegistry = processTasks()): Backgro
   const monitor = monitorTool((req) => {
     let task: ReturnType<typeof startMonitor>;
     try {
-      task = startMonitor(registry, { command: req.command, description: req.description, cwd: req.cwd, timeoutMs: req.timeoutMs, toolUseId: req.callId });
+      task = startMonitor(registry, {
+        command: req.command,
+        description: req.description,
+        cwd: req.cwd,
+        timeoutMs: req.timeoutMs,
+        toolUseId: req.callId,
+        sandbox: req.sandbox,
+      });
     } catch (err) {
       throw new ToolError(`Could not start the monitor: ${(err as Error).message}`);
     }

@@ -80,6 +80,7 @@ export async function startServers(
       opts.onMcpServerSettled?.({ name: s.name, status: s.status, error: s.error });
     },
     authFor: opts.authFor,
+    sandboxFor: opts.serverSandbox,
   });
   const tools = new McpToolset(registry, { warn: opts.log });
   onShutdown(() => registry.shutdown());

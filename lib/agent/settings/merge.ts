@@ -6,7 +6,8 @@
  * and so is what a repository's own files may not do without trust (workspace-trust.ts decides that).
  */
 import type { SettingsFile } from "./files.ts";
-import { looseningKeys } from "./loosening.ts";
+import { looseningKeys, sandboxLoosening } from "./loosening.ts";
+import { mergeSandbox, type SandboxSettings } from "./sandbox-keys.ts";
 
 export type Behavior = "allow" | "ask" | "deny";
 
@@ -35,6 +36,8 @@ export interface EffectiveSettings {
   additionalDirectories: Sourced<string>[];
   /** Managed `permissions.disableBypassPermissionsMode: "disable"`. */
   bypassDisabled: boolean;
+  /** The `sandbox` keys, merged; a repository's loosening ones only with trust. */
+  sandbox: SandboxSettings;
 }
 
 export interface MergeOptions {
@@ -82,6 +85,12 @@ export function mergeSettings(files: SettingsFile[], opts: MergeOptions): Effect
       for (const text of list) rules.push({ text, behavior, file: f });
     }
   }
+  // A repository's loosening sandbox keys wait for trust, like its allow rules.
+  const heldSandbox = new Set(files.filter((f) => inRepo(f) && !opts.trusted));
+  for (const f of heldSandbox) {
+    const held = sandboxLoosening(f.doc);
+    if (held.length && !gated) untrusted(f, held.join(", "), held.length, opts);
+  }
   const additionalDirectories: Sourced<string>[] = [];
   for (const f of loosening) {
     const dirs = f.doc.permissions?.additionalDirectories ?? [];
@@ -100,6 +109,7 @@ export function mergeSettings(files: SettingsFile[], opts: MergeOptions): Effect
     defaultMode: first(loosening, (f) => f.doc.permissions?.defaultMode),
     additionalDirectories,
     bypassDisabled: managed.some((f) => f.doc.permissions?.disableBypassPermissionsMode === "disable"),
+    sandbox: mergeSandbox(files, (f) => !heldSandbox.has(f)),
   };
 }
 

@@ -4,6 +4,7 @@
  * a typo in `model` does not take a file's deny rules with it. Unknown keys are ignored silently,
  * as Claude Code does, since newer versions add keys.
  */
+import { checkSandbox, type SandboxDoc } from "./sandbox-keys.ts";
 
 export interface PermissionsDoc {
   allow?: string[];
@@ -25,6 +26,8 @@ export interface SettingsDoc {
   /** Managed only. */
   allowManagedHooksOnly?: boolean;
   allowManagedPermissionRulesOnly?: boolean;
+  /** Claude Code's OS sandbox keys (sandbox-keys.ts). */
+  sandbox?: SandboxDoc;
 }
 
 type Check = (v: unknown) => boolean;
@@ -64,6 +67,10 @@ export function checkSettings(raw: Record<string, unknown>, problem: (key: strin
   if (Object.hasOwn(raw, "env")) {
     const env = checkEnv(raw.env, problem);
     if (env) doc.env = env;
+  }
+  if (Object.hasOwn(raw, "sandbox")) {
+    const sandbox = checkSandbox(raw.sandbox, problem);
+    if (sandbox) doc.sandbox = sandbox;
   }
   if (Object.hasOwn(raw, "permissions")) {
     if (!isObject(raw.permissions)) problem("permissions", '"permissions" must be an object');

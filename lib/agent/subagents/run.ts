@@ -80,7 +80,7 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
   // Servers it names, and inline ones the run already has, limit which of the parent's servers it sees.
   const limit = [...named, ...inline.shared];
   let def: AgentDefinition = limit.length ? { ...call.def, mcpServers: { names: limit, inline: [] } } : call.def;
-  // plan: only reading, as Explore and Plan (plan mode's own policy does not exist yet).
+  // plan: no writing tools offered at all, as Explore and Plan; the gate applies plan mode's policy to the rest.
   if (def.permissionMode === "plan") def = { ...def, disallowedTools: [...(def.disallowedTools ?? []), ...READ_ONLY_REMOVED] };
   const base = { agentId, toolUseId: ctx.callId ?? "", subagentType: call.def.name, description: call.description };
   const emit = parent.hooks?.onSubagent;
@@ -151,7 +151,7 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
   const agent: AgentIdentity = {
     id: agentId,
     type: call.def.name,
-    ...(mode && mode !== "plan" ? { permissionMode: mode as AgentIdentity["permissionMode"] } : {}),
+    ...(mode ? { permissionMode: mode as AgentIdentity["permissionMode"] } : {}),
     // A repository's agent file loosens nothing until the user trusted the folder, as its settings do.
     modeTrusted: call.def.source !== "project" || workspaceTrusted(deps.cwd, trustFile(deps.env)),
   };

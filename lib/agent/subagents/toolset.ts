@@ -6,7 +6,7 @@
  *   Agent and Bash;
  * - `mcpServers` naming configured servers keeps only those servers' MCP tools;
  * - the Agent tool is offered to agents without `tools` (and to those naming it) while the new
- *   agent's depth is below MAX_DEPTH; the `--json-schema` tool is the parent turn's alone.
+ *   agent's depth is below MAX_DEPTH; the `--json-schema` tool, ExitPlanMode and AskUserQuestion are the parent turn's alone.
  */
 import type { Tool } from "../../tools/tool.ts";
 import { bashTool } from "../../tools/bash.ts";
@@ -16,6 +16,8 @@ import type { AgentDefinition } from "./types.ts";
 export const MAX_DEPTH = 2;
 
 export const AGENT_TOOL = "Agent";
+/** Tools a subagent never gets: the --json-schema tool, ExitPlanMode, AskUserQuestion, and background work's TaskStop and Monitor. */
+const PARENT_ONLY = new Set(["StructuredOutput", "ExitPlanMode", "AskUserQuestion", "TaskStop", "Monitor"]);
 /** Claude Code's older name for the Agent tool (its init event and older transcripts). */
 export const AGENT_TOOL_ALIAS = "Task";
 
@@ -25,9 +27,6 @@ export interface ToolMatch {
   /** The MCP server a tool's API name leads to, if any. */
   server(toolName: string): string | undefined;
 }
-
-/** Tools a subagent never gets: the run's own answer, and background work's. */
-const NOT_FOR_SUBAGENTS = new Set(["StructuredOutput", "TaskStop", "Monitor"]);
 
 /** A `tools` entry as a rule: `Agent(Explore)` and `Task` both name the Agent tool. */
 function ruleOf(entry: string): string {
@@ -41,10 +40,9 @@ function ruleOf(entry: string): string {
  */
 export function subagentTools(def: AgentDefinition, parentTools: readonly Tool[], depth: number, m: ToolMatch, extra: readonly Tool[] = []): Tool[] {
   const named = (t: Tool, list: readonly string[]) => list.some((e) => m.matches(t.name, ruleOf(e)));
-  // Background work is the main conversation's: its notices go there. A subagent gets Bash's first form and no TaskStop or Monitor.
-  let tools = parentTools
-    .filter((t) => !NOT_FOR_SUBAGENTS.has(t.name))
-    .map((t) => (t.name === "Bash" && t.inputSchema.properties?.run_in_background ? bashTool : t));
+  // The plan's approval and questions to the user are the main conversation's; so is background work (its notices go there):
+  // a subagent gets Bash's first form and no TaskStop or Monitor.
+  let tools = parentTools.filter((t) => !PARENT_ONLY.has(t.name)).map((t) => (t.name === "Bash" && t.inputSchema.properties?.run_in_background ? bashTool : t));
   if (def.tools) tools = tools.filter((t) => named(t, def.tools!));
   const limitTo = def.mcpServers?.names;
   if (limitTo?.length)

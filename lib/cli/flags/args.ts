@@ -44,17 +44,21 @@ Options:
   --no-session-persistence      save nothing of this conversation
   --no-cache                    send no prompt-caching breakpoints (also DISABLE_PROMPT_CACHING=1)
   --input-format <fmt>          text (default) or stream-json: JSON messages on stdin (the Agent SDK's host protocol)
-  --permission-mode <mode>      default, acceptEdits, bypassPermissions or dontAsk (print mode runs every tool without it)
+  --permission-mode <mode>      default, acceptEdits, bypassPermissions, dontAsk or plan (read and plan only; print mode runs every tool without it)
   --permission-prompt-tool stdio  ask the host program (stream-json input) before tools that need permission
   --include-partial-messages    stream-json: also the model's stream events as they arrive
   --json-schema <json|file>     end with an answer matching this JSON Schema (the result's structured_output)
   --verbose                     server stderr and start-up progress on stderr
   --debug                       also the JSON-RPC traffic on stderr
   -v, --version                 print the version
-  -h, --help                    print this help`;
+  -h, --help                    print this help
+
+In the session Shift+Tab cycles default, accept edits and plan mode; the model keeps a task list
+(TaskCreate…; in -p with CLAUDE_CODE_ENABLE_TODO_TOOLS=1, TodoWrite with CLAUDE_CODE_ENABLE_TASKS=0)
+and may ask you multiple-choice questions (AskUserQuestion; not in -p).`;
 
 export type OutputFormat = "text" | "json" | "stream-json";
-export type PermissionModeFlag = "default" | "acceptEdits" | "bypassPermissions" | "dontAsk";
+export type PermissionModeFlag = "default" | "acceptEdits" | "bypassPermissions" | "dontAsk" | "plan";
 
 export interface CliArgs {
   print: boolean;
@@ -202,9 +206,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (inputFormat !== "text" && inputFormat !== "stream-json") throw new UsageError(`--input-format must be text or stream-json (got "${inputFormat}")`);
   if (inputFormat === "stream-json" && format !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
   const mode = values["permission-mode"] as string | undefined;
-  if (mode === "plan") throw new UsageError("--permission-mode plan is not supported yet (use default, acceptEdits, bypassPermissions or dontAsk)");
-  if (mode !== undefined && !["default", "acceptEdits", "bypassPermissions", "dontAsk"].includes(mode)) {
-    throw new UsageError(`--permission-mode must be default, acceptEdits, bypassPermissions or dontAsk (got "${mode}")`);
+  if (mode !== undefined && !["default", "acceptEdits", "bypassPermissions", "dontAsk", "plan"].includes(mode)) {
+    throw new UsageError(`--permission-mode must be default, acceptEdits, bypassPermissions, dontAsk or plan (got "${mode}")`);
   }
   const promptTool = values["permission-prompt-tool"] as string | undefined;
   if (promptTool !== undefined && promptTool !== "stdio") {

@@ -99,7 +99,6 @@ async function answer(request: { subtype: string; [k: string]: unknown }, state:
       return {};
     case "set_permission_mode": {
       const mode = request.mode;
-      if (mode === "plan") throw new Error("plan mode is not supported yet");
       if (!PERMISSION_MODES.includes(mode as PermissionMode))
         throw new Error(`unknown permission mode ${JSON.stringify(mode)} (${PERMISSION_MODES.join(", ")})`);
       state.mode = mode as PermissionMode;

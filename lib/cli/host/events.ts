@@ -22,6 +22,8 @@ export interface InitFields {
   skills?: string[];
   /** The agent types the Agent tool can start. */
   agents?: string[];
+  /** Whether Bash runs in the OS sandbox; only when a settings file speaks of it. */
+  sandbox_enabled?: boolean;
 }
 
 const base = (sessionId: string) => ({ uuid: crypto.randomUUID(), session_id: sessionId });

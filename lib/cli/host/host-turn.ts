@@ -27,6 +27,7 @@ import {
 import { zeroUsage } from "../../agent/usage.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
+import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
 
 /** A `user` line of stdin (the SDK's `SDKUserMessage`). */
 export interface UserLine {
@@ -77,6 +78,7 @@ export async function runHostTurn(
         apiKeySource: process.env.ANTHROPIC_API_KEY ? "ANTHROPIC_API_KEY" : "none",
         skills: runtime.skills?.all().map((s) => s.name),
         agents: runtime.subagents?.agents.map((a) => a.name),
+        ...sandboxInitField(runtime.opts),
       }),
     );
     const started = new Map<string, number>();
@@ -160,7 +162,13 @@ export function hostPermissions(state: HostState, channel: HostChannel, signal: 
     flagAllows: (tool, input) => flagsAllow(runtime, args.allowedTools, tool, input),
     flagRules: () => [...args.allowedTools, ...runtime.skillRules()],
     ask: args.permissionPromptStdio
-      ? (tool, input, call, _message, about) => askHost(channel, signal, tool, input, call, about?.agent?.id, about?.reason)
+      ? async (tool, input, call, _message, about) => {
+          const answer = await askHost(channel, signal, tool, input, call, about?.agent?.id, about?.reason);
+          // The host approved the plan: plan mode ends (the host may set another mode with set_permission_mode).
+          if (tool.name === "ExitPlanMode" && answer !== false && (answer === true || answer.behavior === "allow") && state.mode === "plan")
+            state.mode = "default";
+          return answer;
+        }
       : undefined,
   };
 }

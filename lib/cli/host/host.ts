@@ -21,6 +21,7 @@ import { errorMessage } from "../../shared/values.ts";
 import { AsyncQueue } from "../../shared/queue.ts";
 import { ToolState } from "../../tools/tool-state.ts";
 import { forwardTaskEvents, nextInput } from "./background.ts";
+import { hostDomainQuestion } from "./domain-question.ts";
 
 const stderr = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -67,9 +68,12 @@ export async function runHost(args: CliArgs): Promise<number> {
     pending = pending.then(() => writeStdout(line));
   };
   if (args.verbose && args.ignoredFlags.length) stderr(`note: accepted for the Agent SDK and ignored: ${args.ignoredFlags.join(" ")}`);
-  const run = await Run.open(args, { cwd, warn: stderr, endReason: "other" });
+  // With --permission-prompt-tool stdio, the sandbox's proxy asks the host about an unlisted domain (domain-question.ts).
+  let askDomain: ((host: string) => Promise<boolean>) | undefined;
+  const run = await Run.open(args, { cwd, warn: stderr, endReason: "other", askDomain: (host) => askDomain?.(host) ?? Promise.resolve(false) });
   if (typeof run === "number") return run;
   const channel = new HostChannel(emit);
+  if (args.permissionPromptStdio) askDomain = hostDomainQuestion(channel);
   const turns = new AsyncQueue<UserLine>();
   const early: ControlLine[] = [];
   let state: HostState | undefined;
@@ -154,7 +158,10 @@ export async function runHost(args: CliArgs): Promise<number> {
     state = {
       runtime,
       args,
-      mode: args.skipPermissions ? "bypassPermissions" : (args.permissionMode ?? (args.permissionPromptStdio ? "default" : undefined)),
+      // A settings defaultMode reaches host mode only as plan (the one mode that only tightens); never -p.
+      mode: args.skipPermissions
+        ? "bypassPermissions"
+        : (args.permissionMode ?? (run.settings?.defaultMode === "plan" ? "plan" : args.permissionPromptStdio ? "default" : undefined)),
       current: undefined,
       tools: new ToolState(runtime.opts.cwd),
     };

@@ -36,6 +36,8 @@ export interface InitInfo {
   mcp_servers: { name: string; status: string }[];
   /** The agent types, when the Agent tool is offered (Claude Code's init lists them). */
   agents?: string[];
+  /** Whether Bash runs in the OS sandbox; only when a settings file speaks of it. */
+  sandbox_enabled?: boolean;
 }
 
 /**

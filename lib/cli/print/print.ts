@@ -26,6 +26,7 @@ import { MaxTurnsError } from "../../agent/loop.ts";
 import type { TurnInput, TurnMode } from "../../agent/turn.ts";
 import { waitForBackground } from "./background-wait.ts";
 import { taskEvents } from "../../agent/background/stream-events.ts";
+import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 
@@ -111,6 +112,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
         model: s.model.model,
         mcp_servers: s.servers().map(({ name, status }) => ({ name, status })),
         ...(s.subagents ? { agents: s.subagents.agents.map((a) => a.name) } : {}),
+        ...sandboxInitField(s.opts),
       });
       run.begin(s);
       writer.sessionId = conversation.sessionId;

@@ -1,6 +1,7 @@
 /**
  * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools, /skills,
- * /model [id], /cost, /compact [instructions], /permissions, /hooks, /tasks (background tasks; `/tasks stop <id>`) and /agents (every agent type with its origin and tools) (the settings' rules and hooks with their files). Text commands reuse print mode's output (builtins.ts) so both modes agree.
+ * /model [id], /cost, /status (the sandbox on or off), /compact [instructions], /permissions, /hooks, /tasks (background tasks; `/tasks stop <id>`) and /agents (every agent type with its origin and tools) (the settings' rules and hooks with their files),
+ * /plan and /todos (plan-commands.ts). Text commands reuse print mode's output (builtins.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../../agent/runtime.ts";
 import type { Conversation } from "../../agent/conversation.ts";
@@ -17,6 +18,9 @@ import { reconnect } from "./reconnect.ts";
 import { describeHooks, describeRules } from "../../agent/policy/rules-listing.ts";
 import { describeAgents } from "../../agent/subagents/describe.ts";
 import { tasksCommand } from "./background.ts";
+import type { SessionMode } from "./planning/mode-cycle.ts";
+import { planCommand } from "./planning/plan-commands.ts";
+import { describeStatus } from "./status.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
 export const REPL_BUILTINS: ReadonlySet<string> = new Set([
@@ -33,6 +37,9 @@ export const REPL_BUILTINS: ReadonlySet<string> = new Set([
   "hooks",
   "agents",
   "tasks",
+  "plan",
+  "todos",
+  "status",
 ]);
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
@@ -42,6 +49,8 @@ export interface ReplState {
   session: OpenedSession;
   /** What the tools remember in this conversation (Bash's directory, files seen); `/clear` starts it afresh. */
   tools: ToolState;
+  /** The permission mode as Shift+Tab and /plan change it (mode-cycle.ts). */
+  modes?: SessionMode;
 }
 
 /**
@@ -78,6 +87,11 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
       return describeAgents(runtime.subagents?.agents);
     case "tasks":
       return tasksCommand(args, runtime.backgroundWork?.registry);
+    case "plan":
+    case "todos":
+      return planCommand(name, state.modes);
+    case "status":
+      return describeStatus(runtime);
     case "model": {
       if (!args) return `model: ${runtime.model.model}\n`;
       try {

@@ -14,7 +14,18 @@ export const SAMPLING_PREVIEW_LINES = 6;
 /** `ask` shows body lines and a question, resolving with the typed answer, or null when interrupted. */
 export function samplingConsent(ask: (question: string, body: string[]) => Promise<string | null>, style: Style): SamplingConsent {
   const always = new Set<string>();
-  return async (server, params) => {
+  // One question at a time per server, each checking `always` only once the one before it is
+  // answered: a burst of concurrent requests must not ask again after [a]lways.
+  const queues = new Map<string, Promise<unknown>>();
+  const consent: SamplingConsent = (server, params) => {
+    const turn = (queues.get(server) ?? Promise.resolve()).then(() => decide(server, params));
+    queues.set(
+      server,
+      turn.catch(() => undefined),
+    );
+    return turn;
+  };
+  const decide: SamplingConsent = async (server, params) => {
     if (always.has(server)) return true;
     let body = samplingPreview(server, params, style);
     for (;;) {
@@ -27,6 +38,7 @@ export function samplingConsent(ask: (question: string, body: string[]) => Promi
       return parsed.answer !== "no";
     }
   };
+  return consent;
 }
 
 /** The lines shown for one request: who asks, for how many tokens, and what it would send. */

@@ -26,8 +26,12 @@ import { isStartError, Run, startExitCode } from "../run.ts";
 import type { ReplState } from "./commands.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { sessionMode } from "./permission.ts";
+import { SessionMode } from "./planning/mode-cycle.ts";
+import { onTaskListChange } from "../../agent/task-list/task-list.ts";
+import { taskListLines } from "../ui/task-list-view.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
 import { confirmExit, followTasks, noticeTurn } from "./background.ts";
+import { domainQuestion } from "./domain-question.ts";
 
 /**
  * Runs the session until the user leaves. Returns 0 after a normal exit (servers shut down),
@@ -48,6 +52,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
     return startExitCode(err);
   }
   if (resume === null) return 0;
+  let askDomain: ((host: string) => Promise<boolean>) | undefined;
   const run = await Run.open(args, {
     cwd,
     // Settings warnings quote a repository's files: only colour codes reach the terminal.
@@ -55,6 +60,8 @@ export async function runRepl(args: CliArgs): Promise<number> {
     resume,
     // What a repository's own settings loosen applies only once approved (hooks run commands).
     consent: (pending) => askSettingsTrust(pending),
+    // The sandbox's proxy asks about an unlisted domain once the terminal exists; before that it is refused.
+    askDomain: (host) => askDomain?.(host) ?? Promise.resolve(false),
     permissionMode: (settings) => sessionMode(args, settings),
     endReason: "prompt_input_exit",
   });
@@ -92,23 +99,29 @@ export async function runRepl(args: CliArgs): Promise<number> {
   process.stderr.write(style.dim(`${runtime.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");
 
   const history = new History(historyPath(), (line) => term.print(line));
+  // Shift+Tab cycles the permission mode; the line under the prompt shows it (mode-cycle.ts).
+  const modes = new SessionMode(sessionMode(args, settings));
   const term = new Terminal({
     completer: createCompleter(completionSources(runtime, cwd)),
     history: history.load(),
     style,
+    onShiftTab: () => modes.next(),
+    modeLine: () => modes.line(),
   });
+  // The task list under the conversation, redrawn whenever a task tool changes it.
+  onTaskListChange((items) => term.setTasks(taskListLines(items, style, process.stdout.columns ?? 80)));
   // Servers may log at any time (a crash, a failed re-list): such lines go above the prompt.
   log = (line) => term.print(line);
   progress.attach({ setNotice: (line) => term.setNotice(line), print: (text) => term.print(text) });
   run.begin(runtime);
-  const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
+  const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd), modes };
   const resumedTurns = state.conversation.turns;
   if (resumedTurns) {
     term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));
     const lost = (await import("../../agent/background/lost.ts")).lostTasks(state.conversation.messages);
     if (lost.length) term.print(style.dim(`Background tasks of the earlier run did not survive it (they were stopped when it ended): ${lost.join(", ")}`));
   }
-  const turn = new TurnRunner(runtime, state, term, style, args);
+  const turn = new TurnRunner(runtime, state, term, style, args, modes);
   // Asked as a permission question is: the status line waits for the answer, and Esc refuses and ends the turn.
   consent = samplingConsent(async (question, body) => {
     const resume = turn.waitingForUser("Waiting for your answer…");
@@ -136,6 +149,14 @@ export async function runRepl(args: CliArgs): Promise<number> {
     sessionMode(args, settings),
     settings,
   );
+  askDomain = domainQuestion(async (question) => {
+    const resume = turn.waitingForUser("Waiting for your answer…");
+    try {
+      return await term.ask(question, []);
+    } finally {
+      resume();
+    }
+  }, style);
   elicitation.attach({ term, style, waiting: (server) => turn.waitingForUser(`Waiting for your answer to ${server}…`) });
   try {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.

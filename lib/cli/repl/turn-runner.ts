@@ -17,7 +17,10 @@ import { permissionPreview } from "../ui/permission-preview.ts";
 import { mcpCallName, toolStartLine } from "../ui/tool-lines.ts";
 import type { Terminal } from "./terminal.ts";
 import { sessionMode, sessionPermissions } from "./permission.ts";
-import type { PermissionMode } from "../../agent/permissions/modes.ts";
+import { SessionMode } from "./planning/mode-cycle.ts";
+import { approvePlan } from "./planning/plan-approval.ts";
+import { askUserQuestions } from "./planning/ask-user.ts";
+import { planFilePath } from "../../agent/plan/plan-file.ts";
 import { AlwaysStore } from "./always.ts";
 import { REPL_BUILTINS, runBuiltin, type ReplState } from "./commands.ts";
 import { subagentView } from "./subagent-view.ts";
@@ -37,8 +40,8 @@ export class TurnRunner {
   private readonly allowed: Set<string>;
   /** The `[a]lways` answers that saved a rule (always.ts). */
   private readonly always: AlwaysStore;
-  /** The session's permission mode: the flags', else the settings' `defaultMode`. */
-  private readonly mode: PermissionMode;
+  /** The session's permission mode: the flags', else the settings' `defaultMode`; Shift+Tab and an approved plan change it. */
+  readonly modes: SessionMode;
   /** While a turn runs: says on its status line that the user is being asked, until the returned call. */
   private waiting: ((phase: string) => () => void) | undefined;
   private interruptTurn: (() => void) | undefined;
@@ -49,9 +52,10 @@ export class TurnRunner {
     private readonly term: Terminal,
     private readonly style: Style,
     private readonly args: CliArgs,
+    modes?: SessionMode,
   ) {
     this.allowed = new Set(args.allowedTools);
-    this.mode = sessionMode(args, runtime.opts.settings);
+    this.modes = modes ?? new SessionMode(sessionMode(args, runtime.opts.settings));
     this.always = new AlwaysStore(
       runtime.opts.cwd,
       (name) => runtime.route(name),
@@ -88,6 +92,17 @@ export class TurnRunner {
       status.asking(phase);
       return view.resumeStatus;
     };
+    const askUser = async (question: string, body: string[]) => {
+      // Claude Code's Notification hook: the session waits for the user.
+      void runtime.opts.settings?.notify("permission_prompt", question.trim());
+      view.endLine();
+      status.asking("Waiting for your answer…");
+      try {
+        return await term.ask(question, body);
+      } finally {
+        view.resumeStatus();
+      }
+    };
     try {
       const outcome = await runTurn(
         {
@@ -104,18 +119,24 @@ export class TurnRunner {
           permissions: sessionPermissions({
             cwd,
             allowed: this.allowed,
-            mode: this.mode,
+            mode: () => this.modes.current,
             signal: controller.signal,
-            ask: async (question, body) => {
-              // Claude Code's Notification hook: the session waits for the user.
-              void runtime.opts.settings?.notify("permission_prompt", question.trim());
+            ask: (question, body) => askUser(style.yellow(question), body),
+            // ExitPlanMode's question is the plan's approval (plan-approval.ts); AskUserQuestion's, the picker (ask-user.ts).
+            userTool: (tool, input) => {
+              if (tool.name === "ExitPlanMode")
+                return approvePlan({
+                  planFile: planFilePath(),
+                  modes: this.modes,
+                  style,
+                  columns: process.stdout.columns ?? 80,
+                  ask: askUser,
+                  onInterrupt: interrupt,
+                });
+              if (tool.name !== "AskUserQuestion") return undefined;
               view.endLine();
               status.asking("Waiting for your answer…");
-              try {
-                return await term.ask(style.yellow(question), body);
-              } finally {
-                view.resumeStatus();
-              }
+              return askUserQuestions(input, term, style).finally(() => view.resumeStatus());
             },
             preview: (tool, input) => permissionPreview(tool.name, input, { cwd, style, mcpRoute: (name) => runtime.route(name) }),
             onInterrupt: interrupt,

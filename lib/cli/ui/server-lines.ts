@@ -3,7 +3,7 @@
  * server's stderr under --verbose, and the JSON-RPC trace under --debug. The registry reports
  * events; only this file words them.
  */
-import type { FailurePhase, RegistryOptions, ServerSnapshot } from "../../mcp/registry/registry.ts";
+import { type FailurePhase, RESTART_LIMIT, type RegistryOptions, type ServerSnapshot } from "../../mcp/registry/registry.ts";
 import { stderrSuffix } from "./stderr-tail.ts";
 import { commandName } from "../../shared/command-name.ts";
 
@@ -22,13 +22,17 @@ const TRACE_CHARS = 2000;
  * `MCP server "x" failed to start: <reason> (stderr: …)` at start-up, `MCP server "x" <reason> (stderr: …)`
  * when it ended mid-run (the reason then reads "exited with code 1") or failed the handshake after
  * initialize (the reason reads "failed the handshake: tools/list answered MCP error -32603: fetch failed").
+ * A mid-run end says in the same line what happens next, `; its next call restarts it (restart 1 of
+ * at most 3 in 5 minutes)`: one line per death, the restart itself says nothing more.
  */
 export function failureLine(server: ServerSnapshot, phase: FailurePhase): string {
   // `MCP server "x" needs authentication: run ./your_program.sh mcp login x`, the same in -p, mcp and /mcp.
   if (server.needsAuth) return `MCP server "${server.name}" ${server.error}`;
   // A handshake failure's reason starts "failed the handshake: …" already.
   const what = phase === "start" ? `failed to start: ${server.error}` : server.error;
-  return `MCP server "${server.name}" ${what}${stderrSuffix(server.stderr)}`;
+  const next =
+    phase === "exit" && server.nextRestart ? `; its next call restarts it (restart ${server.nextRestart} of at most ${RESTART_LIMIT} in 5 minutes)` : "";
+  return `MCP server "${server.name}" ${what}${stderrSuffix(server.stderr)}${next}`;
 }
 
 /** `[server] → {…}` (sent) or `[server] ← {…}` (received), cut at 2000 characters. */

@@ -6,7 +6,7 @@
  * A refused token sends discovery round again: when the resource metadata now names another
  * authorization server, the old one's credentials (and DPoP key) are dropped and the client
  * registers anew (SEP-2352). A DPoP-bound token goes out with a fresh proof per request, and a
- * server's `use_dpop_nonce` is answered once with its nonce (RFC 9449 §9).
+ * server's `use_dpop_nonce` is answered once with its nonce (RFC 9449 §9; dpop-binding.ts).
  * One operation at a time per server: concurrent 401s wait for the first one's outcome instead of
  * refreshing or logging in twice; the store's lock does the same across processes. The OAuth
  * machinery (oauth4webapi) is imported only when a token must be obtained, refreshed or proven.
@@ -16,7 +16,7 @@ import type { OAuthConfig } from "./oauth-block.ts";
 import type { Discovery, Fetch } from "./discovery.ts";
 import { FinalGrantError, GrantRefusedError } from "./errors.ts";
 import type { GrantContext } from "./grants.ts";
-import type { DpopKeys } from "./dpop.ts";
+import { DpopBinding } from "./dpop-binding.ts";
 import { AuthRequiredError, type ChallengedRequest, type HttpAuthProvider, type RequestTarget } from "./provider.ts";
 import { proxiedFetch } from "../../shared/proxy.ts";
 import { chooseScopes, splitScopes, unionScopes } from "./scope-choice.ts";
@@ -64,15 +64,14 @@ export class OAuthProvider implements HttpAuthProvider {
   private busy?: Promise<boolean>;
   private readonly attempts = new Map<string, number>();
   private refreshRefused = false;
-  private dpopKeys?: DpopKeys;
-  /** The last server nonce answered per origin: the same one asked for again is not retried twice. */
-  private readonly nonces = new Map<string, string>();
+  private readonly dpop: DpopBinding;
   /** A jwt-bearer refusal stands for the rest of this run (SEP-1933: no retry). */
   private finalRefusal?: Error;
 
   constructor(private readonly opts: OAuthProviderOptions) {
     this.opts = { ...opts, fetch: opts.fetch ?? proxiedFetch };
     this.key = canonicalResource(opts.url);
+    this.dpop = new DpopBinding(opts.store);
   }
 
   async headers(request: RequestTarget): Promise<Record<string, string>> {
@@ -90,8 +89,7 @@ export class OAuthProvider implements HttpAuthProvider {
       } else if (tokens.expires_at <= Date.now()) return {}; // never sent past its expiry: the 401 brings a new one
     }
     if (tokens.token_type?.toLowerCase() !== "dpop") return { Authorization: `Bearer ${tokens.access_token}` };
-    const { dpopHeaders } = await import("./dpop.ts");
-    return dpopHeaders(await (await this.keys()).handle(bound.issuer), request.method, request.url, tokens.access_token);
+    return this.dpop.headers(bound.issuer, request.method, request.url, tokens.access_token);
   }
 
   async onChallenge(response: Response, request: ChallengedRequest): Promise<boolean> {
@@ -130,7 +128,7 @@ export class OAuthProvider implements HttpAuthProvider {
   /** Forgets this server's tokens, registered client and, unless another server's login uses it, its authorization server's DPoP key. */
   async logout(): Promise<boolean> {
     const had = await this.opts.store.remove(this.key);
-    for (const issuer of had) await this.dropKeyUnlessShared(issuer);
+    for (const issuer of had) await this.dpop.dropUnlessShared(issuer);
     return had.length > 0;
   }
 
@@ -142,23 +140,10 @@ export class OAuthProvider implements HttpAuthProvider {
     return entry ? { issuer, entry } : undefined;
   }
 
-  private async keys(): Promise<DpopKeys> {
-    if (!this.dpopKeys) {
-      const { DpopKeys } = await import("./dpop.ts");
-      this.dpopKeys = new DpopKeys(this.opts.store.path);
-    }
-    return this.dpopKeys;
-  }
-
   /** RFC 9449 §9: the server wants its nonce in the proof; true (send again) unless it is the nonce just sent. */
   private async answerNonce(response: Response, url: string): Promise<boolean> {
-    const nonce = response.headers.get("dpop-nonce");
     const bound = this.current();
-    const origin = new URL(url).origin;
-    if (!nonce || bound?.entry.tokens?.token_type !== "dpop" || this.nonces.get(origin) === nonce) return false;
-    this.nonces.set(origin, nonce);
-    const { rememberNonce } = await import("./dpop.ts");
-    rememberNonce(await (await this.keys()).handle(bound!.issuer), response, url);
+    if (bound?.entry.tokens?.token_type !== "dpop" || !(await this.dpop.answerNonce(response, url, bound.issuer))) return false;
     this.opts.debug?.(`oauth ${this.opts.server}: the server asked for a DPoP nonce; sending again`);
     return true;
   }
@@ -167,12 +152,7 @@ export class OAuthProvider implements HttpAuthProvider {
   private async forgetIssuer(previous: string, next: string): Promise<void> {
     this.opts.debug?.(`oauth ${this.opts.server}: authorization server changed from ${previous} to ${next}; its credentials are dropped`);
     await this.opts.store.remove(this.key);
-    await this.dropKeyUnlessShared(previous);
-  }
-
-  /** Deletes `issuer`'s DPoP key unless a server other than `except` still holds credentials from it. */
-  private async dropKeyUnlessShared(issuer: string, except?: string): Promise<void> {
-    if (!this.opts.store.hasIssuer(issuer, except)) (await this.keys()).delete(issuer);
+    await this.dpop.dropUnlessShared(previous);
   }
 
   private async once(fn: () => Promise<boolean>): Promise<boolean> {
@@ -288,7 +268,7 @@ export class OAuthProvider implements HttpAuthProvider {
           interaction: this.opts.interaction!,
           key: this.key,
           grantContext: (c, d) => this.grantContext(c, d),
-          retireKey: (issuer) => this.dropKeyUnlessShared(issuer, this.key),
+          retireKey: (issuer) => this.dpop.dropUnlessShared(issuer, this.key),
         },
         discovery,
         scopes,
@@ -304,8 +284,7 @@ export class OAuthProvider implements HttpAuthProvider {
   private async grantContext(client: StoredClient, discovery?: Discovery): Promise<GrantContext> {
     const d = discovery ?? (await this.getDiscovery(undefined));
     const as = d.authorizationServer;
-    const { offersDpop } = await import("./dpop.ts");
-    const dpop = offersDpop(as) ? await (await this.keys()).handle(as.issuer) : undefined;
+    const dpop = await this.dpop.forTokenRequest(as);
     return { as, client, cfg: this.opts.oauth, resource: d.resource, fetcher: this.opts.fetch as typeof fetch, dpop };
   }
 }

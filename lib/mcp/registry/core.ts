@@ -45,6 +45,7 @@ export abstract class RegistryCore {
       const state = this.servers.find((s) => s.name === name)!;
       this.clients.delete(name);
       state.error = reason;
+      delete state.nextRestart;
       this.changes++;
       this.opts.onServerFailed?.(Object.freeze({ ...state }), "exit");
     },
@@ -197,6 +198,7 @@ export abstract class RegistryCore {
         state.error = await client.endReason();
         await client.close(this.opts.graceMs);
         state.stderr = client.diagnostics().stderrTail ?? [];
+        state.nextRestart = this.restarter.nextRestart(state.name);
         this.opts.onServerFailed?.(Object.freeze({ ...state }), "exit");
       })();
       this.reports.add(report);

@@ -14,6 +14,7 @@ import { DEFAULT_CANCEL_BUDGET_MS } from "../tasks/running.ts";
 import { RegistryCore } from "./core.ts";
 
 export type { FailurePhase, RegistryOptions, ServerSnapshot } from "./snapshot.ts";
+export { RESTART_LIMIT } from "./restarts.ts";
 
 export class McpRegistry extends RegistryCore {
   private constructor(opts: RegistryOptions) {

@@ -3,7 +3,9 @@
  * budget of at most 3 restarts within 5 minutes (a restart that fails counts too), and the
  * recovery a tool call waits for: restart until one holds or the budget is spent, within the
  * tool timeout. A server that crashes on every call so ends as failed, said once, instead of
- * being restarted for ever.
+ * being restarted for ever. A death is reported once: the line that reports it already names the
+ * restart its next call makes (`nextRestart`), so the restart itself says nothing more; only a
+ * restart that fails, news of its own, gets a line.
  */
 
 export const RESTART_LIMIT = 3;
@@ -21,10 +23,15 @@ export class RestartBudget {
 
   /** Takes one restart when the window has room; returns its number (1-based), or 0 when spent. `now` in ms. */
   take(now = Date.now()): number {
+    const number = this.peek(now);
+    if (number) this.times.push(now);
+    return number;
+  }
+
+  /** The number `take` would return now, taking nothing. */
+  peek(now = Date.now()): number {
     while (this.times.length && now - this.times[0]! >= this.windowMs) this.times.shift();
-    if (this.times.length >= this.limit) return 0;
-    this.times.push(now);
-    return this.times.length;
+    return this.times.length >= this.limit ? 0 : this.times.length + 1;
   }
 }
 
@@ -51,6 +58,12 @@ export class Restarter {
   /** The restart or recovery under way for `name`, if any. */
   pending(name: string): Promise<unknown> | undefined {
     return this.recovering.get(name) ?? this.running.get(name);
+  }
+
+  /** The number of the restart a call would make now (1-based), or 0 when none is left: for the line reporting a death. */
+  nextRestart(name: string): number {
+    if (this.failed.has(name)) return 0;
+    return this.budgets.get(name)?.peek() ?? 1;
   }
 
   /** The error result for a server that kept failing, once its budget is spent; undefined before. */
@@ -83,7 +96,8 @@ export class Restarter {
   private async loop(name: string, why: string): Promise<string | undefined> {
     let budget = this.budgets.get(name);
     if (!budget) this.budgets.set(name, (budget = new RestartBudget()));
-    for (let last = why; ; ) {
+    // The death that brought us here was reported with this restart's number already (nextRestart).
+    for (let last = why, reported = true; ; reported = false) {
       const failed = this.failed.get(name);
       if (failed) return failed;
       const number = budget.take();
@@ -94,7 +108,7 @@ export class Restarter {
         this.hooks.giveUp(name, reason);
         return line;
       }
-      this.hooks.log(`MCP server "${name}" ${last}; restarting it (restart ${number} of at most ${RESTART_LIMIT} in 5 minutes)`);
+      if (!reported) this.hooks.log(`MCP server "${name}" ${last}; restarting it (restart ${number} of at most ${RESTART_LIMIT} in 5 minutes)`);
       const failure = await this.once(name);
       if (failure === undefined) return undefined;
       if (this.hooks.stopping()) return `MCP server "${name}" was shut down`;

@@ -41,6 +41,7 @@ export async function openSession(config: ServerConfig, opts: RegistryOptions, f
     debug,
     authFor: opts.authFor,
     sdkHost: opts.sdkHost,
+    sandboxFor: opts.sandboxFor,
   });
   return new McpClient(name, transport, {
     features,

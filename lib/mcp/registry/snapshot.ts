@@ -37,6 +37,8 @@ export interface RegistryOptions {
   sdkHost?: SdkHost;
   /** The OAuth provider of a remote server (basic/authorization); none: static headers only. */
   authFor?: TransportContext["authFor"];
+  /** The OS sandbox a stdio server runs in (lib/sandbox), by its entry; none: servers run as they are. */
+  sandboxFor?: TransportContext["sandboxFor"];
 }
 
 /**
@@ -61,6 +63,11 @@ export interface ServerState {
   status: "connected" | "failed" | "disabled";
   /** Why it failed ("exited with code 1 before the handshake"), or is disabled ("not approved", "by its entry"). */
   error?: string;
+  /**
+   * Once it ended after connecting: the number of the restart its next tool call makes (1-based,
+   * at most RESTART_LIMIT in 5 minutes), or 0 when none is left; unset otherwise.
+   */
+  nextRestart?: number;
   /** It failed because it needs a login this run cannot do (`mcp login <name>`, or /mcp). */
   needsAuth?: boolean;
   config: ServerConfig;

@@ -8,6 +8,7 @@ import type { HttpServerConfig, ServerConfig } from "../config/load.ts";
 import type { Transport } from "../transports/transport.ts";
 import { StdioTransport } from "../transports/stdio.ts";
 import type { SdkHost } from "../transports/sdk.ts";
+import type { CommandSandbox } from "../../sandbox/sandbox.ts";
 
 /** What any transport may need from the run. */
 export interface TransportContext {
@@ -23,6 +24,8 @@ export interface TransportContext {
   sdkHost?: SdkHost;
   /** The OAuth provider for a remote server, when one applies (basic/authorization); none → static headers only. */
   authFor?: (config: HttpServerConfig) => HttpAuthProvider | undefined | Promise<HttpAuthProvider | undefined>;
+  /** The OS sandbox a stdio server runs in, by its entry; none: it runs as it is. */
+  sandboxFor?: (config: ServerConfig) => CommandSandbox | undefined;
 }
 
 /** Transport notes name their server, like every other diagnostic line. */
@@ -38,7 +41,7 @@ function prefixed(name: string, log: ((line: string) => void) | undefined): ((li
 export async function openTransport(config: ServerConfig, ctx: TransportContext): Promise<Transport> {
   switch (config.type) {
     case "stdio":
-      return StdioTransport.spawn(config, { cwd: ctx.cwd, onStderrLine: ctx.onStderrLine });
+      return StdioTransport.spawn(config, { cwd: ctx.cwd, onStderrLine: ctx.onStderrLine, sandbox: ctx.sandboxFor?.(config) });
     case "sdk": {
       if (!ctx.sdkHost) throw new Error('a "sdk" server lives in a host program: it needs --input-format stream-json');
       const { SdkTransport } = await import("../transports/sdk.ts");

@@ -1,38 +1,34 @@
 /**
  * One MCP server's session (MCP 2025-11-25, basic/lifecycle, server/*, client/roots,
- * client/sampling): the handshake, paginated lists, calls, and the server's own requests.
+ * client/sampling): paginated lists, calls, the server's own requests and notifications, on the
+ * session the handshake (handshake.ts) established.
  */
 import { ConnectionClosedError } from "../protocol/errors.ts";
-import { type ClientFeatures, declaredCapabilities, serveRequest } from "./features.ts";
+import { type ClientFeatures, serveRequest } from "./features.ts";
 import { JsonRpcConnection, type Params, type RequestOptions } from "./jsonrpc.ts";
-import {
-  SUPPORTED_PROTOCOL_VERSIONS,
-  initializeRequest,
-  type CallToolResult,
-  type CompleteRequest,
-  type CompleteResult,
-  type GetPromptResult,
-  type Implementation,
-  type InitializeResult,
-  type ListKind,
-  type McpPrompt,
-  type McpResource,
-  type McpResourceTemplate,
-  type McpTool,
-  type ReadResourceResult,
-  type ServerCapabilities,
+import type {
+  CallToolResult,
+  CompleteRequest,
+  CompleteResult,
+  GetPromptResult,
+  Implementation,
+  ListKind,
+  McpPrompt,
+  McpResource,
+  McpResourceTemplate,
+  McpTool,
+  ReadResourceResult,
+  ServerCapabilities,
 } from "../protocol/protocol.ts";
 import type { Transport, TransportDiagnostics } from "../transports/transport.ts";
 import { tagRelated } from "../protocol/related-task.ts";
-import { startupFailure } from "./startup-failure.ts";
 import { paginate } from "./pagination.ts";
-import { isObject } from "../../shared/values.ts";
 import { settlesWithin } from "../../shared/async.ts";
-import { type Era, type NegotiationPlan, negotiate, type Outcome } from "./negotiate.ts";
+import type { Era, NegotiationPlan } from "./negotiate.ts";
+import { type Established, handshake, type SessionInfo } from "./handshake.ts";
 import type { ModernSession } from "./rev2026-07-28/session.ts";
 import type { Listener } from "./listen.ts";
 
-/** After a write hit a broken pipe, how long the transport may take to report the exit that broke it (ms). */
 /** Once the message stream ended, how long the transport may take to say why (ms); stdio waits up to 1 s for an exit code itself. */
 const TRANSPORT_CLOSED_WAIT_MS = 2000;
 
@@ -53,17 +49,7 @@ export interface McpClientOptions {
   logLevel?: string;
 }
 
-/** What the handshake established; `serverInfo` and `instructions` only when the server sent them. */
-export interface SessionInfo {
-  protocolVersion: string;
-  /** "legacy" (an `initialize` session, 2025-11-25 and before) or "modern" (2026-07-28, per-request `_meta`). */
-  era: Era;
-  capabilities: ServerCapabilities;
-  serverInfo?: Implementation;
-  instructions?: string;
-}
-
-/** Pages followed per list before giving up (server/utilities/pagination: guard against loops). */
+export type { SessionInfo } from "./handshake.ts";
 
 export class McpClient {
   protocolVersion: string | undefined;
@@ -114,78 +100,43 @@ export class McpClient {
   }
 
   /**
-   * The handshake (basic/lifecycle#initialization): sends the `initializeRequest` frame, checks
-   * the answered protocolVersion, sends `notifications/initialized`, keeps capabilities,
-   * serverInfo and instructions.
+   * The handshake (handshake.ts): sends the `initializeRequest` frame (or `server/discover`),
+   * keeps capabilities, serverInfo and instructions.
    * @throws Error whose message is the reason alone, e.g. "exited with code 1 before the handshake".
    */
   async connect(opts: { timeoutMs: number }): Promise<SessionInfo> {
-    const capabilities = declaredCapabilities(this.opts.features);
-    const plan = this.opts.negotiation ?? { discoverFirst: false, probeTimeoutMs: Math.ceil(opts.timeoutMs / 3) };
-    let outcome: Outcome;
-    try {
-      outcome = await negotiate(plan, {
-        initialize: () => this.conn.requestFrame((id) => initializeRequest(id, capabilities), { timeoutMs: opts.timeoutMs, cancellable: false }),
-        discover: async (version, timeoutMs) => {
-          const { withEnvelope } = await import("./envelope.ts");
-          return this.conn.request("server/discover", withEnvelope(undefined, { protocolVersion: version, capabilities }), { timeoutMs, cancellable: false });
+    const info = await handshake(
+      {
+        conn: this.conn,
+        transport: this.transport,
+        server: this.name,
+        peer: this.peer,
+        features: this.opts.features,
+        negotiation: this.opts.negotiation,
+        logLevel: this.opts.logLevel,
+        log: this.opts.log,
+        endReason: () => this.endReason(),
+        // The model's list is refreshed before its next turn too: the server's tools may have changed.
+        relistTools: async () => {
+          await this.listTools();
+          this.dirty.add("tools");
         },
-        useEra: (era) => this.transport.setEra?.(era),
-        alive: () => !this.conn.isClosed,
-        note: (line) => this.opts.log?.(`${this.peer}: negotiation: ${line}`),
-      });
-    } catch (error) {
-      throw await startupFailure(error, opts.timeoutMs, { conn: this.conn, transport: this.transport, endReason: () => this.endReason() });
-    }
-    const info = outcome.era === "legacy" ? this.legacySession(outcome.initialize) : await this.modernSession(outcome, capabilities);
+        adopt: (established) => this.adopt(established),
+      },
+      opts.timeoutMs,
+    );
     this.opts.negotiation?.remember?.(info.era, info.protocolVersion);
     return info;
   }
 
-  /** The 2025 handshake's end: the answered version checked, `notifications/initialized` sent. */
-  private legacySession(answer: unknown): SessionInfo {
-    const result = (isObject(answer) ? answer : {}) as Partial<InitializeResult>;
-    const version = result.protocolVersion;
-    if (!(SUPPORTED_PROTOCOL_VERSIONS as readonly unknown[]).includes(version)) {
-      throw new Error(`answered initialize with unsupported protocolVersion ${JSON.stringify(version)} (supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(", ")})`);
-    }
-    this.protocolVersion = version;
-    this.transport.setProtocolVersion?.(version as string);
-    this.capabilities = isObject(result.capabilities) ? result.capabilities : {};
-    this.serverInfo = isObject(result.serverInfo) ? (result.serverInfo as Implementation) : undefined;
-    this.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
-    this.conn.notify("notifications/initialized");
+  private adopt({ info, modern, listener }: Established): void {
+    this.modern = modern;
+    this.listener = listener;
+    this.protocolVersion = info.protocolVersion;
+    this.capabilities = info.capabilities;
+    this.serverInfo = info.serverInfo;
+    this.instructions = info.instructions;
     this.initialized = true;
-    return { protocolVersion: version as string, era: "legacy", capabilities: this.capabilities, serverInfo: this.serverInfo, instructions: this.instructions };
-  }
-
-  /** The 2026-07-28 era: capabilities from `server/discover`, then `subscriptions/listen` for the list changes it announces. */
-  private async modernSession(outcome: Extract<Outcome, { era: "modern" }>, capabilities: ReturnType<typeof declaredCapabilities>): Promise<SessionInfo> {
-    const { startModern } = await import("./rev2026-07-28/start.ts");
-    const started = startModern({
-      conn: this.conn,
-      features: this.opts.features,
-      capabilities,
-      version: outcome.version,
-      discover: outcome.discover,
-      server: this.name,
-      peer: this.peer,
-      logLevel: this.opts.logLevel,
-      log: this.opts.log,
-      // The model's list is refreshed before its next turn too: the server's tools may have changed.
-      relistTools: async () => {
-        await this.listTools();
-        this.dirty.add("tools");
-      },
-    });
-    this.modern = started.modern;
-    this.listener = started.listener;
-    this.capabilities = started.capabilities;
-    this.serverInfo = started.serverInfo;
-    this.instructions = started.instructions;
-    this.protocolVersion = outcome.version;
-    this.initialized = true;
-    return { protocolVersion: outcome.version, era: "modern", capabilities: this.capabilities, serverInfo: this.serverInfo, instructions: this.instructions };
   }
 
   /** `tools/list`, every page (server/tools#listing-tools). Entries without a name are dropped. */

@@ -2,20 +2,14 @@
  * One JSON-RPC 2.0 connection over framed lines (MCP 2025-11-25, basic#messages and
  * basic/utilities: cancellation, progress, ping). Knows ids, the pending requests, timeouts,
  * incoming requests and notifications; knows nothing about processes or MCP features.
- * While the peer's own request is being served, the timeouts of ours stand still (deadline.ts).
+ * While the peer's own request is being served, the timeouts of ours stand still (deadline.ts);
+ * serving the peer's requests is incoming.ts's.
  */
-import {
-  ConnectionClosedError,
-  NestedTooDeepError,
-  RequestCancelledError,
-  RequestTimeoutError,
-  methodNotFound,
-  toErrorObject,
-  toMcpError,
-} from "../protocol/errors.ts";
+import { ConnectionClosedError, NestedTooDeepError, RequestCancelledError, RequestTimeoutError, toMcpError } from "../protocol/errors.ts";
 import type { FramedLine } from "../transports/wire/framing.ts";
-import { isRequestId, type JsonRpcErrorObject, type JsonRpcRequest, type ProgressParams, type RequestId } from "../protocol/protocol.ts";
+import { isRequestId, type JsonRpcRequest, type ProgressParams, type RequestId } from "../protocol/protocol.ts";
 import { Deadlines } from "./deadline.ts";
+import { IncomingRequests, type Outcome, type Params, type RequestHandler } from "./incoming.ts";
 import { MAX_JSON_DEPTH, mayNestDeeperThan, nestedDeeperThan } from "../protocol/depth.ts";
 import { errorMessage, isObject, preview } from "../../shared/values.ts";
 
@@ -36,13 +30,7 @@ export interface RequestOptions {
   peerMayEnd?: boolean;
 }
 
-export interface IncomingRequestContext {
-  id: RequestId;
-  /** Aborted when the peer sends `notifications/cancelled` for this request or the connection closes. */
-  signal: AbortSignal;
-}
-
-export type Params = Record<string, unknown> | undefined;
+export type { IncomingRequestContext, Params } from "./incoming.ts";
 
 export interface JsonRpcConnectionOptions {
   /** Names the peer in error messages, e.g. `MCP server "db"`. */
@@ -56,7 +44,7 @@ export interface JsonRpcConnectionOptions {
    * Answers a request from the peer. Throw `McpError` to choose the error code; other errors
    * become -32603. Absent → every request but `ping` gets -32601.
    */
-  onRequest?: (method: string, params: Params, ctx: IncomingRequestContext) => Promise<unknown>;
+  onRequest?: RequestHandler;
   onNotification?: (method: string, params: Params) => void;
   /**
    * `notifications/progress` for a token no pending request has (a task's, which outlives its
@@ -86,8 +74,8 @@ export class JsonRpcConnection {
   // From 1: a sloppy server testing `if (msg.id)` would take id 0 for a notification.
   private nextId = 1;
   private readonly pending = new Map<RequestId, Pending>();
-  private readonly incoming = new Map<RequestId, AbortController>();
   private readonly deadlines = new Deadlines();
+  private readonly incoming: IncomingRequests;
   private closedError: Error | null = null;
   private resolveClosed!: (reason: Error) => void;
 
@@ -97,6 +85,7 @@ export class JsonRpcConnection {
     private readonly opts: JsonRpcConnectionOptions,
   ) {
     this.closed = new Promise((resolve) => (this.resolveClosed = resolve));
+    this.incoming = new IncomingRequests(opts.onRequest, this.deadlines, (id, outcome) => this.reply(id, outcome));
     void this.pump(lines);
   }
 
@@ -149,11 +138,7 @@ export class JsonRpcConnection {
         cleanup();
         reject(new ConnectionClosedError(`${this.opts.peer}: cannot send ${method}: ${errorMessage(error)}`, false, error));
       };
-      try {
-        this.send(frame)?.catch(failed);
-      } catch (error) {
-        failed(error);
-      }
+      this.send(frame, failed);
     });
   }
 
@@ -169,11 +154,7 @@ export class JsonRpcConnection {
   notify(method: string, params?: Params): void {
     if (this.closedError) return;
     const failed = (error: unknown) => this.note(`cannot send ${method}: ${errorMessage(error)}`);
-    try {
-      this.send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) })?.catch(failed);
-    } catch (error) {
-      failed(error);
-    }
+    this.send({ jsonrpc: "2.0", method, ...(params === undefined ? {} : { params }) }, failed);
   }
 
   /** Closes: rejects every pending request with `reason` and aborts incoming handlers. Idempotent. */
@@ -187,8 +168,7 @@ export class JsonRpcConnection {
       entry.cleanup();
       entry.reject(error);
     }
-    for (const controller of this.incoming.values()) controller.abort(error);
-    this.incoming.clear();
+    this.incoming.abortAll(error);
     this.resolveClosed(error);
   }
 
@@ -201,10 +181,15 @@ export class JsonRpcConnection {
     }
   }
 
-  private send(message: object): void | Promise<void> {
-    const line = JSON.stringify(message);
-    this.opts.trace?.("send", line);
-    return this.opts.write(line);
+  /** Serialises and writes one message; a throw or a rejected write alike goes to `failed`. */
+  private send(message: object, failed: (error: unknown) => void): void {
+    try {
+      const line = JSON.stringify(message);
+      this.opts.trace?.("send", line);
+      this.opts.write(line)?.catch(failed);
+    } catch (error) {
+      failed(error);
+    }
   }
 
   /** One line in: parsed once, dispatched, never throws. */
@@ -234,7 +219,7 @@ export class JsonRpcConnection {
     const { id, method } = message;
     const params = isObject(message.params) ? message.params : undefined;
     if (typeof method === "string") {
-      if (isRequestId(id)) return this.handleRequest(id, method, params);
+      if (isRequestId(id)) return this.incoming.serve(id, method, params);
       if (!("id" in message)) return this.handleNotification(method, params);
       return this.skip("request with an invalid id", line);
     }
@@ -255,46 +240,16 @@ export class JsonRpcConnection {
     else entry.resolve(message.result);
   }
 
-  private handleRequest(id: RequestId, method: string, params: Params): void {
-    if (method === "ping") return this.reply(id, { result: {} });
-    const controller = new AbortController();
-    this.incoming.set(id, controller);
-    const handler = this.opts.onRequest;
-    // Our requests' answers may wait on this one (a tool call on the form it asked for): their clocks stop meanwhile.
-    const release = this.deadlines.hold();
-    void (async () => {
-      let outcome: { result: unknown } | { error: JsonRpcErrorObject };
-      try {
-        if (!handler) throw methodNotFound(method);
-        outcome = { result: (await handler(method, params, { id, signal: controller.signal })) ?? {} };
-      } catch (error) {
-        outcome = { error: toErrorObject(error) };
-      }
-      release();
-      if (this.incoming.get(id) === controller) this.incoming.delete(id);
-      // A cancelled request gets no response (basic/utilities/cancellation).
-      if (!controller.signal.aborted) this.reply(id, outcome);
-    })();
-  }
-
-  private reply(id: RequestId, outcome: { result: unknown } | { error: JsonRpcErrorObject }): void {
+  private reply(id: RequestId, outcome: Outcome): void {
     if (this.closedError) return;
     const failed = (error: unknown) => this.note(`cannot send the response to request ${JSON.stringify(id)}: ${errorMessage(error)}`);
-    try {
-      this.send({ jsonrpc: "2.0", id, ...outcome })?.catch(failed);
-    } catch (error) {
-      failed(error);
-    }
+    this.send({ jsonrpc: "2.0", id, ...outcome }, failed);
   }
 
   private handleNotification(method: string, params: Params): void {
     if (method === "notifications/cancelled") {
       const requestId = params?.requestId;
-      const controller = isRequestId(requestId) ? this.incoming.get(requestId) : undefined;
-      if (controller) {
-        this.incoming.delete(requestId as RequestId);
-        controller.abort(new Error(String(params?.reason ?? "cancelled by the peer")));
-      } else if (isRequestId(requestId) && this.pending.get(requestId)?.peerMayEnd) {
+      if (isRequestId(requestId) && !this.incoming.cancel(requestId, params?.reason) && this.pending.get(requestId)?.peerMayEnd) {
         this.handleResponse({ jsonrpc: "2.0", id: requestId, result: { resultType: "complete" } });
       }
       return;

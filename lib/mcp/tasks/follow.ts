@@ -5,47 +5,19 @@
  * never faster; `notifications/tasks/status` is taken when sent, never relied on; `input_required`
  * and `completed`/`failed` open `tasks/result`, which blocks until the end and carries the
  * server's requests (elicitation, sampling) meanwhile. The tool timeout covers the whole call and
- * stands still while we serve those requests; it and an interrupt send `tasks/cancel`.
+ * stands still while we serve those requests; it and an interrupt send `tasks/cancel`
+ * (followed-call.ts holds what both revisions' followers share).
  */
 import { ConnectionClosedError, McpError, RequestCancelledError } from "../protocol/errors.ts";
 import type { Params, RequestOptions } from "../session/jsonrpc.ts";
 import type { CallToolResult, ProgressParams } from "../protocol/protocol.ts";
 import { errorMessage, isObject, preview } from "../../shared/values.ts";
 import type { TaskPeer } from "./peer.ts";
-import type { RunningTasks } from "./running.ts";
 import { createdTask, isTerminal, readTask, serverOffers, type Task } from "./task.ts";
 import { raceAbort } from "../../shared/async.ts";
+import { FollowedCall, pollDelay, TaskCallError, type TaskCallOptions } from "./followed-call.ts";
 
-/** Between polls when the task suggests no `pollInterval`, in ms. */
-export const DEFAULT_POLL_INTERVAL_MS = 1000;
-/** A `pollInterval` of 0 must not make us spin: the shortest wait between polls, in ms. */
-export const MIN_POLL_INTERVAL_MS = 50;
-/** How long an interrupted or timed-out call waits for the server to confirm `tasks/cancel`, in ms. */
-export const CANCEL_WAIT_MS = 2000;
-
-export interface TaskCallOptions {
-  /** The tool timeout (ms): bounds the whole call, and is the `ttl` asked for. */
-  timeoutMs: number;
-  /** Aborting (Esc, Ctrl-C, the host's interrupt) cancels the task. */
-  signal?: AbortSignal;
-  onProgress?: RequestOptions["onProgress"];
-  /** Each change of the task's status or statusMessage, as polled or notified. */
-  onTaskStatus?: (task: Task) => void;
-  /** Where the task is kept while it runs, so shutdown can cancel it. */
-  running?: RunningTasks;
-}
-
-/** A task call that ended without a result; `message` is the one line the model or the user reads. */
-export class TaskCallError extends Error {
-  constructor(
-    message: string,
-    /** The task, when the server had created one. */
-    readonly taskId?: string,
-  ) {
-    super(message);
-    this.name = "TaskCallError";
-  }
-}
+export { CANCEL_WAIT_MS, DEFAULT_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskCallError, type TaskCallOptions } from "./followed-call.ts";
 
 /** Progress tokens handed out by task calls (unique within the process, so within any session). */
 let progressTokens = 0;
@@ -63,26 +35,14 @@ export function callToolAsTask(peer: TaskPeer, tool: string, args: Record<string
   return new TaskRun(peer, tool, opts).run(args);
 }
 
-class TaskRun {
-  private readonly controller = new AbortController();
-  private stopped: "timeout" | "interrupt" | undefined;
+class TaskRun extends FollowedCall {
   private task: Task | undefined;
   private result: Promise<Outcome> | undefined;
   private wake: (() => void) | undefined;
-  private cancelling: Promise<string> | undefined;
-
-  constructor(
-    private readonly peer: TaskPeer,
-    private readonly tool: string,
-    private readonly opts: TaskCallOptions,
-  ) {}
 
   async run(args: Record<string, unknown>): Promise<CallToolResult> {
     const { signal, timeoutMs } = this.opts;
     if (signal?.aborted) throw new RequestCancelledError("tools/call", `MCP server "${this.peer.name}"`);
-    const stopClock = Number.isFinite(timeoutMs) ? this.peer.startClock(timeoutMs, () => this.stop("timeout")) : () => {};
-    const onAbort = () => this.stop("interrupt");
-    signal?.addEventListener("abort", onAbort, { once: true });
     const unlisten = this.peer.listen("notifications/tasks/status", (params) => this.notified(params));
     // The progressToken stays valid for the task's whole life (§Task Progress Notifications): one of our own, not the request id.
     const progressToken = this.opts.onProgress && `task-progress-${++progressTokens}`;
@@ -92,33 +52,29 @@ class TaskRun {
           (params) => params?.progressToken === progressToken && this.opts.onProgress!(params as unknown as ProgressParams),
         )
       : () => {};
-    // A server that dies between polls ends the wait with its reason (pending requests fail by themselves).
-    const controller = this.controller; // not `this`: the session may outlive many calls
-    void this.peer.closed.then((reason) => controller.abort(reason));
-    let forget = () => {};
     try {
-      const task = Number.isFinite(timeoutMs) ? { ttl: timeoutMs } : {};
-      const meta = progressToken ? { _meta: { progressToken } } : {};
-      const answer = await this.request("tools/call", { name: this.tool, arguments: args, task, ...meta });
-      const created = createdTask(answer);
-      // A server may run a task tool at once: its CallToolResult is the result.
-      if (!created) {
-        if (isObject(answer) && Array.isArray(answer.content)) return answer as CallToolResult;
-        throw new TaskCallError(`${this.who()} answered the task-augmented call with neither a task nor a result: ${preview(JSON.stringify(answer) ?? "")}`);
-      }
-      this.update(created);
-      forget = this.opts.running?.add(() => this.cancel()) ?? forget;
-      return await this.follow();
-    } catch (error) {
-      if (this.stopped) throw await this.stoppedError();
-      throw error;
+      return await this.guarded(async () => {
+        const task = Number.isFinite(timeoutMs) ? { ttl: timeoutMs } : {};
+        const meta = progressToken ? { _meta: { progressToken } } : {};
+        const answer = await this.request("tools/call", { name: this.tool, arguments: args, task, ...meta });
+        const created = createdTask(answer);
+        // A server may run a task tool at once: its CallToolResult is the result.
+        if (!created) {
+          if (isObject(answer) && Array.isArray(answer.content)) return answer as CallToolResult;
+          throw new TaskCallError(`${this.who()} answered the task-augmented call with neither a task nor a result: ${preview(JSON.stringify(answer) ?? "")}`);
+        }
+        this.update(created);
+        this.track();
+        return await this.follow();
+      });
     } finally {
-      stopClock();
-      signal?.removeEventListener("abort", onAbort);
       unlisten();
       unlistenProgress();
-      forget();
     }
+  }
+
+  protected current(): Task | undefined {
+    return this.task;
   }
 
   /** Polls until the task ends; `tasks/result` once it is input_required, completed or failed. */
@@ -158,10 +114,6 @@ class TaskRun {
     if (task.status !== "failed") return result;
     const line = { type: "text", text: `Task ${task.taskId} failed${task.statusMessage ? `: ${task.statusMessage}` : ""}` };
     return { ...result, isError: true, content: [line, ...result.content!] };
-  }
-
-  private errorResult(what: string): CallToolResult {
-    return { isError: true, content: [{ type: "text", text: `MCP tool ${this.tool} on server "${this.peer.name}": its task ${this.task!.taskId} ${what}` }] };
   }
 
   private async poll(taskId: string): Promise<Task> {
@@ -247,54 +199,21 @@ class TaskRun {
   }
 
   private interval(): number {
-    return Math.max(MIN_POLL_INTERVAL_MS, this.task?.pollInterval ?? DEFAULT_POLL_INTERVAL_MS);
+    return pollDelay(this.task?.pollInterval);
   }
 
-  private stop(why: "timeout" | "interrupt"): void {
-    if (this.stopped) return;
-    this.stopped = why;
-    this.controller.abort(new Error(why));
+  protected cancelRefusal(taskId: string): string | undefined {
+    if (!serverOffers(this.peer.capabilities, "cancel")) return `; the server offers no tasks/cancel, so its task ${taskId} may still run`;
+    return undefined;
   }
 
-  /**
-   * `tasks/cancel` for a task still running, once (shutdown and the interrupt may both ask).
-   * Resolves with what happened, for the error line: "was cancelled (tasks/cancel)", or why not.
-   */
-  cancel(): Promise<string> {
-    this.cancelling ??= (async () => {
-      const task = this.task;
-      if (!task || isTerminal(task.status)) return "";
-      if (!serverOffers(this.peer.capabilities, "cancel")) return `; the server offers no tasks/cancel, so its task ${task.taskId} may still run`;
-      try {
-        await this.peer.sendRequest("tasks/cancel", { taskId: task.taskId }, { timeoutMs: CANCEL_WAIT_MS });
-        return `; its task ${task.taskId} was cancelled (tasks/cancel)`;
-      } catch (error) {
-        return `; tasks/cancel for its task ${task.taskId} failed: ${errorMessage(error)}`;
-      }
-    })();
-    return this.cancelling;
-  }
-
-  /** The line for a call stopped by the timeout or an interrupt, after cancelling its task. */
-  private async stoppedError(): Promise<Error> {
-    const task = this.task;
-    const cancelled = await this.cancel();
-    const where = `MCP tool ${this.tool} on server "${this.peer.name}"`;
+  /** Where the call stopped, and what became of the task; a timeout before any task cancelled the tools/call itself. */
+  protected stopDetail(task: Task | undefined, cancelled: string): string {
     const stage = !task
       ? " before the server created its task"
       : isTerminal(task.status)
         ? ` waiting for the result of its task ${task.taskId} (${task.status})`
         : "";
-    if (this.stopped === "timeout") {
-      return new TaskCallError(
-        `${where} timed out after ${this.opts.timeoutMs} ms (MCP_TOOL_TIMEOUT)${stage}${cancelled || "; the call was cancelled"}`,
-        task?.taskId,
-      );
-    }
-    return new TaskCallError(`${where} was interrupted${stage}${cancelled}`, task?.taskId);
-  }
-
-  private who(): string {
-    return `MCP server "${this.peer.name}"`;
+    return `${stage}${this.stopped === "timeout" ? cancelled || "; the call was cancelled" : cancelled}`;
   }
 }

@@ -6,6 +6,8 @@
  */
 import { readEvents, SseParser, type SseEvent } from "./wire/sse.ts";
 
+/** Reconnection delay when the server sent no `retry:` (ms). */
+export const DEFAULT_RETRY_MS = 1000;
 /** Above this size an event is not parsed twice to tell a response from a request (1 MiB). */
 const CLASSIFY_LIMIT = 1 << 20;
 

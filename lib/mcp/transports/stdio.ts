@@ -10,6 +10,7 @@ import { signalGroup, trackGroup } from "../../process/group.ts";
 import { type FramedLine, readLines } from "./wire/framing.ts";
 import type { Transport, TransportClosed, TransportDiagnostics } from "./transport.ts";
 import { spawnError } from "./spawn-errors.ts";
+import type { CommandSandbox } from "../../sandbox/sandbox.ts";
 
 /** What starts a stdio server: the config entry's fields this transport reads (a config entry satisfies it). */
 export interface StdioLaunch {
@@ -36,6 +37,8 @@ export interface StdioOptions {
   cwd: string;
   /** Receives every stderr line as it arrives (shown as `[server] line` under --verbose). */
   onStderrLine?: (line: string) => void;
+  /** The OS sandbox the server runs in (lib/sandbox); absent: it runs as it is. */
+  sandbox?: CommandSandbox;
 }
 
 /** Bounds of the stderr tail kept per server. */
@@ -93,18 +96,29 @@ export class StdioTransport implements Transport {
     const cwd = config.cwd ?? opts.cwd;
     // Otherwise spawn's ENOENT would blame the command.
     if (config.cwd !== undefined && !isFolder(cwd)) throw new Error(`working directory not found: ${cwd}`);
+    const env = serverEnvironment(process.env, config.env);
+    let argv = [config.command, ...config.args];
+    // --- OS sandbox (lib/sandbox): the same command under bubblewrap; a missing command is still "command not found".
+    let release = () => {};
+    if (opts.sandbox) {
+      if (!Bun.which(config.command, { PATH: env.PATH ?? "", cwd })) throw spawnError(config.command, new Error("executable not found"));
+      ({ argv, release } = opts.sandbox.wrap(argv, { cwd }));
+    }
+    // --- end of the sandbox's part
     try {
-      proc = Bun.spawn([config.command, ...config.args], {
+      proc = Bun.spawn(argv, {
         cwd,
-        env: serverEnvironment(process.env, config.env),
+        env,
         stdin: "pipe",
         stdout: "pipe",
         stderr: "pipe",
         detached: true,
       });
     } catch (error) {
+      release();
       throw spawnError(config.command, error);
     }
+    void proc.exited.then(release);
     return new StdioTransport(proc, config, opts.onStderrLine);
   }
 

@@ -4,8 +4,8 @@
  * JSON body or an SSE stream (server requests and notifications may come first, and are answered
  * by new POSTs); `Mcp-Session-Id` from the initialize reply on every later request, with
  * `MCP-Protocol-Version`; a 404 on a session re-initializes once; a reply stream that ends early is
- * resumed with GET `Last-Event-ID` after the server's `retry:`; the optional GET stream carries
- * server-initiated messages; DELETE ends the session at shutdown.
+ * resumed with GET `Last-Event-ID` after the server's `retry:`; the optional GET stream
+ * (get-stream.ts) carries server-initiated messages; DELETE ends the session at shutdown.
  */
 import type { SseParser as Parser } from "./wire/sse.ts";
 import { SseParser } from "./wire/sse.ts";
@@ -13,7 +13,8 @@ import type { Transport, TransportClosed, TransportDiagnostics } from "./transpo
 import { describeHttpError, discard, displayUrl, HttpClient, type HttpClientOptions } from "./http-client.ts";
 import { Inbox } from "./inbox.ts";
 import { classify, type Outgoing } from "./outgoing.ts";
-import { continueParser, readReplyStream } from "./sse-reply.ts";
+import { continueParser, DEFAULT_RETRY_MS, readReplyStream } from "./sse-reply.ts";
+import { followGetStream } from "./get-stream.ts";
 import { settlesWithin } from "../../shared/async.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { sleep } from "../../shared/async.ts";
@@ -38,10 +39,6 @@ export class LegacyFallbackHint extends Error {
 
 /** Resumptions of one reply stream before its request fails. */
 const MAX_RESUMES = 5;
-/** Reconnection delay when the server sent no `retry:` (ms). */
-const DEFAULT_RETRY_MS = 1000;
-/** Consecutive failed GET-stream connections before we stop trying (the session goes on POST-only). */
-const MAX_GET_FAILURES = 3;
 /** Longest a request waits for the GET stream's answer after initialized (ms); short, since a server holding its headers (Bun.serve) costs every start-up all of it. */
 const GET_OPEN_WAIT_MS = 250;
 /** Longest shutdown waits on DELETE (ms). */
@@ -249,58 +246,23 @@ export class StreamableHttpTransport implements Transport {
     return this.reinit;
   }
 
-  /**
-   * The optional GET stream for server-initiated messages. 405, 404, 406 or a reply that is not an
-   * event stream means the server offers none. A stream that drops is reopened (with its
-   * `Last-Event-ID`); after repeated failures the session simply goes on POST-only.
-   */
+  /** The optional GET stream (get-stream.ts); `getOpened` settles once its request was answered or failed. */
   private async runGetStream(): Promise<void> {
     this.getOpened = new Promise((resolve) => (this.markGetOpened = resolve));
     try {
-      await this.getStreamLoop();
+      await followGetStream({
+        http: this.http,
+        url: this.url,
+        signal: this.stop.signal,
+        sessionId: () => this.sessionId,
+        headers: (lastEventId) => this.streamHeaders(lastEventId),
+        deliver: (m) => this.messages.push(m),
+        opened: () => this.markGetOpened?.(),
+        log: this.opts.log,
+        debugLog: this.opts.debugLog,
+      });
     } finally {
       this.markGetOpened?.();
-    }
-  }
-
-  private async getStreamLoop(): Promise<void> {
-    let parser = new SseParser();
-    for (let failures = 0; failures < MAX_GET_FAILURES && !this.stop.signal.aborted; ) {
-      const session = this.sessionId;
-      let response: Response;
-      try {
-        response = await this.http.fetch(this.url, { method: "GET", headers: this.streamHeaders(parser.lastEventId), signal: this.stop.signal });
-        this.markGetOpened?.();
-      } catch (error) {
-        this.markGetOpened?.();
-        if (!this.stop.signal.aborted) this.opts.log?.(`GET stream: ${errorMessage(error)}`);
-        failures++;
-        await sleep(parser.retryMs ?? DEFAULT_RETRY_MS, this.stop.signal);
-        continue;
-      }
-      const type = response.headers.get("content-type") ?? "";
-      if (!response.ok || !/^text\/event-stream/i.test(type) || !response.body) {
-        const why = response.ok ? `Content-Type ${type || "none"}` : `HTTP ${response.status}`;
-        await discard(response);
-        this.opts.log?.(`no GET stream from ${displayUrl(this.url)} (${why}); going on with POST only`);
-        return;
-      }
-      const before = parser.stats.events;
-      try {
-        await readReplyStream(response.body, parser, {
-          deliver: (m) => this.messages.push(m),
-          note: this.opts.log,
-          debugNote: this.opts.debugLog,
-          signal: this.stop.signal,
-        });
-      } catch (error) {
-        // Our own close() aborts the stream: that is no break to report.
-        if (!this.stop.signal.aborted) this.opts.log?.(`GET stream broke: ${errorMessage(error)}`);
-      }
-      if (this.stop.signal.aborted || this.sessionId !== session) return; // shut down, or a new session opened its own
-      failures = parser.stats.events > before ? 0 : failures + 1;
-      await sleep(parser.retryMs ?? DEFAULT_RETRY_MS, this.stop.signal);
-      parser = continueParser(parser);
     }
   }
 

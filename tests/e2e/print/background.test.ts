@@ -45,7 +45,7 @@ test("a background command: the run waits, says for what, and its notice is a fu
   expect(r.stderr).toMatch(/^waiting for 1 background task to end \(b[a-z0-9]{8}: wait for go\), at most \d+ s\n$/);
   const first = server.requests[0]!.body;
   const bash = first.tools.find((t: { name: string }) => t.name === "Bash");
-  expect(Object.keys(bash.input_schema.properties)).toEqual(["command", "timeout", "description", "run_in_background"]);
+  expect(Object.keys(bash.input_schema.properties)).toEqual(["command", "timeout", "description", "run_in_background", "dangerouslyDisableSandbox"]);
   expect(first.tools.map((t: { name: string }) => t.name)).toContain("TaskStop");
   const started = lastUser(server.requests[1]!);
   const [, id, file] = started.match(/ID: (b[a-z0-9]{8})\. .*written to: (\S+) /)!;
@@ -220,8 +220,8 @@ test("the first request: Bash's second form and TaskStop, Monitor only when aske
       t.name === "Bash" ? `Bash(${Object.keys(t.input_schema.properties).join(",")})` : t.name,
     );
   };
-  const plain = "Bash(command,timeout,description)";
-  const background = "Bash(command,timeout,description,run_in_background)";
+  const plain = "Bash(command,timeout,description,dangerouslyDisableSandbox)";
+  const background = "Bash(command,timeout,description,run_in_background,dangerouslyDisableSandbox)";
   expect(await tools({})).toEqual(["Read", "Write", "Edit", plain, "Glob", "Grep"]);
   expect(await tools(BG)).toEqual(["Read", "Write", "Edit", background, "Glob", "Grep", "TaskStop", "Monitor"]);
   expect(await tools({}, ["--allowedTools", "Monitor"])).toEqual(["Read", "Write", "Edit", background, "Glob", "Grep", "TaskStop", "Monitor"]);

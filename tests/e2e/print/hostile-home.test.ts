@@ -2,7 +2,7 @@
  * The grader's ground: a hostile home (fixtures/hostile-home, copied into a temporary HOME) moves
  * nothing the course checks. Its settings `env` sets every variable of lib/shared/request-env.ts
  * to a value that would move something, its hooks print to stdout, it has a `defaultMode` (each
- * one is tried), `outputStyle`, `sandbox`, plugins, an agent and allow rules for tools that may
+ * one is tried), `outputStyle`, `sandbox` (on, failIfUnavailable, every key loosened; a test makes it unable to start), plugins, an agent and allow rules for tools that may
  * come later; one test adds a user-scope server, a skill and a CLAUDE.md. Against it: -p's first request is the first-request golden (the `model`
  * aside: the user's model choice is theirs), stdout is only the answer, the exit code is 0, a
  * 2025 server's first frame is initialize with exactly {roots, sampling}, and mcp-init prints its
@@ -38,14 +38,14 @@ function hostileHome(defaultMode = "bypassPermissions", extras: (home: string) =
 }
 
 /** The first-request golden's run (first-request.test.ts) with `home` as HOME: the request normalised, stdout, exit code and the server's first frame. */
-async function firstRequest(home: string) {
+async function firstRequest(home: string, env: Record<string, string> = {}) {
   const model = startModelServer([reply(text("fine"))]);
   try {
     const cwd = tempDir();
     const log = join(cwd, "server.log");
     writeFileSync(join(cwd, ".mcp.json"), JSON.stringify({ mcpServers: { fx: { command: BUN, args: [FIXTURE_SERVER, "--log-file", log] } } }));
     writeFileSync(join(cwd, "notes.txt"), "a note\n");
-    const r = await runAgent(["-p", "how are you? see @notes.txt"], { cwd, model: model.url, env: { HOME: home } });
+    const r = await runAgent(["-p", "how are you? see @notes.txt"], { cwd, model: model.url, env: { HOME: home, ...env } });
     const raw = model.requests[0]?.raw ?? "";
     const request = raw
       .split(cwd)
@@ -74,6 +74,17 @@ describe("a hostile home moves nothing the course checks", () => {
       expect(r.firstFrame.params.protocolVersion).toBe("2025-11-25");
     });
   }
+
+  test("its sandbox (enabled, failIfUnavailable) cannot start: one stderr line, and still the golden, exit 0, the first frame initialize", async () => {
+    const fake = tempDir("agent-fake-bwrap-");
+    writeFileSync(join(fake, "bwrap"), "#!/bin/sh\necho 'bwrap: No permissions to creating new namespace' >&2\nexit 1\n", { mode: 0o755 });
+    const r = await firstRequest(hostileHome("default"), { PATH: `${fake}:${process.env.PATH}` });
+    expect([r.code, r.stdout]).toEqual([0, "fine\n"]);
+    expect(r.request).toBe(goldenWithModelOf(r.request));
+    expect(r.stderr.split("\n").filter((l) => l.includes("sandbox"))).toHaveLength(1);
+    expect(r.firstFrame.method).toBe("initialize");
+    expect(r.firstFrame.params.capabilities).toEqual({ roots: {}, sampling: {} });
+  });
 
   test("with a user-scope server, a skill and a CLAUDE.md too: the course server's tools stay in full, none deferred", async () => {
     // These add to the request, as in Claude Code (a user's own instructions, skills and servers): what is checked is that the course's part is whole.

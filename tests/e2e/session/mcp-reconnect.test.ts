@@ -8,7 +8,6 @@ import { join } from "node:path";
 import { fixtureServer, writeMcpConfig } from "../../support/run.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 
-
 afterEach(stopAgent);
 
 const pids = (dir: string) => readFileSync(join(dir, "fx.pid"), "utf8").trim().split("\n");

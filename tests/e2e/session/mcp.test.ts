@@ -7,7 +7,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
-import { fixtureServer, writeMcpConfig } from "../../support/run.ts";
+import { BUN, fixtureServer, ROOT, writeMcpConfig } from "../../support/run.ts";
 import { atPrompt, launchAgent, startAgent, stopAgent, submit, waitUntil } from "../../support/repl.ts";
 
 afterEach(stopAgent);
@@ -68,6 +68,33 @@ describe("MCP in the session", () => {
       expect(server.requests).toHaveLength(4);
       const result = server.requests[3]!.body.messages.at(-1).content[0];
       expect(result.content).toContain("User rejected sampling request");
+    },
+    SLOW_TEST_MS,
+  );
+
+  test(
+    "[a]lways for a server's sampling does not lift its budget: past MCP_SAMPLING_MAX_REQUESTS each request is refused",
+    async () => {
+      const samples = Array.from({ length: 3 }, () => reply(text("sampled")));
+      const { term, server } = await startAgent([reply(toolUse("mcp__fx__boom", {})), ...samples, reply(text("spent"))], {
+        args: ["--allowedTools", "mcp__fx__boom"],
+        env: { MCP_SAMPLING_MAX_REQUESTS: "3", MCP_SAMPLING_PER_SECOND: "1000" },
+        setup: (dir) =>
+          writeMcpConfig(dir, {
+            fx: { command: BUN, args: [join(ROOT, "fixtures/servers/fault-server.ts"), "call-sampling-burst"], env: { FAULT_SAMPLING: "8" } },
+          }),
+      });
+      await submit(term, "spend it");
+      await term.waitFor('Allow "fx" to use the model? [y]es / [n]o / [a]lways for this server');
+      await term.type("a");
+      await term.keys("Enter");
+      await term.waitFor((s) => s.includes("spent") && atPrompt(s));
+      // One question only; three requests reached the model, the other five were refused.
+      expect((await term.screen()).match(/Allow "fx" to use the model\?/g)).toHaveLength(1);
+      const sampled = server.requests.filter((r) => JSON.stringify(r.body.messages[0]?.content).includes("spend") && r.body.messages.length === 1);
+      expect(sampled).toHaveLength(3);
+      const result = server.requests.at(-1)!.body.messages.at(-1).content[0];
+      expect(JSON.stringify(result.content)).toContain("sampling: 3 answered, 5 refused");
     },
     SLOW_TEST_MS,
   );

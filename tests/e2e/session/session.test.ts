@@ -13,7 +13,6 @@ import { atPrompt, INTERRUPT_MARKER, stopAgent, submit, TEST_TIMEOUT_MS, waitUnt
 /** The conversation's own messages: not the system-role context (the skills and agent listings). */
 const conversational = (m: { role: string }) => m.role !== "system";
 
-
 let server: ModelServer | undefined;
 
 afterEach(async () => {

@@ -37,7 +37,7 @@ test("the next call after the stream ended reconnects to the server back at its 
     expect(JSON.stringify(after.content)).toContain("after");
     expect(new Set(model.requests.map((q) => JSON.stringify(q.body.tools))).size).toBe(1);
     expect(r.stderr).toContain('MCP server "ev"');
-    expect(r.stderr).toContain("restarting it (restart 1 of at most 3 in 5 minutes)");
+    expect(r.stderr).toContain("its next call restarts it (restart 1 of at most 3 in 5 minutes)");
   } finally {
     model.stop();
   }

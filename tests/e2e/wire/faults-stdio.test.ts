@@ -55,7 +55,10 @@ const FAULTS: Record<string, Expected> = {
     startupIsSubject: true,
   },
   "call-half-line": timedOut,
-  "call-half-exit": { stderr: ['MCP server "f" exited with code 5'], boom: ['MCP server "f" exited during the call', true] },
+  "call-half-exit": {
+    stderr: ['MCP server "f" exited with code 5; its next call restarts it (restart 1 of at most 3 in 5 minutes)'],
+    boom: ['MCP server "f" exited during the call', true],
+  },
   // Decoded with replacement characters: the answer arrives, its bad bytes shown as U+FFFD.
   "call-invalid-utf8": { stderr: [], boom: ["bad \uFFFD\uFFFD( bytes", false] },
   "call-50mb": { stderr: [], boom: [/^x{1000}/, false], toolTimeoutMs: 100_000 },
@@ -64,7 +67,8 @@ const FAULTS: Record<string, Expected> = {
   "call-after-cancel": timedOut,
   "call-flood": { stderr: [], boom: ["after the flood", false], toolTimeoutMs: 100_000 },
   "call-exit": {
-    stderr: ['MCP server "f" exited with code 6 (stderr: [fault-server] exiting mid-call)'],
+    // One line per death, naming the restart a next call would make (none comes here).
+    stderr: ['MCP server "f" exited with code 6 (stderr: [fault-server] exiting mid-call); its next call restarts it (restart 1 of at most 3 in 5 minutes)'],
     boom: ['MCP server "f" exited during the call', true],
   },
   "call-sigstop": timedOut,

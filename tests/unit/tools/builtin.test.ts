@@ -30,7 +30,7 @@ test("Claude Code's input field names", () => {
     Read: ["file_path", "offset", "limit", "pages"],
     Write: ["file_path", "content"],
     Edit: ["file_path", "old_string", "new_string", "replace_all"],
-    Bash: ["command", "timeout", "description"],
+    Bash: ["command", "timeout", "description", "dangerouslyDisableSandbox"],
     Glob: ["pattern", "path"],
     Grep: ["pattern", "path", "glob", "output_mode", "-i", "-n", "-A", "-B", "-C", "head_limit", "type"],
   });

@@ -4,17 +4,14 @@
  * `eval`, `bash -c`, `trap`, the command a wrapper such as `sudo` or `env -S` runs), each word's
  * literal value when it has one, and every redirection. What cannot be resolved is said, never
  * guessed: a program word that is not a plain literal, an option a wrapper table does not know, a
- * parse error, `coproc`. Nothing is ever evaluated.
+ * parse error, `coproc`. Nothing is ever evaluated. A word's literal value is words.ts's.
  */
 import type { Node, Parser } from "web-tree-sitter";
 import { bashGrammar } from "./grammar.ts";
 import { findCommands, SHELLS, shellCommandString, TRANSPARENT, unwrap, WRAPPERS } from "./wrappers.ts";
+import { type Word, wordOf } from "./words.ts";
 
-/** A word as written, and its value when it is a plain literal (no expansion, glob, brace or ANSI-C quote). */
-export interface Word {
-  raw: string;
-  value?: string;
-}
+export type { Word } from "./words.ts";
 
 /** One simple command. */
 export interface ShellCommand {
@@ -258,49 +255,5 @@ function resolve(input: Word[], assigns: string[], outer: Ctx): void {
     words = words.slice(r.at);
     assigns = transparent ? assigns : [];
     if (!transparent) ctx = inner;
-  }
-}
-
-/** A word node's text and, when it is a plain literal, its value. */
-export function wordOf(node: Node): Word {
-  return { raw: node.text, value: literal(node) };
-}
-
-function literal(node: Node): string | undefined {
-  // Unquoted glob and brace characters expand: the word is not what it says.
-  const bare = unquoted(node);
-  if (/[*?[]/.test(bare) || /\{[^{}]*(,|\.\.)[^{}]*\}/.test(bare)) return undefined;
-  return value(node);
-}
-
-/** The word with quoted and escaped characters masked, so that only what the shell expands stays. */
-function unquoted(node: Node): string {
-  if (node.type === "word") return node.text.replace(/\\./gs, "__");
-  if (node.type === "concatenation") return node.children.map((c) => (c ? unquoted(c) : "")).join("");
-  return "_".repeat(node.text.length);
-}
-
-function value(node: Node): string | undefined {
-  switch (node.type) {
-    case "word":
-      return node.text.replace(/\\(.)/gs, "$1").replace(/\\$/, "");
-    case "number":
-      return node.text;
-    case "raw_string":
-      return node.text.slice(1, -1);
-    case "string":
-      if (node.namedChildren.some((c) => c?.type !== "string_content")) return undefined;
-      return node.text.slice(1, -1).replace(/\\([$`"\\\n])/g, "$1");
-    case "concatenation": {
-      let out = "";
-      for (const c of node.children) {
-        const v = c && value(c);
-        if (v === undefined) return undefined;
-        out += v;
-      }
-      return out;
-    }
-    default:
-      return undefined;
   }
 }

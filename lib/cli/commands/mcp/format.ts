@@ -2,12 +2,15 @@
  * Text output of `agent mcp …` for people (the `--json` output is the raw results). Renders
  * server states, tool/prompt/resource lists (MCP 2025-11-25 server/tools, server/prompts,
  * server/resources) and content blocks. Pure functions; input from servers is never trusted
- * to have the right shape, so nothing here throws on a malformed result.
+ * to have the right shape, so nothing here throws on a malformed result. A server's name and
+ * command line come from a config file a repository may have written: they are shown with their
+ * control characters written out (`\x1b]…`), so a hostile name cannot pass for another one.
  */
 import type { ServerConfig, ServerOrigin } from "../../../mcp/config/load.ts";
 import type { McpPrompt, McpResource, McpResourceTemplate, McpTool } from "../../../mcp/protocol/protocol.ts";
 import type { ServerSnapshot } from "../../../mcp/registry/registry.ts";
 import { stderrSuffix } from "../../ui/stderr-tail.ts";
+import { visibleText } from "../../../shared/terminal-text.ts";
 import { schemaType } from "./schema-type.ts";
 
 // What servers return (content blocks, call and prompt results) has a file of its own.
@@ -52,7 +55,7 @@ export function commandLine(config: ServerConfig): string {
  */
 function transportLabel(config: ServerConfig): string {
   if (config.type === "sdk") return "sdk  ";
-  return `${config.type} ${commandLine(config)}  `;
+  return `${config.type} ${visibleText(commandLine(config))}  `;
 }
 
 /** Why a server failed, with its telling stderr lines: the same words as the start-up failure line. */
@@ -94,13 +97,13 @@ export function originText(origin: ServerOrigin): string {
  * scope and file its entry comes from and what that entry shadows.
  */
 export function listTable(states: ServerSnapshot[]): string {
-  const width = Math.max(...states.map((s) => s.name.length));
+  const width = Math.max(...states.map((s) => visibleText(s.name).length));
   const statusWidth = Math.max(9, ...states.map((s) => statusText(s).length));
   return states
     .map((s) => {
       const caps = s.capabilities ? `; capabilities: ${capabilityList(s.capabilities) || "(none)"}` : "";
       const detail = s.status === "connected" ? provides(s) : s.status === "failed" ? failureReason(s) + caps : "";
-      const row = `${s.name.padEnd(width)}  ${statusText(s).padEnd(statusWidth)}  ${transportLabel(s.config)}${detail}`.trimEnd();
+      const row = `${visibleText(s.name).padEnd(width)}  ${statusText(s).padEnd(statusWidth)}  ${transportLabel(s.config)}${detail}`.trimEnd();
       return s.config.origin ? `${row}\n${" ".repeat(width + 2)}${originText(s.config.origin)}` : row;
     })
     .join("\n");
@@ -158,10 +161,10 @@ export function detailsJson(s: ServerSnapshot): object {
 /** `mcp get`: the same as detailsJson, as labelled lines. */
 export function detailsText(s: ServerSnapshot): string {
   const status = s.status === "failed" ? `failed: ${s.error ?? "unknown error"}` : statusText(s);
-  const lines = [s.name, `  status:        ${status}`];
+  const lines = [visibleText(s.name), `  status:        ${status}`];
   if (s.config.origin) lines.push(`  scope:         ${originText(s.config.origin)}`);
   if (s.config.type === "stdio") {
-    lines.push(`  command:       ${commandLine(s.config)}`);
+    lines.push(`  command:       ${visibleText(commandLine(s.config))}`);
     const env = Object.keys(s.config.env);
     if (env.length) lines.push(`  env:           ${env.map((k) => `${k}=***`).join(" ")}`);
   } else if (s.config.type === "sdk") {
@@ -169,7 +172,7 @@ export function detailsText(s: ServerSnapshot): string {
   } else {
     lines.push(
       `  transport:     ${s.config.type === "http" ? "http (Streamable HTTP)" : "sse (legacy HTTP+SSE)"}`,
-      `  url:           ${commandLine(s.config)}`,
+      `  url:           ${visibleText(commandLine(s.config))}`,
     );
     const headers = Object.keys(s.config.headers);
     if (headers.length) lines.push(`  headers:       ${headers.map((k) => `${k}: ***`).join(", ")}`);

@@ -18,7 +18,7 @@ import * as fmt from "./format.ts";
 import { mcpReporter, NO_SERVERS } from "../../ui/server-lines.ts";
 import { writeStdout } from "../../io/stdout.ts";
 import { colorEnabled, plainUnlessColor } from "../../ui/style.ts";
-import { terminalText } from "../../../shared/terminal-text.ts";
+import { terminalText, visibleText } from "../../../shared/terminal-text.ts";
 import type { Task } from "../../../mcp/tasks/task.ts";
 import { errorMessage } from "../../../shared/values.ts";
 
@@ -142,34 +142,35 @@ function selectServers(args: InspectorArgs, servers: ServerConfig[]): ServerConf
   const config = servers.find((s) => s.name === name);
   if (config) return [config];
   const names = servers.map((s) => s.name);
-  throw new CommandError(`no MCP server named "${name}" (configured: ${names.length ? names.join(", ") : "none"})`);
+  throw new CommandError(`no MCP server named "${visibleText(name)}" (configured: ${names.length ? names.map(visibleText).join(", ") : "none"})`);
 }
 
 async function run(args: InspectorArgs, registry: McpRegistry, toolArgs: Record<string, unknown>): Promise<number> {
   // Awaited: index.ts exits as soon as this returns, and a slow reader must still get everything.
-  // On a terminal, a server's text loses its codes (terminal-text.ts); a pipe gets the results as they are.
-  const shown = (text: string) => (process.stdout.isTTY ? terminalText(text) : text);
+  // Text output is for people, on a terminal or through a pipe (`| less -R`, a log read later): a
+  // server's text loses its codes either way (terminal-text.ts; CRLF becomes LF). `--json` is for
+  // programs: the server's strings exactly, their control characters JSON-escaped (`\u001b`).
   const out = (text: string, raw: unknown) =>
-    writeStdout(args.json ? JSON.stringify(raw, null, 2) + "\n" : shown(text.endsWith("\n") || text === "" ? text : text + "\n"));
+    writeStdout(args.json ? JSON.stringify(raw, null, 2) + "\n" : terminalText(text.endsWith("\n") || text === "" ? text : text + "\n"));
   // Servers may announce more tools right after the handshake (list_changed): report the lists as they now are.
   await registry.refresh();
   const states = registry.snapshot();
-  // Failure reasons quote servers' stderr, and names and descriptions are the server's: no codes of theirs, on a terminal or not.
-  const plain = (text: string) => terminalText(text);
   if (args.command === "list") {
-    const pending = states.filter(fmt.pendingApproval).map((s) => s.name);
+    const pending = states.filter(fmt.pendingApproval).map((s) => visibleText(s.name));
     const hint = pending.length ? `\n\nNot started, pending approval (.mcp.json): ${pending.join(", ")}; ${approveHint(pending)}.` : "";
-    await out(plain(fmt.listTable(states)) + hint, fmt.listJson(states));
+    await out(fmt.listTable(states) + hint, fmt.listJson(states));
     return states.every((s) => s.status !== "failed") ? 0 : 1;
   }
   const state = states[0]!;
   if (args.command === "get") {
-    await out(plain(fmt.detailsText(state)), fmt.detailsJson(state));
+    await out(fmt.detailsText(state), fmt.detailsJson(state));
     return state.status !== "failed" ? 0 : 1;
   }
   if (fmt.pendingApproval(state))
-    throw new CommandError(`MCP server "${state.name}" (.mcp.json) is pending approval, so it was not started: ${approveHint([state.name])}`);
-  if (state.status === "disabled") throw new CommandError(`MCP server "${state.name}" is disabled (${state.error})`);
+    throw new CommandError(
+      `MCP server "${visibleText(state.name)}" (.mcp.json) is pending approval, so it was not started: ${approveHint([visibleText(state.name)])}`,
+    );
+  if (state.status === "disabled") throw new CommandError(`MCP server "${visibleText(state.name)}" is disabled (${state.error})`);
   // The registry already printed why the server failed to start.
   if (state.status !== "connected") return 1;
   const [server, name = "", ...rest] = args.operands as [string, ...string[]];

@@ -4,15 +4,15 @@
  * `pollIntervalMs`; `completed` inlines the CallToolResult, `failed` its JSON-RPC error;
  * `input_required` is answered by our own handlers and sent back with `tasks/update`, each key
  * once; the tool timeout (standing still while we serve those requests), an interrupt and
- * shutdown send `tasks/cancel`, never `notifications/cancelled` (TK-11).
+ * shutdown send `tasks/cancel`, never `notifications/cancelled` (TK-11). The clock, the interrupt
+ * and the cancel are shared with the 2025 follower (../followed-call.ts).
  */
 import { McpError } from "../../protocol/errors.ts";
 import type { CallToolResult } from "../../protocol/protocol.ts";
-import { errorMessage, isObject, preview } from "../../../shared/values.ts";
+import { isObject, preview } from "../../../shared/values.ts";
 import { readModernTask, type ModernTask } from "../extension.ts";
-import { CANCEL_WAIT_MS, DEFAULT_POLL_INTERVAL_MS, MIN_POLL_INTERVAL_MS, TaskCallError, type TaskCallOptions } from "../follow.ts";
+import { FollowedCall, pollDelay, TaskCallError, type TaskCallOptions } from "../followed-call.ts";
 import type { TaskPeer } from "../peer.ts";
-import { isTerminal } from "../task.ts";
 import { raceAbort, sleep } from "../../../shared/async.ts";
 
 /**
@@ -26,39 +26,33 @@ export async function followModernTask(peer: TaskPeer, tool: string, created: un
   return new ModernRun(peer, tool, first, opts).run();
 }
 
-class ModernRun {
-  private readonly controller = new AbortController();
-  private stopped: "timeout" | "interrupt" | undefined;
+class ModernRun extends FollowedCall {
   private readonly answered = new Set<string>();
-  private cancelling: Promise<string> | undefined;
 
   constructor(
-    private readonly peer: TaskPeer,
-    private readonly tool: string,
+    peer: TaskPeer,
+    tool: string,
     private task: ModernTask,
-    private readonly opts: TaskCallOptions,
-  ) {}
+    opts: TaskCallOptions,
+  ) {
+    super(peer, tool, opts);
+  }
 
-  async run(): Promise<CallToolResult> {
-    const { signal, timeoutMs } = this.opts;
-    const stopClock = Number.isFinite(timeoutMs) ? this.peer.startClock(timeoutMs, () => this.stop("timeout")) : () => {};
-    const onAbort = () => this.stop("interrupt");
-    if (signal?.aborted) onAbort();
-    signal?.addEventListener("abort", onAbort, { once: true });
-    const controller = this.controller;
-    void this.peer.closed.then((reason) => controller.abort(reason));
-    const forget = this.opts.running?.add(() => this.cancel()) ?? (() => {});
-    this.opts.onTaskStatus?.({ taskId: this.task.taskId, status: this.task.status, statusMessage: this.task.statusMessage });
-    try {
-      return await this.follow();
-    } catch (error) {
-      if (this.stopped) throw await this.stoppedError();
-      throw error;
-    } finally {
-      stopClock();
-      signal?.removeEventListener("abort", onAbort);
-      forget();
-    }
+  run(): Promise<CallToolResult> {
+    return this.guarded(() => {
+      this.track();
+      this.opts.onTaskStatus?.({ taskId: this.task.taskId, status: this.task.status, statusMessage: this.task.statusMessage });
+      return this.follow();
+    });
+  }
+
+  protected current(): ModernTask {
+    return this.task;
+  }
+
+  /** A task is always there to name; `cancel` said what became of it. */
+  protected stopDetail(_task: ModernTask, cancelled: string): string {
+    return cancelled;
   }
 
   private async follow(): Promise<CallToolResult> {
@@ -74,7 +68,7 @@ class ModernRun {
       }
       if (task.status === "cancelled") return this.errorResult(`was cancelled by the server${task.statusMessage ? `: ${task.statusMessage}` : ""}`);
       if (task.status === "input_required") await this.answer(task);
-      await this.sleep(Math.max(MIN_POLL_INTERVAL_MS, task.pollIntervalMs ?? DEFAULT_POLL_INTERVAL_MS) - (performance.now() - lastPoll));
+      await this.sleep(pollDelay(task.pollIntervalMs) - (performance.now() - lastPoll));
       lastPoll = performance.now();
       this.update(await this.poll());
     }
@@ -131,42 +125,5 @@ class ModernRun {
   private sleep(ms: number): Promise<void> {
     const signal = this.controller.signal;
     return raceAbort(sleep(ms, signal), signal);
-  }
-
-  private errorResult(what: string): CallToolResult {
-    return { isError: true, content: [{ type: "text", text: `MCP tool ${this.tool} on server "${this.peer.name}": its task ${this.task.taskId} ${what}` }] };
-  }
-
-  private stop(why: "timeout" | "interrupt"): void {
-    if (this.stopped) return;
-    this.stopped = why;
-    this.controller.abort(new Error(why));
-  }
-
-  /** `tasks/cancel` once (shutdown and the interrupt may both ask): an empty ack, cooperative (TK-11). */
-  cancel(): Promise<string> {
-    this.cancelling ??= (async () => {
-      const { taskId, status } = this.task;
-      if (isTerminal(status)) return "";
-      try {
-        await this.peer.sendRequest("tasks/cancel", { taskId }, { timeoutMs: CANCEL_WAIT_MS });
-        return `; its task ${taskId} was cancelled (tasks/cancel)`;
-      } catch (error) {
-        return `; tasks/cancel for its task ${taskId} failed: ${errorMessage(error)}`;
-      }
-    })();
-    return this.cancelling;
-  }
-
-  private async stoppedError(): Promise<Error> {
-    const cancelled = await this.cancel();
-    const where = `MCP tool ${this.tool} on server "${this.peer.name}"`;
-    if (this.stopped === "timeout")
-      return new TaskCallError(`${where} timed out after ${this.opts.timeoutMs} ms (MCP_TOOL_TIMEOUT)${cancelled}`, this.task.taskId);
-    return new TaskCallError(`${where} was interrupted${cancelled}`, this.task.taskId);
-  }
-
-  private who(): string {
-    return `MCP server "${this.peer.name}"`;
   }
 }

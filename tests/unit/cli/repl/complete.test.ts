@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { createCompleter, type Completion, type TemplateSource } from "../../../../lib/cli/repl/complete.ts";
+import { commonPrefix, completionRows, createCompleter, type Completion, type TemplateSource } from "../../../../lib/cli/repl/complete.ts";
 import { literalPrefix, templatePosition } from "../../../../lib/mcp/protocol/uri-template.ts";
 import { tempDir } from "../../../support/run.ts";
 
@@ -132,5 +132,16 @@ describe("URI template positions", () => {
     expect(reserved?.kind === "variable" && reserved.fill("src/main.ts").text).toBe("file:///src/main.ts");
     expect(templatePosition("a://s{?q}", "a://s?q=he")).toMatchObject({ kind: "variable", variable: "q", value: "he" });
     expect(templatePosition("a://s{?q}", "a://")).toMatchObject({ kind: "literal", text: "a://s?q=", shown: "a://s{?q}" });
+  });
+});
+
+describe("completion listing", () => {
+  test("common prefix; candidates in columns, capped with a count", () => {
+    expect(commonPrefix(["/mcp", "/mcp__fx__a", "/model"])).toBe("/m");
+    expect(completionRows(["aa", "bb", "cc"], 80)).toEqual(["aa  bb  cc"]);
+    const many = Array.from({ length: 100 }, (_, i) => `item${i}`);
+    const rows = completionRows(many, 20);
+    expect(rows).toHaveLength(5);
+    expect(rows.at(-1)).toBe("… 92 more");
   });
 });

@@ -6,10 +6,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, type Step, text, toolUse } from "../../support/model-server.ts";
-import { atPrompt, startAgent, stopAgent, submit } from "../../support/repl.ts";
-import { fixtureServer, writeMcpConfig } from "../../support/run.ts";
-import { gone } from "../../support/mcp.ts";
+import { reply, type Step, text, toolUse } from "../support/model-server.ts";
+import { atPrompt, startAgent, stopAgent, submit } from "../support/repl.ts";
+import { fixtureServer, writeMcpConfig } from "../support/run.ts";
+import { gone } from "../support/mcp.ts";
 
 afterEach(() => stopAgent());
 

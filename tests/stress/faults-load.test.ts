@@ -7,10 +7,10 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import { type Block, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
-import { reportLoad } from "../../support/fault-report.ts";
-import { BUN, baseEnv, isAlive, PROGRAM, ROOT, tempDir, writeMcpConfig } from "../../support/run.ts";
-import { survivors } from "../../support/mcp.ts";
+import { type Block, reply, startModelServer, text, toolUse } from "../support/model-server.ts";
+import { reportLoad } from "../support/fault-report.ts";
+import { BUN, baseEnv, isAlive, PROGRAM, ROOT, tempDir, writeMcpConfig } from "../support/run.ts";
+import { survivors } from "../support/mcp.ts";
 
 const FAULT_SERVER = join(ROOT, "fixtures/servers/fault-server.ts");
 /** A leak's bound, not a target: the measured figures are in bench/RESULTS.md. */

@@ -1,66 +1,10 @@
 /**
- * The pure pieces of `agent mcp …`: its command line, tool arguments and text rendering.
+ * The inspector's text rendering (lib/cli/commands/mcp/format.ts).
  */
 import { describe, expect, test } from "bun:test";
-import { inspectorArgv, UsageError } from "../../../../../lib/cli/flags/args.ts";
-import { parseInspectorArgs, parseToolArguments } from "../../../../../lib/cli/commands/mcp/args.ts";
-import * as fmt from "../../../../../lib/cli/commands/mcp/format.ts";
-import { schemaType } from "../../../../../lib/cli/commands/mcp/schema-type.ts";
 import type { ServerSnapshot } from "../../../../../lib/mcp/registry/registry.ts";
+import * as fmt from "../../../../../lib/cli/commands/mcp/format.ts";
 import type { HttpServerConfig, StdioServerConfig } from "../../../../../lib/mcp/config/load.ts";
-
-describe("command line", () => {
-  test("commands, operands and flags", () => {
-    expect(parseInspectorArgs(["call", "fx", "echo", '{"text":"a"}', "--json"])).toMatchObject({
-      command: "call",
-      operands: ["fx", "echo", '{"text":"a"}'],
-      json: true,
-    });
-    expect(parseInspectorArgs(["prompt", "fx", "greet", "--", "--not-a-flag", "x"]).operands).toEqual(["fx", "greet", "--not-a-flag", "x"]);
-    expect(parseInspectorArgs(["list", "--mcp-config", "a.json", "--mcp-config", "b.json", "--strict-mcp-config"])).toMatchObject({
-      mcpConfig: ["a.json", "b.json"],
-      strictMcpConfig: true,
-    });
-    expect(parseInspectorArgs(["--help"]).help).toBe(true);
-  });
-
-  test("usage errors name the problem", () => {
-    expect(() => parseInspectorArgs([])).toThrow(UsageError);
-    expect(() => parseInspectorArgs(["frob"])).toThrow('unknown command "frob"');
-    expect(() => parseInspectorArgs(["get"])).toThrow("usage: agent mcp get <server>");
-    expect(() => parseInspectorArgs(["read", "fx", "u", "extra"])).toThrow("usage: agent mcp read <server> <uri>");
-    expect(() => parseInspectorArgs(["list", "--nope"])).toThrow(UsageError);
-  });
-
-  test("tool arguments must be a JSON object", () => {
-    expect(parseToolArguments('{"a":1}')).toEqual({ a: 1 });
-    expect(parseToolArguments("{a:1}")).toStartWith("arguments are not valid JSON");
-    expect(parseToolArguments("[1]")).toStartWith("arguments must be a JSON object");
-    expect(parseToolArguments("null")).toStartWith("arguments must be a JSON object");
-  });
-});
-
-describe("routing `agent [flags] mcp …` to the inspector", () => {
-  test("the first positional `mcp`, whatever flags come first, which are passed on", () => {
-    expect(inspectorArgv(["mcp", "list"])).toEqual(["list"]);
-    expect(inspectorArgv(["--strict-mcp-config", "mcp", "list"])).toEqual(["--strict-mcp-config", "list"]);
-    expect(inspectorArgv(["--mcp-config", "x.json", "mcp", "tools", "fx"])).toEqual(["--mcp-config", "x.json", "tools", "fx"]);
-    expect(inspectorArgv(["--mcp-config=x.json", "--json", "mcp", "list"])).toEqual(["--mcp-config=x.json", "--json", "list"]);
-    // The inspector refuses flags it does not know; routing does not judge them.
-    expect(inspectorArgv(["--model", "m", "mcp", "list"])).toEqual(["--model", "m", "list"]);
-  });
-
-  test("`mcp` as a flag's value, a prompt, or after -p / -- is not the inspector", () => {
-    expect(inspectorArgv(["--model", "mcp", "hello"])).toBeUndefined();
-    expect(inspectorArgv(["--model", "mcp"])).toBeUndefined();
-    expect(inspectorArgv(["-p", "mcp"])).toBeUndefined();
-    expect(inspectorArgv(["mcp", "list", "--print"])).toBeUndefined();
-    expect(inspectorArgv(["-pv", "mcp"])).toBeUndefined();
-    expect(inspectorArgv(["--", "mcp", "list"])).toBeUndefined();
-    expect(inspectorArgv(["tell", "me", "about", "mcp"])).toBeUndefined();
-    expect(inspectorArgv([])).toBeUndefined();
-  });
-});
 
 const state = (over: Partial<ServerSnapshot>): ServerSnapshot => ({
   name: "fx",
@@ -153,29 +97,5 @@ describe("rendering", () => {
     expect(fmt.callResultText({ content: [], structuredContent: { t: 1 } })).toBe('{\n  "t": 1\n}');
     expect(fmt.callResultText({ content: "not an array" })).toBe("");
     expect(fmt.promptResultText({ messages: [{ role: "user", content: { type: "text", text: "Hello" } }] })).toBe("user: Hello");
-  });
-});
-
-describe("schemaType", () => {
-  test.each([
-    [{ type: "string" }, "string"],
-    [{ type: ["boolean", "string"] }, "boolean | string"],
-    [{ type: "string", enum: ["a", "b"] }, '"a" | "b"'],
-    [{ enum: [1, null] }, "1 | null"],
-    [{ const: "fixed" }, '"fixed"'],
-    [{ type: "array", items: { type: "string" } }, "string[]"],
-    [{ type: "array" }, "any[]"],
-    [{ type: "array", items: { anyOf: [{ type: "number" }, { type: "null" }] } }, "(number | null)[]"],
-    [{ type: "array", items: { type: "array", items: { type: "integer" } } }, "integer[][]"],
-    [{ anyOf: [{ type: "string" }, { type: "number" }, { type: "string" }] }, "string | number"],
-    [{ oneOf: [{ $ref: "#/$defs/Address" }, { type: "null" }] }, "Address | null"],
-    [{ $ref: "#/definitions/Point" }, "Point"],
-    [{ anyOf: [{ type: "string" }, {}] }, "any"],
-    [{ enum: ["a | b", "c"] }, '"a | b" | "c"'],
-    [{}, "any"],
-    [null, "any"],
-    ["string", "any"],
-  ])("%j → %s", (schema, expected) => {
-    expect(schemaType(schema)).toBe(expected);
   });
 });

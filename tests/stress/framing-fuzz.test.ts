@@ -3,9 +3,9 @@
  * the real framing and connection. Seeded, so a failing seed reproduces.
  */
 import { expect, test } from "bun:test";
-import { readLines } from "../../../../../lib/mcp/transports/wire/framing.ts";
-import { JsonRpcConnection } from "../../../../../lib/mcp/session/jsonrpc.ts";
-import { prng, randomSplit, streamOf } from "../../../../support/prng.ts";
+import { readLines } from "../../lib/mcp/transports/wire/framing.ts";
+import { JsonRpcConnection } from "../../lib/mcp/session/jsonrpc.ts";
+import { prng, randomSplit, streamOf } from "../support/prng.ts";
 
 const SEEDS = 200;
 const ALPHABET = ["a", "Z", "0", " ", '"', "\\", "{", "}", "é", "😀", "漢", "\t", "\u2028", "\r"];

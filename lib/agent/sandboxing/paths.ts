@@ -1,0 +1,48 @@
+/**
+ * The sandbox's paths from the settings: `filesystem.*` entries resolved as Claude Code's sandbox
+ * paths are (`//x` and `/x` absolute, `~/x` the home, anything else from the file's own folder),
+ * and the Read deny rules' globs as the concrete paths bubblewrap can hide.
+ */
+import { isAbsolute, join, resolve } from "node:path";
+
+/** One `sandbox.filesystem` entry as an absolute path. */
+export function sandboxPath(entry: string, root: string, home: string): string {
+  if (entry.startsWith("//")) return resolve(entry.slice(1));
+  if (entry === "~") return home;
+  if (entry.startsWith("~/")) return resolve(join(home, entry.slice(2)));
+  return isAbsolute(entry) ? resolve(entry) : resolve(root, entry);
+}
+
+const GLOB_CHARS = /[*?[\]{}]/;
+/** At most this many paths from one Read deny glob with a pattern in the middle (`/p/**\/.env`): beyond, the rest are not hidden. */
+const MAX_MATCHES = 2000;
+
+/**
+ * The paths an absolute Read deny glob covers, for bubblewrap: its fixed prefix when the rest is
+ * `**` (a whole folder) or nothing, else the paths matching it now (so a file made later is not hidden).
+ */
+export function deniedPaths(glob: string, warn: (line: string) => void): string[] {
+  const parts = glob.split("/");
+  const fixed: string[] = [];
+  for (const part of parts) {
+    if (GLOB_CHARS.test(part)) break;
+    fixed.push(part);
+  }
+  const prefix = fixed.join("/") || "/";
+  const rest = parts.slice(fixed.length).filter(Boolean);
+  if (rest.length === 0) return [prefix];
+  if (rest.length === 1 && rest[0] === "**") return [prefix];
+  const out: string[] = [];
+  try {
+    for (const rel of new Bun.Glob(rest.join("/")).scanSync({ cwd: prefix, dot: true, onlyFiles: false, followSymlinks: false })) {
+      if (out.length >= MAX_MATCHES) {
+        warn(`sandbox: Read deny rule ${glob} matches more than ${MAX_MATCHES} paths; only the first ${MAX_MATCHES} are hidden inside the sandbox`);
+        break;
+      }
+      out.push(join(prefix, rel));
+    }
+  } catch {
+    // The prefix folder does not exist: nothing to hide.
+  }
+  return out;
+}

@@ -1,0 +1,59 @@
+/**
+ * The sandbox's network, in -p through the real program: nothing leaves the namespace except through
+ * our filtering proxy (reached by our own executable as the in-namespace bridge). `curl` to a
+ * loopback HTTP server by a name on `network.allowedDomains` (or a `WebFetch(domain:…)` allow rule)
+ * gets its page; by a name on no list, or on `deniedDomains`, it gets the proxy's refusal; a
+ * direct connection that ignores the proxy variables gets nowhere. A repository's allowedDomains and
+ * allow rules need the folder's trust (the tests trust it); without trust they are held, and refused.
+ */
+import { afterAll, describe, expect, test } from "bun:test";
+import { reply, toolUse } from "../../support/model-server.ts";
+import { sandboxRuns } from "../../support/sandbox.ts";
+import { place, projectSettings, resultsOf, runPrint, trust } from "./settings-support.ts";
+
+const runs = sandboxRuns("the sandbox network tests");
+const page = Bun.serve({ hostname: "127.0.0.1", port: 0, fetch: () => new Response("PAGE-FROM-HOST\n") });
+afterAll(() => page.stop(true));
+const bash = (command: string) => reply(toolUse("Bash", { command }));
+const contentOf = (run: Awaited<ReturnType<typeof runPrint>>, n: number) => String(resultsOf(run, n)[0]?.content ?? "");
+const curl = (host: string) => `curl -sS -m 20 http://${host}:${page.port}/`;
+
+describe.skipIf(!runs)("the sandbox's network", () => {
+  test("allowedDomains lets curl through the proxy; a name on no list and a direct connection get nowhere", async () => {
+    const p = place();
+    projectSettings(p, { sandbox: { enabled: true, network: { allowedDomains: ["localhost"] } } });
+    trust(p);
+    const run = await runPrint(p, [
+      bash(curl("localhost")),
+      bash(`${curl("127.0.0.1")}; echo "exit=$?"`),
+      bash(`curl -sS -m 5 --noproxy '*' http://127.0.0.1:${page.port}/; echo "exit=$?"`),
+    ]);
+    expect(contentOf(run, 0)).toBe("PAGE-FROM-HOST");
+    expect(contentOf(run, 1)).toContain("the sandbox refused 127.0.0.1: not among its allowed domains");
+    expect(contentOf(run, 1)).not.toContain("PAGE-FROM-HOST");
+    expect(contentOf(run, 2)).not.toContain("PAGE-FROM-HOST");
+    expect(contentOf(run, 2)).toMatch(/exit=[1-9]/);
+  });
+
+  test("a WebFetch(domain:…) allow rule opens a domain; deniedDomains closes it, whatever the allow list says", async () => {
+    const p = place();
+    projectSettings(p, { sandbox: { enabled: true, network: { deniedDomains: ["127.0.0.1"], allowedDomains: ["*"] } }, permissions: { allow: [] } });
+    const q = place();
+    projectSettings(q, { sandbox: { enabled: true }, permissions: { allow: ["WebFetch(domain:localhost)"] } });
+    trust(p);
+    trust(q);
+    const denied = await runPrint(p, [bash(curl("127.0.0.1")), bash(curl("localhost"))]);
+    expect(contentOf(denied, 0)).toContain("the sandbox refused 127.0.0.1");
+    expect(contentOf(denied, 1)).toBe("PAGE-FROM-HOST");
+    const viaRule = await runPrint(q, [bash(curl("localhost"))]);
+    expect(contentOf(viaRule, 0)).toBe("PAGE-FROM-HOST");
+  });
+
+  test("an untrusted repository's allowedDomains are held: one line, and the domain is refused", async () => {
+    const p = place();
+    projectSettings(p, { sandbox: { enabled: true, network: { allowedDomains: ["localhost"] } } });
+    const run = await runPrint(p, [bash(curl("localhost"))]);
+    expect(run.stderr).toContain("Ignoring 1 sandbox.network.allowedDomains entry from .claude/settings.json: this workspace has not been trusted.");
+    expect(contentOf(run, 0)).toContain("the sandbox refused localhost");
+  });
+});
