@@ -143,7 +143,7 @@ export class Terminal {
 
   /** True while the prompt waits for input and nothing is typed: a background notice may go to the model now. */
   get idleAndEmpty(): boolean {
-    return this.reader !== undefined && !this.busyInterrupt && this.editor.text === "" && !this.questions.current;
+    return this.reader !== undefined && !this.busyInterrupt && this.editor.text === "" && !this.questions.current && !this.picker;
   }
 
   /** Ends the pending readLine with "" (nothing typed), so the session can run a background notice's turn. */
