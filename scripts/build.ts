@@ -13,7 +13,9 @@ export const ROOT = resolve(import.meta.dir, "..");
 /** The `bun build` flags of every agent executable, without entry, target and --outfile. */
 // --splitting (ESM chunks, each loaded at its first import) lets a run load only the code it uses:
 // `--version` starts as fast as a program that only prints a version (bench: release figure).
-export const BUILD_FLAGS: readonly string[] = ["--compile", "--minify", "--splitting", "--format=esm", "--bytecode"];
+// unpdf/pdfjs stays out of the bundle: lib/files/pdf.ts embeds pdf.js as a file and hands it to unpdf,
+// whose own import of it is then never reached.
+export const BUILD_FLAGS: readonly string[] = ["--compile", "--minify", "--splitting", "--format=esm", "--bytecode", "--external", "unpdf/pdfjs"];
 
 export interface BuildStamp {
   /** Short commit, with "-dirty" when the tree had changes, or "unknown" outside a git checkout. */

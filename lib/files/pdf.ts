@@ -4,7 +4,12 @@
  * of its pages, extracted with unpdf (loaded only then), with a note saying why. An encrypted or
  * corrupt file is refused with one line. Page counts come from the file's page objects, and from
  * unpdf when those are compressed out of sight.
+ * pdf.js (unpdf's build of it, 1.6 MB) is embedded as a plain file and imported from its path when
+ * a PDF is first read: bundled as a module it would also be compiled to bytecode, and the
+ * executable would grow past its size limit for code most runs never load.
  */
+// @ts-expect-error: Bun gives a file imported `with { type: "file" }` its path (inside the executable once compiled).
+import pdfjsFile from "../../node_modules/unpdf/dist/pdfjs.mjs" with { type: "file" };
 
 export type DocumentBlock = { type: "document"; source: { type: "base64"; media_type: "application/pdf"; data: string } };
 type TextBlock = { type: "text"; text: string };
@@ -80,7 +85,7 @@ export async function pdfRangeText(bytes: Buffer, range: { first: number; last: 
 /** The text of every page, each under a `--- page N ---` line, cut at MAX_PDF_TEXT_CHARS. @throws PdfError */
 export async function pdfText(bytes: Buffer, first = 1, last = Number.POSITIVE_INFINITY): Promise<string> {
   const pdf = await openPdf(bytes);
-  const { extractText } = await import("unpdf");
+  const { extractText } = await unpdf();
   let pages: string[];
   try {
     pages = (await extractText(pdf, { mergePages: false })).text as string[];
@@ -101,8 +106,18 @@ export async function pdfText(bytes: Buffer, first = 1, last = Number.POSITIVE_I
   return out.join("\n\n");
 }
 
+let pdfjsDefined: Promise<void> | undefined;
+
+/** unpdf with pdf.js imported from the embedded file (never from its own import of "unpdf/pdfjs"). */
+async function unpdf(): Promise<typeof import("unpdf")> {
+  const mod = await import("unpdf");
+  pdfjsDefined ??= mod.definePDFJSModule(() => import(pdfjsFile as string));
+  await pdfjsDefined;
+  return mod;
+}
+
 async function openPdf(bytes: Buffer) {
-  const { getDocumentProxy } = await import("unpdf");
+  const { getDocumentProxy } = await unpdf();
   try {
     // verbosity 0: pdf.js would otherwise print its warnings on stdout.
     return await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
