@@ -19,6 +19,8 @@ export interface OptIn {
   env?: string;
   /** It needs a person (a plan's approval, questions): never offered in -p, whatever asks. */
   interactiveOnly?: boolean;
+  /** Tools that come together: asking for one by name asks for every tool of its group. */
+  group?: string;
 }
 
 /** The tools this round adds, by name: offered in -p only when asked for. */
@@ -35,6 +37,9 @@ export const OPT_IN: Readonly<Record<string, OptIn>> = {
   TaskList: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
   TaskUpdate: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
   TodoWrite: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
+  // Background work (agent/background): with TaskStop offered, Bash takes its form with run_in_background.
+  TaskStop: { env: "AGENT_BACKGROUND_TASKS", group: "background" },
+  Monitor: { env: "AGENT_BACKGROUND_TASKS", group: "background" },
 };
 
 /** Older names a flag may use for a tool: Claude Code's init and older transcripts call the Agent tool `Task`. */
@@ -75,6 +80,14 @@ export function toolsFlagNames(tools: string | undefined): Set<string> | undefin
 export function asksFor(tool: string, ctx: OfferContext, optIn: OptIn | undefined = OPT_IN[tool]): boolean {
   if (ctx.mode !== "print") return true;
   if (optIn?.interactiveOnly) return false;
+  if (optIn?.group) {
+    const group = Object.keys(OPT_IN).filter((name) => OPT_IN[name]!.group === optIn.group);
+    return group.some((name) => asksByName(name, ctx, OPT_IN[name]));
+  }
+  return asksByName(tool, ctx, optIn);
+}
+
+function asksByName(tool: string, ctx: OfferContext, optIn: OptIn | undefined): boolean {
   if (toolsFlagNames(ctx.tools)?.has(tool)) return true;
   if (ctx.flagged?.has(tool)) return true;
   if (optIn?.env && truthy(ctx.env[optIn.env])) return true;

@@ -111,20 +111,25 @@ export class ToolGate {
       hook = out.permission;
     }
     const mode = agentMode(permissions.mode(), agent);
+    // A tool that runs a shell command (Monitor) is judged as the Bash call of that command.
+    const judged = tool.asBash ? { tool: { ...tool, name: "Bash" }, input: { command: input.command } } : { tool, input };
     // Plan mode's read-only classifier reads Bash through the shell grammar too.
-    if (tool.name === "Bash" && (mode === "plan" || settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
-    await permissions.prepare?.(tool);
-    const route = this.opts.route(tool.name);
-    const match = settings?.rules.decide(tool.name, input, route, this.opts.shellCwd?.());
+    if (judged.tool.name === "Bash" && (mode === "plan" || settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
+    await permissions.prepare?.(judged.tool);
+    const route = this.opts.route(judged.tool.name);
+    const match = settings?.rules.decide(judged.tool.name, judged.input, route, this.opts.shellCwd?.());
     const verdict = decide({
-      tool,
-      input,
+      tool: judged.tool,
+      input: judged.input,
       hook,
       rule: match && { behavior: match.behavior, path: match.rule.path !== undefined },
-      flagAllows: permissions.flagAllows(tool, input),
+      flagAllows: permissions.flagAllows(judged.tool, judged.input),
       mode,
-      plan: mode === "plan" ? planCheck(tool, input, { mcp: route !== undefined, cwd: this.opts.cwd ?? process.cwd(), planFile: planFilePath() }) : undefined,
-      sandbox: this.opts.sandbox?.(tool.name, input),
+      plan:
+        mode === "plan"
+          ? planCheck(judged.tool, judged.input, { mcp: route !== undefined, cwd: this.opts.cwd ?? process.cwd(), planFile: planFilePath() })
+          : undefined,
+      sandbox: this.opts.sandbox?.(judged.tool.name, judged.input),
     });
     const updated = input === given ? {} : { updatedInput: input };
     if (verdict.behavior === "allow") return input === given ? true : { behavior: "allow", ...updated };

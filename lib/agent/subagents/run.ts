@@ -34,6 +34,16 @@ export interface SubagentDeps extends ToolMatch, InlineContext {
   recordUsage(model: string, usage: Usage | undefined): void;
   /** Settles when every configured server has connected or failed: a subagent waits for them, as a turn does. */
   ready(): Promise<void>;
+  /**
+   * Runs `run` as a background task (agent/background), when this run has background work: its
+   * id and output file; undefined without it (the agent then runs in the foreground).
+   */
+  startInBackground?(o: {
+    agentId: string;
+    description: string;
+    toolUseId?: string;
+    run(signal: AbortSignal): Promise<{ content: string; isError?: boolean }>;
+  }): { id: string; outputFile: string } | undefined;
 }
 
 export interface SubagentCall {
@@ -55,9 +65,8 @@ function systemPrompt(def: AgentDefinition, cwd: string): string {
 }
 
 /** Runs one subagent to its report. Never throws: failures are error results. */
-export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: LoopOptions, deps: SubagentDeps): Promise<ToolOutput> {
+export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: LoopOptions, deps: SubagentDeps, agentId = newAgentId()): Promise<ToolOutput> {
   const started = performance.now();
-  const agentId = newAgentId();
   const depth = (parent.depth ?? 0) + 1;
   const picked = resolveSubagentModel(call.model ?? call.def.model, parent.model.model);
   if ("error" in picked) return { isError: true, content: `Agent "${call.def.name}": ${picked.error}` };

@@ -54,6 +54,7 @@ export class Terminal {
     interrupted: () => this.opts.style.dim("(interrupted)"),
   });
   private notice: string | undefined;
+  private tasksLine: string | undefined;
   private busyInterrupt: (() => void) | undefined;
   private onLeave: (() => void) | undefined;
   private status: string | undefined;
@@ -64,6 +65,7 @@ export class Terminal {
   private hint: string | undefined;
   private hintTimer: Timer | undefined;
   private lastCtrlC = -Infinity;
+  private lastEsc = -Infinity;
   private closed = false;
   private readonly onResize = () => this.area.resized();
 
@@ -131,6 +133,22 @@ export class Terminal {
           this.redraw();
         }),
     );
+  }
+
+  /** A line under the status saying how many background tasks run; undefined hides it. */
+  setTasksLine(line: string | undefined): void {
+    this.tasksLine = line;
+    this.redraw();
+  }
+
+  /** True while the prompt waits for input and nothing is typed: a background notice may go to the model now. */
+  get idleAndEmpty(): boolean {
+    return this.reader !== undefined && !this.busyInterrupt && this.editor.text === "" && !this.questions.current;
+  }
+
+  /** Ends the pending readLine with "" (nothing typed), so the session can run a background notice's turn. */
+  wakeReader(): void {
+    if (this.idleAndEmpty) this.settleReader("");
   }
 
   /** A line under the status (MCP servers still connecting); undefined hides it. */
@@ -217,7 +235,15 @@ export class Terminal {
     }
     switch (key.kind) {
       case "escape":
-        this.interrupt();
+        // Esc twice on an empty input opens /rewind (Claude Code's key).
+        if (!this.busyInterrupt && this.reader && !this.editor.text && performance.now() - this.lastEsc < DOUBLE_PRESS_MS) {
+          this.lastEsc = -Infinity;
+          this.echo("/rewind");
+          this.settleReader("/rewind");
+        } else {
+          this.lastEsc = performance.now();
+          this.interrupt();
+        }
         break;
       case "enter": {
         const line = this.editor.enter();
@@ -337,7 +363,7 @@ export class Terminal {
       return;
     }
     // While a question shows, the status goes under it: what it printed (a form field's label) stays next to its input row.
-    const status = [this.status, this.notice].filter((l) => l !== undefined);
+    const status = [this.status, this.notice, this.tasksLine].filter((l) => l !== undefined);
     if (!q) lines.push(...status);
     // The permission mode, with the status lines just above the prompt (the prompt stays the last row).
     const mode = q ? undefined : this.opts.modeLine?.();

@@ -26,6 +26,7 @@ import { REPL_BUILTINS, runBuiltin, type ReplState } from "./commands.ts";
 import { subagentView } from "./subagent-view.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn } from "../../agent/turn.ts";
+import type { ContentBlock } from "../../agent/messages.ts";
 
 /** The abort reason of a turn the user interrupted with Ctrl-C. */
 class TurnInterrupted extends Error {
@@ -73,7 +74,7 @@ export class TurnRunner {
   }
 
   /** Handles one submitted line; "exit" when the user asked to leave. Never throws. */
-  async run(line: string): Promise<"exit" | undefined> {
+  async run(line: string | ContentBlock[]): Promise<"exit" | undefined> {
     const { runtime, state, term, style } = this;
     const cwd = runtime.opts.cwd;
     const status = new TurnStatus((l) => term.setStatus(l), style);
@@ -111,6 +112,7 @@ export class TurnRunner {
           builtins: REPL_BUILTINS,
           builtinsWithoutServers: REPL_BUILTINS,
           debug: this.args.debug,
+          checkpoints: state.checkpoints,
         },
         {
           input: line,
@@ -166,6 +168,7 @@ export class TurnRunner {
       switch (outcome.kind) {
         case "builtin": {
           status.stop();
+          if (outcome.name === "rewind") return void (await (await import("./rewind.ts")).rewindDialog(state, term, style, cwd));
           const out = await runBuiltin(outcome.name, outcome.args, runtime, state, controller.signal);
           if (out === "exit") return "exit";
           term.print(out);

@@ -85,10 +85,12 @@ describe("this round's tools are registered with the one rule", () => {
       "Agent",
       "AskUserQuestion",
       "ExitPlanMode",
+      "Monitor",
       "NotebookEdit",
       "TaskCreate",
       "TaskGet",
       "TaskList",
+      "TaskStop",
       "TaskUpdate",
       "TodoWrite",
       "WebFetch",
@@ -116,5 +118,16 @@ describe("this round's tools are registered with the one rule", () => {
     expect(real({ allowedTools: ["TaskCreate"] })).toEqual(["Read", "TaskCreate"]);
     expect(real({ tools: "Read,TaskList" })).toEqual(["Read", "TaskList"]);
     expect(real({ mode: "session" })).toEqual(["Read", "TaskCreate", "TaskList"]);
+  });
+
+  test("TaskStop and Monitor come together: AGENT_BACKGROUND_TASKS, or either named by a flag or rule", () => {
+    const real = (over: Partial<OfferContext>) => offeredTools([{ name: "Bash" }, { name: "TaskStop" }, { name: "Monitor" }], ctx(over)).map((t) => t.name);
+    expect(real({})).toEqual(["Bash"]);
+    expect(real({ env: { AGENT_BACKGROUND_TASKS: "1" } })).toEqual(["Bash", "TaskStop", "Monitor"]);
+    expect(real({ env: { AGENT_BACKGROUND_TASKS: "0" } })).toEqual(["Bash"]);
+    expect(real({ allowedTools: ["TaskStop"] })).toEqual(["Bash", "TaskStop", "Monitor"]);
+    expect(real({ tools: "Bash,Monitor" })).toEqual(["Bash", "Monitor"]);
+    expect(real({ rules: [{ text: "Monitor", behavior: "allow", scope: "user" }] })).toEqual(["Bash"]);
+    expect(real({ mode: "session" })).toEqual(["Bash", "TaskStop", "Monitor"]);
   });
 });
