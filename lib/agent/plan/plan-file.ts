@@ -31,11 +31,16 @@ export function planFilePath(env: Record<string, string | undefined> = process.e
   return join(plansDir(env), `${planSlug()}.md`);
 }
 
-/** Why the plan file may not be written where it is (a symbolic link, or a linked plans folder); undefined when it may. */
+/**
+ * Why the plan file may not be written where it is (a symbolic link, a linked plans folder, or a
+ * hard link, whose other name Write would change too, since it writes in place); undefined when it may.
+ */
 export function planFileLinkProblem(path: string): string | undefined {
   for (const p of [join(path, ".."), path]) {
     try {
-      if (lstatSync(p).isSymbolicLink()) return `${p} is a symbolic link; plan mode writes the plan only to a regular file`;
+      const stats = lstatSync(p);
+      if (stats.isSymbolicLink()) return `${p} is a symbolic link; plan mode writes the plan only to a regular file`;
+      if (p === path && stats.isFile() && stats.nlink > 1) return `${p} has other hard links; plan mode writes the plan only to a file of its own`;
     } catch {
       // Missing: Write creates it.
     }

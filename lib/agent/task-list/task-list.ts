@@ -23,7 +23,8 @@ let sessionOf: () => string = (() => {
   const id = crypto.randomUUID();
   return () => id;
 })();
-let todos: Todo[] = [];
+/** TodoWrite's list, with the session it belongs to (a new conversation starts with none). */
+let todos: { session: string; list: Todo[] } = { session: "", list: [] };
 const listeners = new Set<(items: TaskItem[]) => void>();
 
 /** The conversation whose task list the tools use (Run.begin); its session id may change (/clear). */
@@ -51,7 +52,10 @@ export function todoWriteInstead(env: Record<string, string | undefined> = proce
 
 /** The items now: the Task tools' files (unreadable ones left out), or TodoWrite's list. */
 export function taskItems(): TaskItem[] {
-  if (todoWriteInstead()) return todos.map((t) => ({ subject: t.content, status: t.status, activeForm: t.activeForm }));
+  if (todoWriteInstead()) {
+    const list = todos.session === sessionOf() ? todos.list : [];
+    return list.map((t) => ({ subject: t.content, status: t.status, activeForm: t.activeForm }));
+  }
   try {
     return taskStore()
       .list()
@@ -61,7 +65,8 @@ export function taskItems(): TaskItem[] {
   }
 }
 
-function changed(): void {
+/** Tells the listeners the list may have changed (a tool changed it, or the conversation is a new one: /clear). */
+export function taskListChanged(): void {
   if (!listeners.size) return;
   const items = taskItems();
   for (const fn of listeners) fn(items);
@@ -72,9 +77,9 @@ export function taskTools(): Tool[] {
   if (todoWriteInstead())
     return [
       todoWriteTool((list) => {
-        todos = list;
-        changed();
+        todos = { session: sessionOf(), list };
+        taskListChanged();
       }),
     ];
-  return taskListTools(taskStore, changed);
+  return taskListTools(taskStore, taskListChanged);
 }

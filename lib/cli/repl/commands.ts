@@ -20,6 +20,7 @@ import { describeAgents } from "../../agent/subagents/describe.ts";
 import type { FileCheckpoints } from "../../agent/checkpoints/tracker.ts";
 import type { SessionMode } from "./planning/mode-cycle.ts";
 import { planCommand } from "./planning/plan-commands.ts";
+import { taskListChanged } from "../../agent/task-list/task-list.ts";
 import { describeStatus } from "./status.ts";
 import { tasksCommand } from "./background.ts";
 
@@ -84,6 +85,8 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
       state.tools = new ToolState(state.tools.projectDir);
       // Later background tasks write to the new session's tasks folder; running ones go on.
       runtime.backgroundWork?.registry.useSession(runtime.opts.cwd, state.conversation.sessionId);
+      // The new session's task list (empty) replaces the one drawn under the conversation.
+      taskListChanged();
       return "Conversation cleared.\n";
     case "cost":
       return `${describeUsage(runtime.meter)}\n`;

@@ -100,8 +100,8 @@ export class TaskStore {
   write(task: Task): void {
     const file = this.file(task.id);
     const temp = `${file}.${process.pid}.tmp`;
-    // Two-space JSON without a final newline, as Claude Code writes it.
-    writeFileSync(temp, JSON.stringify(task, null, 2), { mode: 0o600 });
+    // Two-space JSON without a final newline, its keys in Claude Code's order.
+    writeFileSync(temp, JSON.stringify(ordered(task), null, 2), { mode: 0o600 });
     renameSync(temp, file);
   }
 
@@ -136,6 +136,17 @@ export class TaskStore {
       .filter((id): id is string => id !== undefined)
       .sort((a, b) => Number(a) - Number(b));
   }
+}
+
+/** The order Claude Code writes a task's keys in; keys it does not know follow. */
+const KEY_ORDER = ["id", "subject", "description", "activeForm", "owner", "status", "blocks", "blockedBy", "metadata"];
+
+function ordered(task: Task): Record<string, unknown> {
+  const source = task as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const key of KEY_ORDER) if (source[key] !== undefined) out[key] = source[key];
+  for (const [key, value] of Object.entries(source)) if (!(key in out) && value !== undefined) out[key] = value;
+  return out;
 }
 
 function readOr(file: string, fallback: string): string {

@@ -159,10 +159,12 @@ export function taskListTools(store: () => TaskStore, changed: () => void = () =
         const link = (add: unknown, own: "blocks" | "blockedBy", theirs: "blocks" | "blockedBy") => {
           for (const other of (add as string[] | undefined) ?? []) {
             if (other === task.id || task[own].includes(other)) continue;
+            // An id with no task links nothing, yet the field counts as updated, as in Claude Code.
             const them = s.get(other);
-            if (!them) continue;
-            task[own].push(other);
-            if (!them[theirs].includes(task.id)) s.write({ ...them, [theirs]: [...them[theirs], task.id] });
+            if (them) {
+              task[own].push(other);
+              if (!them[theirs].includes(task.id)) s.write({ ...them, [theirs]: [...them[theirs], task.id] });
+            }
             if (!fields.includes(own)) fields.push(own);
           }
         };
@@ -177,8 +179,8 @@ export function taskListTools(store: () => TaskStore, changed: () => void = () =
           task.metadata = merged;
           fields.push("metadata");
         }
-        if (!fields.length) return `Task #${task.id} unchanged`;
-        s.write(task);
+        // Nothing changed: Claude Code's text still, with its empty list.
+        if (fields.length) s.write(task);
         return `Updated task #${task.id} ${fields.join(", ")}`;
       });
       changed();

@@ -5,7 +5,7 @@
  * not offered. One test per class, so a failure names the class.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, linkSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type Block, type ModelServer, type RecordedRequest, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { fixtureServer, runAgent, tempDir } from "../../support/run.ts";
@@ -154,6 +154,21 @@ describe("-p --permission-mode plan", () => {
     });
     refusedInPlanMode(o);
     expect(JSON.stringify(o.result.content)).toContain("symbolic link");
+    expect(readFileSync(target, "utf8")).toBe("untouched");
+  });
+
+  test("a plan file path that is a hard link to another file is refused, and that file is untouched", async () => {
+    let target = "";
+    const o = await planRun((req, dir) => {
+      const plan = planFileOf(req);
+      target = join(dir, "target.txt");
+      writeFileSync(target, "untouched");
+      mkdirSync(join(plan, ".."), { recursive: true });
+      linkSync(target, plan);
+      return toolUse("Write", { file_path: plan, content: "overwritten" });
+    });
+    refusedInPlanMode(o);
+    expect(JSON.stringify(o.result.content)).toContain("hard links");
     expect(readFileSync(target, "utf8")).toBe("untouched");
   });
 

@@ -26,6 +26,16 @@ const script = (): Step[] => [
   reply(toolUse("TaskUpdate", { taskId: "3", status: "deleted" }, "toolu_b1")),
   // The highest id was deleted: the next one is still new.
   reply(toolUse("TaskCreate", { subject: "Again", description: "once more" }, "toolu_b2")),
+  // Every field at once, a status already set, an id that is not a number, a link to an unknown task.
+  reply(
+    toolUse("TaskUpdate", { taskId: "1", owner: "me", metadata: { k: null, j: "x" }, subject: "A2", description: "a2", activeForm: "Doing A" }, "toolu_c1"),
+  ),
+  reply(toolUse("TaskUpdate", { taskId: "4", addBlockedBy: ["1"], status: "completed" }, "toolu_c2")),
+  reply(toolUse("TaskUpdate", { taskId: "1", status: "in_progress" }, "toolu_c3")),
+  reply(toolUse("TaskList", {}, "toolu_c4")),
+  reply(toolUse("TaskGet", { taskId: "4" }, "toolu_c5")),
+  reply(toolUse("TaskGet", { taskId: "abc" }, "toolu_c6")),
+  reply(toolUse("TaskUpdate", { taskId: "4", addBlocks: ["7"] }, "toolu_c7")),
   reply(text("done")),
 ];
 
@@ -61,7 +71,7 @@ async function side(program: "claude" | "agent") {
 
 describe.skipIf(!existsSync(CLAUDE))("the task list side by side with Claude Code", () => {
   test(
-    "the same results and the same files for create, update with links, list, get, an unknown id and a delete",
+    "the same results and the same files: creates, links, every field, list, get, unknown ids, deletes",
     async () => {
       const cc = await side("claude");
       const ours = await side("agent");

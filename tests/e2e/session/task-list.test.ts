@@ -38,4 +38,24 @@ describe("the task list in the session", () => {
     },
     TEST_TIMEOUT_MS,
   );
+
+  test(
+    "/clear starts a new task list: the old one is no longer drawn; /todos lists the current one",
+    async () => {
+      const { term } = await startAgent([
+        reply(toolUse("TaskCreate", { subject: "Old task", description: "d", activeForm: "Doing old" })),
+        reply(toolUse("TaskUpdate", { taskId: "1", status: "in_progress" })),
+        reply(text("on it")),
+      ]);
+      await submit(term, "start");
+      await term.waitFor((s) => s.includes("▶ Doing old") && atPrompt(s));
+      await submit(term, "/todos");
+      await term.waitFor("▶ #1 Doing old");
+      await submit(term, "/clear");
+      await term.waitFor((s) => s.includes("Conversation cleared.") && !s.includes("  ▶ Doing old") && atPrompt(s));
+      await submit(term, "/todos");
+      await term.waitFor("No tasks yet.");
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
