@@ -33,6 +33,7 @@ import { backgroundFigure } from "./fig-background.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
 import { toolsListFigure } from "./fig-tools-list.ts";
 import { versusFigure } from "./fig-versus.ts";
+import { checkpointsFigure } from "./fig-checkpoints.ts";
 import type { BenchContext, Figure } from "./figure.ts";
 import { describeLoad, describeMachine, describeRevision } from "./machine.ts";
 import { naRow, oneLine, type Row } from "./measure.ts";
@@ -58,6 +59,7 @@ const FIGURES: Record<string, Figure> = {
   subagents: subagentsFigure,
   web: webFigure,
   versus: versusFigure,
+  checkpoints: checkpointsFigure,
   release: releaseFigure,
   program: programFigure,
   "tools-list": toolsListFigure,

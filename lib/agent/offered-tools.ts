@@ -17,10 +17,10 @@
 export interface OptIn {
   /** A variable of the process environment that asks for it (set, and not empty, 0, false or no). */
   env?: string;
-  /** Tools that come together: asking for one by name asks for every tool of its group. */
-  group?: string;
   /** It needs a person (a plan's approval, questions): never offered in -p, whatever asks. */
   interactiveOnly?: boolean;
+  /** Tools that come together: asking for one by name asks for every tool of its group. */
+  group?: string;
 }
 
 /** The tools this round adds, by name: offered in -p only when asked for. */
@@ -29,9 +29,6 @@ export const OPT_IN: Readonly<Record<string, OptIn>> = {
   WebSearch: { env: "AGENT_WEB_TOOLS" },
   NotebookEdit: {},
   Agent: { env: "AGENT_SUBAGENTS" },
-  // Background work (agent/background): with TaskStop offered, Bash takes its form with run_in_background.
-  TaskStop: { env: "AGENT_BACKGROUND_TASKS", group: "background" },
-  Monitor: { env: "AGENT_BACKGROUND_TASKS", group: "background" },
   // Plan mode, the task list and questions (Claude Code's switch for its todo tools).
   ExitPlanMode: { interactiveOnly: true },
   AskUserQuestion: { interactiveOnly: true },
@@ -40,6 +37,9 @@ export const OPT_IN: Readonly<Record<string, OptIn>> = {
   TaskList: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
   TaskUpdate: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
   TodoWrite: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
+  // Background work (agent/background): with TaskStop offered, Bash takes its form with run_in_background.
+  TaskStop: { env: "AGENT_BACKGROUND_TASKS", group: "background" },
+  Monitor: { env: "AGENT_BACKGROUND_TASKS", group: "background" },
 };
 
 /** Older names a flag may use for a tool: Claude Code's init and older transcripts call the Agent tool `Task`. */

@@ -59,7 +59,7 @@ export class Run {
     readonly settings: SettingsHooks | undefined,
     private readonly opts: RunOpenOptions,
     /** The process environment as the run started, before settings `env` was applied. */
-    private readonly launchEnv: Readonly<Record<string, string | undefined>>,
+    readonly launchEnv: Readonly<Record<string, string | undefined>>,
   ) {
     // Whichever way the run ends (a signal, Ctrl-C twice, EOF), SessionEnd runs once.
     if (settings) onShutdown(() => this.sessionEnd());

@@ -68,6 +68,8 @@ export const bashTool: Tool = {
     if (command.trim() === "") throw new ToolError("command is empty");
     const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
     const state = ctx.toolState;
+    // Checkpoints: the work tree is recorded before a turn's first command (agent/checkpoints/git-tree.ts).
+    ctx.fileChange?.beforeShell?.(state?.shellCwd ?? ctx.cwd);
     const sandbox = ctx.sandbox?.(args); // the OS sandbox this call runs in, if any (lib/sandbox)
     if (!state) return formatResult(await runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal, sandbox }), timeoutMs);
     const { cwd, note } = state.shellDirectory();
@@ -92,6 +94,7 @@ export type StartInBackground = (req: {
   cwd: string;
   timeoutMs: number;
   callId?: string;
+  /** The OS sandbox the command runs in, as a foreground call would (lib/sandbox). */
   sandbox?: CommandSandbox;
 }) => string;
 
@@ -134,8 +137,7 @@ export function bashToolWithBackground(start: StartInBackground): Tool {
       if (args.command.trim() === "") throw new ToolError("command is empty");
       const cwd = ctx.toolState?.shellDirectory().cwd ?? ctx.cwd;
       const timeoutMs = args.timeout ?? DEFAULT_BACKGROUND_TIMEOUT_MS;
-      // The same OS sandbox as a foreground call with this input (lib/sandbox).
-      const sandbox = ctx.sandbox?.(args);
+      const sandbox = ctx.sandbox?.(input);
       return { content: start({ command: args.command, description: args.description, cwd, timeoutMs, callId: ctx.callId, sandbox }) };
     },
   };

@@ -36,6 +36,19 @@ export interface SearchExclusions {
   covers(path: string): boolean;
 }
 
+/**
+ * Called around every change a built-in tool makes to a file (Edit, Write, NotebookEdit), so the
+ * file can be kept as it was first (checkpoints). Neither call throws.
+ */
+export interface FileChangeHook {
+  /** `path` (absolute) is about to change. */
+  before(path: string): void;
+  /** `path` now holds `bytes`. */
+  after(path: string, bytes: Uint8Array): void;
+  /** A shell command is about to run in `cwd` (Bash): what it may change is recorded first. */
+  beforeShell?(cwd: string): void;
+}
+
 /** Per-call context: the working directory every relative path resolves against, and cancellation. */
 export interface ToolContext {
   cwd: string;
@@ -52,6 +65,8 @@ export interface ToolContext {
   callId?: string;
   /** Paths the run's Read rules deny: Grep and Glob leave them out of the search itself. */
   excluded?: SearchExclusions;
+  /** Checkpoints of files before they change; absent when they are off. */
+  fileChange?: FileChangeHook;
   /**
    * Present when a person can be asked (the session, a host that answers `can_use_tool`): asks once
    * more about this call, for `reason` found while it runs (WebFetch's private address). Absent

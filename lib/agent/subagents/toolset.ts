@@ -16,7 +16,7 @@ import type { AgentDefinition } from "./types.ts";
 export const MAX_DEPTH = 2;
 
 export const AGENT_TOOL = "Agent";
-/** Tools a subagent never gets: the --json-schema tool, ExitPlanMode, AskUserQuestion, and background work's TaskStop and Monitor. */
+/** Tools a subagent never gets: the --json-schema tool, ExitPlanMode, AskUserQuestion, and background work's. */
 const PARENT_ONLY = new Set(["StructuredOutput", "ExitPlanMode", "AskUserQuestion", "TaskStop", "Monitor"]);
 /** Claude Code's older name for the Agent tool (its init event and older transcripts). */
 export const AGENT_TOOL_ALIAS = "Task";
@@ -40,8 +40,8 @@ function ruleOf(entry: string): string {
  */
 export function subagentTools(def: AgentDefinition, parentTools: readonly Tool[], depth: number, m: ToolMatch, extra: readonly Tool[] = []): Tool[] {
   const named = (t: Tool, list: readonly string[]) => list.some((e) => m.matches(t.name, ruleOf(e)));
-  // The plan's approval and questions to the user are the main conversation's; so is background work (its notices go there):
-  // a subagent gets Bash's first form and no TaskStop or Monitor.
+  // The plan's approval and questions to the user are the main conversation's, and so is background
+  // work (its notices go there): a subagent gets Bash's first form and no TaskStop or Monitor.
   let tools = parentTools.filter((t) => !PARENT_ONLY.has(t.name)).map((t) => (t.name === "Bash" && t.inputSchema.properties?.run_in_background ? bashTool : t));
   if (def.tools) tools = tools.filter((t) => named(t, def.tools!));
   const limitTo = def.mcpServers?.names;

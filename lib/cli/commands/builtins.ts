@@ -87,6 +87,7 @@ export function helpText(runtime: AgentRuntime, interactive: boolean): string {
       "  /permissions  the settings' permission rules, each with its file",
       "  /hooks  the settings' hooks, each with its file",
       "  /agents the agent types the Agent tool can start, with their origin and tools",
+      "  /rewind go back to an earlier message: code, conversation or both (also Esc twice)",
       "  /plan   turn plan mode on (read and plan, no edits), or show where the plan is",
       "  /todos  the model's task list",
       "  /status the model, the working directory, servers, and whether Bash runs in the sandbox",

@@ -42,6 +42,8 @@ Options:
   --session-id <uuid>           the id of the new conversation
   --fork-session                with --continue/--resume: go on in a new session, leaving the old one as it was
   --no-session-persistence      save nothing of this conversation
+  --rewind-files <message id>   with -p --resume <id>: put the files the agent changed back as they were at that user message
+  --rewind-overwrite            with --rewind-files: go on even over files changed since by someone other than the agent
   --no-cache                    send no prompt-caching breakpoints (also DISABLE_PROMPT_CACHING=1)
   --input-format <fmt>          text (default) or stream-json: JSON messages on stdin (the Agent SDK's host protocol)
   --permission-mode <mode>      default, acceptEdits, bypassPermissions, dontAsk or plan (read and plan only; print mode runs every tool without it)
@@ -97,6 +99,10 @@ export interface CliArgs {
   sessionId?: string;
   forkSession: boolean;
   persistSession: boolean;
+  /** `--rewind-files <user message id>`: a standalone rewind of the resumed session's files (-p). */
+  rewindFiles?: string;
+  /** `--rewind-overwrite`: the rewind goes on over files the user changed since. */
+  rewindOverwrite: boolean;
   inputFormat: "text" | "stream-json";
   permissionMode?: PermissionModeFlag;
   /** `--permission-prompt-tool stdio`: permission questions go to the host as can_use_tool. */
@@ -168,6 +174,8 @@ const options = {
   "session-id": { type: "string" },
   "fork-session": { type: "boolean" },
   "no-session-persistence": { type: "boolean" },
+  "rewind-files": { type: "string" },
+  "rewind-overwrite": { type: "boolean" },
   "input-format": { type: "string" },
   "permission-mode": { type: "string" },
   "permission-prompt-tool": { type: "string" },
@@ -214,6 +222,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     throw new UsageError(`--permission-prompt-tool: only "stdio" is supported (got "${promptTool}")`);
   }
   if (promptTool !== undefined && inputFormat !== "stream-json") throw new UsageError("--permission-prompt-tool stdio needs --input-format stream-json");
+  if (values["rewind-files"] !== undefined && !values.print)
+    throw new UsageError("--rewind-files works with -p (agent -p --resume <session id> --rewind-files <message id>)");
   const list = (...keys: string[]) => keys.flatMap((k) => ((values[k] as string[] | undefined) ?? []).flatMap(splitRuleList));
   return {
     print: Boolean(values.print),
@@ -242,6 +252,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     sessionId: values["session-id"] as string | undefined,
     forkSession: Boolean(values["fork-session"]),
     persistSession: !values["no-session-persistence"],
+    rewindFiles: values["rewind-files"] as string | undefined,
+    rewindOverwrite: Boolean(values["rewind-overwrite"]),
     inputFormat,
     permissionMode: mode as PermissionModeFlag | undefined,
     permissionPromptStdio: promptTool === "stdio",

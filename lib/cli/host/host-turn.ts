@@ -32,6 +32,8 @@ import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
 /** A `user` line of stdin (the SDK's `SDKUserMessage`). */
 export interface UserLine {
   type: "user";
+  /** The SDK's id for the message: its checkpoint's name (`rewindFiles(uuid)`). */
+  uuid?: string;
   message?: { role?: string; content?: unknown };
 }
 
@@ -91,9 +93,11 @@ export async function runHostTurn(
         maxTurns: args.maxTurns,
         debug: args.debug,
         outputSchema: args.outputSchema,
+        checkpoints: state.checkpoints,
       },
       {
         input: userInput(line.message?.content),
+        messageId: typeof line.uuid === "string" && line.uuid ? line.uuid : undefined,
         interrupt: controller.signal,
         permissions: hostPermissions(state, channel, controller.signal),
         events: {

@@ -20,8 +20,9 @@ import type { ServerConfig } from "../../mcp/config/load.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { AsyncQueue } from "../../shared/queue.ts";
 import { ToolState } from "../../tools/tool-state.ts";
-import { forwardTaskEvents, nextInput } from "./background.ts";
+import { runCheckpoints } from "../../agent/checkpoints/open.ts";
 import { hostDomainQuestion } from "./domain-question.ts";
+import { forwardTaskEvents, nextInput } from "./background.ts";
 
 const stderr = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -164,6 +165,7 @@ export async function runHost(args: CliArgs): Promise<number> {
         : (args.permissionMode ?? (run.settings?.defaultMode === "plan" ? "plan" : args.permissionPromptStdio ? "default" : undefined)),
       current: undefined,
       tools: new ToolState(runtime.opts.cwd),
+      checkpoints: await runCheckpoints(false, run, stderr),
     };
     if (initialize)
       channel.respond(initialize.request_id, { response: { ...initializeResponse(state), ...(delivered.length ? { mcp_servers_applied: true } : {}) } });

@@ -30,8 +30,9 @@ import { SessionMode } from "./planning/mode-cycle.ts";
 import { onTaskListChange } from "../../agent/task-list/task-list.ts";
 import { taskListLines } from "../ui/task-list-view.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
-import { confirmExit, followTasks, noticeTurn } from "./background.ts";
+import { runCheckpoints } from "../../agent/checkpoints/open.ts";
 import { domainQuestion } from "./domain-question.ts";
+import { confirmExit, followTasks, noticeTurn } from "./background.ts";
 
 /**
  * Runs the session until the user leaves. Returns 0 after a normal exit (servers shut down),
@@ -114,7 +115,13 @@ export async function runRepl(args: CliArgs): Promise<number> {
   log = (line) => term.print(line);
   progress.attach({ setNotice: (line) => term.setNotice(line), print: (text) => term.print(text) });
   run.begin(runtime);
-  const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd), modes };
+  const state: ReplState = {
+    conversation: session.conversation,
+    session,
+    tools: new ToolState(cwd),
+    modes,
+    checkpoints: await runCheckpoints(true, run, (line) => term.print(ourColoursOnly(line))),
+  };
   const resumedTurns = state.conversation.turns;
   if (resumedTurns) {
     term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));

@@ -65,6 +65,7 @@ export class Terminal {
   private hint: string | undefined;
   private hintTimer: Timer | undefined;
   private lastCtrlC = -Infinity;
+  private lastEsc = -Infinity;
   private closed = false;
   private readonly onResize = () => this.area.resized();
 
@@ -106,22 +107,6 @@ export class Terminal {
     return this.questions.dialog(run, signal);
   }
 
-  /** A line under the status saying how many background tasks run; undefined hides it. */
-  setTasksLine(line: string | undefined): void {
-    this.tasksLine = line;
-    this.redraw();
-  }
-
-  /** True while the prompt waits for input and nothing is typed: a background notice may go to the model now. */
-  get idleAndEmpty(): boolean {
-    return this.reader !== undefined && !this.busyInterrupt && this.editor.text === "" && !this.questions.current && !this.picker;
-  }
-
-  /** Ends the pending readLine with "" (nothing typed), so the session can run a background notice's turn. */
-  wakeReader(): void {
-    if (this.idleAndEmpty) this.settleReader("");
-  }
-
   /**
    * Runs a picker on the question row, held as a dialog is (other askers wait): keys go to
    * `picker.key` until it returns a result, and its lines are drawn in place of the prompt. Null
@@ -148,6 +133,22 @@ export class Terminal {
           this.redraw();
         }),
     );
+  }
+
+  /** A line under the status saying how many background tasks run; undefined hides it. */
+  setTasksLine(line: string | undefined): void {
+    this.tasksLine = line;
+    this.redraw();
+  }
+
+  /** True while the prompt waits for input and nothing is typed: a background notice may go to the model now. */
+  get idleAndEmpty(): boolean {
+    return this.reader !== undefined && !this.busyInterrupt && this.editor.text === "" && !this.questions.current && !this.picker;
+  }
+
+  /** Ends the pending readLine with "" (nothing typed), so the session can run a background notice's turn. */
+  wakeReader(): void {
+    if (this.idleAndEmpty) this.settleReader("");
   }
 
   /** A line under the status (MCP servers still connecting); undefined hides it. */
@@ -234,7 +235,15 @@ export class Terminal {
     }
     switch (key.kind) {
       case "escape":
-        this.interrupt();
+        // Esc twice on an empty input opens /rewind (Claude Code's key).
+        if (!this.busyInterrupt && this.reader && !this.editor.text && performance.now() - this.lastEsc < DOUBLE_PRESS_MS) {
+          this.lastEsc = -Infinity;
+          this.echo("/rewind");
+          this.settleReader("/rewind");
+        } else {
+          this.lastEsc = performance.now();
+          this.interrupt();
+        }
         break;
       case "enter": {
         const line = this.editor.enter();

@@ -112,6 +112,7 @@ export class TurnRunner {
           builtins: REPL_BUILTINS,
           builtinsWithoutServers: REPL_BUILTINS,
           debug: this.args.debug,
+          checkpoints: state.checkpoints,
         },
         {
           input: line,
@@ -167,6 +168,7 @@ export class TurnRunner {
       switch (outcome.kind) {
         case "builtin": {
           status.stop();
+          if (outcome.name === "rewind") return void (await (await import("./rewind.ts")).rewindDialog(state, term, style, cwd));
           const out = await runBuiltin(outcome.name, outcome.args, runtime, state, controller.signal);
           if (out === "exit") return "exit";
           term.print(out);
