@@ -1,14 +1,17 @@
 /**
  * Background work in the interactive session, through a terminal (in process, and tmux) and real processes:
  * the status line counts running tasks, a finished task's notice becomes a turn once the prompt is
- * idle, `/tasks` lists and stops, and `/exit` with a task running asks first, then leaves nothing.
+ * idle, `/tasks` lists and stops, `/exit` with a task running asks first, then leaves nothing, and
+ * after Ctrl-D with a task running the resumed session names it as not having survived.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, text, toolUse } from "../../support/model-server.ts";
+import { reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { TMUX } from "../../support/tmux.ts";
-import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
+import { PtySession } from "../../support/pty-term.ts";
+import { PROGRAM, tempDir } from "../../support/run.ts";
+import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS, terminalEnv } from "../../support/repl.ts";
 import { until } from "../../support/wait.ts";
 
 afterEach(stopAgent);
@@ -94,6 +97,46 @@ describe("background work in the session", () => {
       await term.keys("Enter");
       expect(await term.waitForExit()).toBe(0);
       expect(pgrep(`${marker}b`)).toBe("");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "Ctrl-D with a task running stops it; the resumed session names it as not having survived",
+    async () => {
+      const dir = tempDir();
+      const config = tempDir("agent-config-");
+      const home = tempDir("agent-home-");
+      const marker = `bgresume${process.pid}`;
+      const model = startModelServer([
+        reply(toolUse("Bash", { command: `exec -a ${marker} sleep 300`, run_in_background: true, description: "left behind" })),
+        reply(text("left it running")),
+      ]);
+      const start = (args: string[]) =>
+        PtySession.start({
+          command: [PROGRAM, ...args],
+          cwd: dir,
+          env: { ...terminalEnv(home, model.url), CLAUDE_CONFIG_DIR: config },
+          width: 160,
+          height: 40,
+        });
+      let term = await start(ARGS);
+      try {
+        await term.waitFor(atPrompt);
+        await submit(term, "start it");
+        await term.waitFor((s) => s.includes("left it running") && atPrompt(s));
+        const id = (await term.screen()).match(/ID: (b[a-z0-9]{8})\./)![1]!;
+        await until(() => pgrep(marker) !== "");
+        await term.keys("C-d");
+        expect(await term.waitForExit()).toBe(0);
+        expect(pgrep(marker)).toBe("");
+        await term.kill();
+        term = await start(["-c"]);
+        await term.waitFor(`Background tasks of the earlier run did not survive it (they were stopped when it ended): ${id}`);
+      } finally {
+        await term.kill();
+        model.stop();
+      }
     },
     TEST_TIMEOUT_MS,
   );
