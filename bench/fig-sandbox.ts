@@ -14,6 +14,7 @@ import { guarded, medianOrFailure, ms, naRow, ratio, type Row, series, verdict }
 
 const RUNS = 30;
 const HANDSHAKES = 10;
+const TURNAROUNDS = 5;
 const TARGET = "≤ 1.5× bare bwrap";
 
 export async function sandboxFigure(ctx: BenchContext): Promise<FigureResult> {
@@ -81,12 +82,13 @@ export async function sandboxFigure(ctx: BenchContext): Promise<FigureResult> {
     compare(names[2]!, medianOrFailure(samples.toolSandboxed, failures.toolSandboxed), medianOrFailure(samples.tool, failures.tool), "reported"),
   ];
   rows.push(await handshakeRow(names[3]!, project, plain));
+  rows.push(...(await turnaroundRows(product)));
   await proxy.close();
   temp.remove();
   return {
     rows,
     notes: [
-      "Sandbox: the sandboxed side is `Sandbox.wrap` (the plan, the masks of the missing protected paths made and removed) and its bwrap, for a project holding `.git/hooks`; the bare side is `bwrap` with the same namespaces and `--ro-bind / /`, both running `bash -c true`. With the bridge, both sides start our executable as the in-namespace bridge and wait for it to listen. The Bash tool's row adds its own shell wrapper, directory file and output pipe on both sides. Claude Code's sandboxed Bash call is not measured here.",
+      "Sandbox: the sandboxed side is `Sandbox.wrap` (the plan, the masks of the missing protected paths made and removed) and its bwrap, for a project holding `.git/hooks`; the bare side is `bwrap` with the same namespaces and `--ro-bind / /`, both running `bash -c true`. With the bridge, both sides start our executable as the in-namespace bridge and wait for it to listen. The Bash tool's row adds its own shell wrapper, directory file and output pipe on both sides. Against Claude Code: a `-p` run's Bash `true`, from the model's tool_use reply to the request carrying its result, in each program with the project's sandbox on (and `autoAllowBashIfSandboxed`) and off (an allow rule).",
     ],
   };
 }
@@ -125,4 +127,38 @@ async function handshakeRow(figure: string, project: string, sandbox: { wrap: im
     target: "reported",
     result: `+${ms(a.value - b.value)}`,
   };
+}
+
+/** A -p Bash call's turn-around, sandboxed and not, in our executable and in Claude Code's where it runs here. */
+async function turnaroundRows(product: string | undefined): Promise<Row[]> {
+  const { bashTurnaround, haveClaude } = await import("./sandbox-turnaround.ts");
+  const figure = (who: string) => `sandbox: a -p Bash call's turn-around (\`true\`), ${who}, sandboxed against not (median of ${TURNAROUNDS})`;
+  if (!product) return [naRow(figure("ours"), "reported", "the product is not built")];
+  const failures: Record<string, string> = {};
+  const claude = haveClaude();
+  const s = await series(TURNAROUNDS, {
+    ours: guarded("ours", failures, () => bashTurnaround(product, false, true)),
+    oursBare: guarded("oursBare", failures, () => bashTurnaround(product, false, false)),
+    claude: guarded(
+      "claude",
+      failures,
+      claude ? () => bashTurnaround(product, true, true) : async () => Promise.reject(new Error("Claude Code's executable or socat is missing")),
+    ),
+    claudeBare: guarded("claudeBare", failures, claude ? () => bashTurnaround(product, true, false) : async () => NaN),
+  });
+  const row = (who: string, a: string, b: string): Row => {
+    const value = medianOrFailure(s[a as keyof typeof s], failures[a]);
+    const base = medianOrFailure(s[b as keyof typeof s], failures[b]);
+    if ("failure" in value) return naRow(figure(who), "reported", value.failure);
+    if ("failure" in base) return naRow(figure(who), "reported", base.failure);
+    return {
+      figure: figure(who),
+      value: ms(value.value),
+      baseline: ms(base.value),
+      ratio: ratio(value.value, base.value),
+      target: "reported",
+      result: `+${ms(value.value - base.value)}`,
+    };
+  };
+  return [row("ours", "ours", "oursBare"), row("Claude Code", "claude", "claudeBare")];
 }

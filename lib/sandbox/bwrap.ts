@@ -49,7 +49,9 @@ export function bwrapPlan(policy: SandboxPolicy, opts: BwrapOptions): BwrapPlan 
   const placeholders: Placeholder[] = [];
 
   // Read-only inside the writable paths: what exists is bound onto itself read-only, what does not is masked.
-  const readOnly = [...projectProtected(policy.projectDir, opts), ...policy.denyWrite.map((path) => ({ path, folder: false }))];
+  // In the other writable folders (allowWrite), the protected names that exist stay read-only too (a home's .bashrc).
+  const elsewhere = policy.allowWrite.filter((dir) => opts.kind(dir) === "dir").flatMap((dir) => protectedPaths(dir).filter((p) => opts.kind(p) !== "missing"));
+  const readOnly = [...projectProtected(policy.projectDir, opts), ...[...policy.denyWrite, ...elsewhere].map((path) => ({ path, folder: false }))];
   for (const { path, folder } of uniqueBy(readOnly)) {
     if (!isWritable(path)) continue;
     const kind = opts.kind(path);

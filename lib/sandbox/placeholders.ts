@@ -7,12 +7,22 @@
 import { closeSync, mkdirSync, openSync, readdirSync, rmdirSync, statSync, unlinkSync } from "node:fs";
 import type { Placeholder } from "./bwrap.ts";
 
-const inUse = new Map<string, number>();
+const inUse = new Map<string, Placeholder>();
+const counts = new Map<string, number>();
+let exitHook = false;
 
 /** Marks `placeholders` as used by one call; the returned function ends that use. */
 export function holdPlaceholders(placeholders: Placeholder[]): () => void {
+  if (!exitHook) {
+    exitHook = true;
+    // However this process ends short of SIGKILL, no empty mask is left in the project.
+    process.on("exit", () => {
+      for (const p of inUse.values()) removeIfEmpty(p);
+    });
+  }
   for (const p of placeholders) {
-    inUse.set(p.path, (inUse.get(p.path) ?? 0) + 1);
+    counts.set(p.path, (counts.get(p.path) ?? 0) + 1);
+    inUse.set(p.path, p);
     make(p);
   }
   let released = false;
@@ -20,11 +30,12 @@ export function holdPlaceholders(placeholders: Placeholder[]): () => void {
     if (released) return;
     released = true;
     for (const p of placeholders) {
-      const left = (inUse.get(p.path) ?? 1) - 1;
+      const left = (counts.get(p.path) ?? 1) - 1;
       if (left > 0) {
-        inUse.set(p.path, left);
+        counts.set(p.path, left);
         continue;
       }
+      counts.delete(p.path);
       inUse.delete(p.path);
       removeIfEmpty(p);
     }
@@ -33,7 +44,7 @@ export function holdPlaceholders(placeholders: Placeholder[]): () => void {
 
 /** True while some call holds a placeholder at `path` (bwrap.ts then sees it as existing but must still mask it). */
 export function isPlaceholder(path: string): boolean {
-  return inUse.has(path);
+  return counts.has(path);
 }
 
 /** Makes the mount point if it is still missing; a failure is left to bwrap, which then makes it or says why. */

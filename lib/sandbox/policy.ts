@@ -35,10 +35,13 @@ export interface ProxyNetwork {
 
 /**
  * Files inside a writable project that would let a sandboxed command change what runs outside it
- * later: the agent's own settings, MCP servers, git hooks and config, direnv and shell start-up files.
+ * later: the agent's own settings, MCP servers, git hooks and config, direnv and shell start-up
+ * files, and (as Claude Code also masks them) the editors' folders, whose tasks may run on opening.
  */
 export const PROTECTED_NAMES = [
   ".claude",
+  ".vscode",
+  ".idea",
   ".mcp.json",
   ".gitmodules",
   ".envrc",
@@ -55,7 +58,7 @@ export const PROTECTED_NAMES = [
 ] as const;
 
 /** Folders among the protected names (a missing one is masked as an empty read-only folder, not a file). */
-export const PROTECTED_FOLDERS: ReadonlySet<string> = new Set([".claude", ".git/hooks"]);
+export const PROTECTED_FOLDERS: ReadonlySet<string> = new Set([".claude", ".vscode", ".idea", ".git/hooks"]);
 
 /**
  * The protected paths of `dir` (absolute): PROTECTED_NAMES, then `.git/hooks` and `.git/config`,

@@ -94,7 +94,6 @@ export type StartInBackground = (req: {
   cwd: string;
   timeoutMs: number;
   callId?: string;
-  /** The OS sandbox the command runs in, as a foreground call would (lib/sandbox). */
   sandbox?: CommandSandbox;
 }) => string;
 
@@ -137,7 +136,8 @@ export function bashToolWithBackground(start: StartInBackground): Tool {
       if (args.command.trim() === "") throw new ToolError("command is empty");
       const cwd = ctx.toolState?.shellDirectory().cwd ?? ctx.cwd;
       const timeoutMs = args.timeout ?? DEFAULT_BACKGROUND_TIMEOUT_MS;
-      const sandbox = ctx.sandbox?.(input);
+      // The same OS sandbox as a foreground call with this input (lib/sandbox).
+      const sandbox = ctx.sandbox?.(args);
       return { content: start({ command: args.command, description: args.description, cwd, timeoutMs, callId: ctx.callId, sandbox }) };
     },
   };

@@ -13,15 +13,7 @@ export const DEFAULT_MONITOR_MS = 300_000;
 export const MAX_MONITOR_MS = 1_800_000;
 
 /** What starts the watch (lib/agent/background): the text the model reads back (task id, deadline). */
-export type StartMonitor = (req: {
-  command: string;
-  description: string;
-  cwd: string;
-  timeoutMs: number;
-  callId?: string;
-  /** The OS sandbox the command runs in, as the Bash call of that command would (lib/sandbox). */
-  sandbox?: CommandSandbox;
-}) => string;
+export type StartMonitor = (req: { command: string; description: string; cwd: string; timeoutMs: number; callId?: string; sandbox?: CommandSandbox }) => string;
 
 const INPUT = toolInput({
   description: { type: "string", required: true, description: "What you are watching, in a few words (shown with each notice)" },
@@ -53,7 +45,7 @@ export function monitorTool(start: StartMonitor): Tool {
       const args = INPUT.parse(input);
       if (!args.command?.trim()) throw new ToolError('Invalid input: "command" is required');
       const cwd = ctx.toolState?.shellDirectory().cwd ?? ctx.cwd;
-      // Judged as the Bash call of its command, and run in the sandbox that call would run in.
+      // Run as the Bash call of its command would be: in the same OS sandbox (lib/sandbox).
       const sandbox = ctx.sandbox?.({ command: args.command });
       return { content: start({ command: args.command, description: args.description, cwd, timeoutMs: args.timeout_ms, callId: ctx.callId, sandbox }) };
     },

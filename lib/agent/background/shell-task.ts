@@ -41,10 +41,10 @@ export interface ShellStart {
   timeoutMs: number;
   /** The cap of the output file (bytes); tests lower it. */
   maxBytes?: number;
+  /** The OS sandbox it runs in, as a foreground Bash call with the same input would (lib/sandbox). */
+  sandbox?: CommandSandbox;
   /** Each complete output line as it comes (a Monitor's events); without it, output only goes to the file. */
   onLine?: (line: string) => void;
-  /** The OS sandbox it runs in (lib/sandbox); absent: outside, as Bash without one. */
-  sandbox?: CommandSandbox;
 }
 
 /** @throws Error when the output file cannot be created or the shell cannot start. */
@@ -52,10 +52,9 @@ export function startShell(o: ShellStart): ShellTask {
   const fd = openSync(o.outputFile, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   let proc: Bun.Subprocess<"ignore", "pipe", "ignore">;
   let argv = ["bash", "-c", 'exec 2>&1; eval "$1"', "bash", o.command];
-  // The OS sandbox's placeholders are held until the shell is gone.
-  let unsandbox = () => {};
-  if (o.sandbox) ({ argv, release: unsandbox } = o.sandbox.wrap(argv, { cwd: o.cwd, files: [] }));
+  let release = () => {};
   try {
+    if (o.sandbox) ({ argv, release } = o.sandbox.wrap(argv, { cwd: o.cwd }));
     proc = Bun.spawn(argv, {
       cwd: o.cwd,
       env: { ...process.env, ...NON_INTERACTIVE_ENV },
@@ -65,11 +64,11 @@ export function startShell(o: ShellStart): ShellTask {
       detached: true,
     });
   } catch (err) {
-    unsandbox();
+    release();
     closeSync(fd);
     throw new Error(`cannot run the command in ${o.cwd}: ${(err as Error).message}`);
   }
-  const release = trackGroup(proc.pid);
+  const untrack = trackGroup(proc.pid);
   const reader = proc.stdout.getReader();
   const pump = copyCapped(reader, fd, o.maxBytes ?? MAX_OUTPUT_FILE_BYTES, o.onLine && lineSplitter(o.onLine));
   let why: "killed" | "stopped" | undefined;
@@ -91,8 +90,8 @@ export function startShell(o: ShellStart): ShellTask {
     await Promise.race([pump, Bun.sleep(DRAIN_MS)]);
     await reader.cancel().catch(() => {});
     await pump;
+    untrack();
     release();
-    unsandbox();
     // The file's last line, as Claude Code writes it: how the command ended.
     const last = why ? "[killed]" : proc.exitCode !== null ? `[exited with code ${proc.exitCode}]` : undefined;
     try {

@@ -39,14 +39,19 @@ function git(
 ): { ok: boolean; out: Buffer; err: string } {
   const clean: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("GIT_")) clean[k] = v;
-  const r = Bun.spawnSync(["git", ...safe, ...args], {
-    cwd,
-    env: { ...clean, GIT_TERMINAL_PROMPT: "0", GIT_CONFIG_NOSYSTEM: clean.GIT_CONFIG_NOSYSTEM ?? "", ...env },
-    stdin: input === undefined ? "ignore" : Buffer.from(input),
-    stdout: "pipe",
-    stderr: "pipe",
-  });
-  return { ok: r.exitCode === 0, out: r.stdout, err: r.stderr.toString().trim().split("\n")[0] ?? "" };
+  try {
+    const r = Bun.spawnSync(["git", ...safe, ...args], {
+      cwd,
+      env: { ...clean, GIT_TERMINAL_PROMPT: "0", ...env },
+      stdin: input === undefined ? "ignore" : Buffer.from(input),
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    return { ok: r.exitCode === 0, out: r.stdout, err: r.stderr.toString().trim().split("\n")[0] ?? "" };
+  } catch (err) {
+    // No git at all, or the folder is gone: the snapshot says so; the Bash call goes on.
+    return { ok: false, out: Buffer.alloc(0), err: (err as Error).message };
+  }
 }
 
 /** Work trees found, by folder: where a repository lives does not move within a run. */

@@ -41,7 +41,13 @@ export class FileCheckpoints {
     before: (path) => this.before(path),
     after: (path, bytes) => this.after(path, bytes),
     beforeShell: (cwd) => {
-      if (this.current && !this.current.tree) this.setTree(snapshotTree(cwd, this.opts.store.gitDir, this.opts.debug));
+      if (!this.current || this.current.tree) return;
+      try {
+        this.setTree(snapshotTree(cwd, this.opts.store.gitDir, this.opts.debug));
+      } catch (err) {
+        // A checkpoint never stops the command: the turn's rewind says Bash's changes were not recorded.
+        this.setTree({ root: cwd, skipped: `the snapshot failed (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})` });
+      }
     },
   };
 

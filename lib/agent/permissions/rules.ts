@@ -184,6 +184,11 @@ export class PermissionRules {
     return this.deny.filter((r) => r.tool === "Read" && r.path).map((r) => r.path!.glob);
   }
 
+  /** The absolute globs of the Edit rules with `behavior` (the OS sandbox's extra read-only or writable paths). */
+  editGlobs(behavior: "allow" | "deny"): string[] {
+    return (behavior === "allow" ? this.allow : this.deny).filter((r) => r.tool === "Edit" && r.path).map((r) => r.path!.glob);
+  }
+
   /** The deny rule covering a read of `path` (an `@file` mention), if any. */
   readDenied(path: string): Rule | undefined {
     const paths = candidatePaths(path, this.ctx.cwd, this.ctx.home);

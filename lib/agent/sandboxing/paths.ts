@@ -1,7 +1,8 @@
 /**
  * The sandbox's paths from the settings: `filesystem.*` entries resolved as Claude Code's sandbox
  * paths are (`//x` and `/x` absolute, `~/x` the home, anything else from the file's own folder),
- * and the Read deny rules' globs as the concrete paths bubblewrap can hide.
+ * the Read and Edit deny rules' globs as the concrete paths bubblewrap can hide or keep read-only,
+ * and the Edit allow rules' folders as more writable paths (Claude Code merges both ways too).
  */
 import { isAbsolute, join, resolve } from "node:path";
 
@@ -45,4 +46,20 @@ export function deniedPaths(glob: string, warn: (line: string) => void): string[
     // The prefix folder does not exist: nothing to hide.
   }
   return out;
+}
+
+/**
+ * The folders or files an Edit allow glob opens for writing: its fixed prefix, only when the rest
+ * is `**` or nothing (a pattern in the middle opens nothing: an allow never widens by guess).
+ */
+export function allowedPaths(glob: string): string[] {
+  const parts = glob.split("/");
+  const fixed: string[] = [];
+  for (const part of parts) {
+    if (GLOB_CHARS.test(part)) break;
+    fixed.push(part);
+  }
+  const rest = parts.slice(fixed.length).filter(Boolean);
+  const prefix = fixed.join("/");
+  return prefix && (rest.length === 0 || (rest.length === 1 && rest[0] === "**")) ? [prefix] : [];
 }

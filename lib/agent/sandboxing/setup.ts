@@ -14,7 +14,8 @@ import { Sandbox, sandboxTempDir } from "../../sandbox/sandbox.ts";
 import { type SandboxPolicy, within } from "../../sandbox/policy.ts";
 import type { SettingsHooks } from "../policy/turn-hooks.ts";
 import { onShutdown } from "../lifecycle.ts";
-import { deniedPaths, sandboxPath } from "./paths.ts";
+import { allowedPaths, deniedPaths, sandboxPath } from "./paths.ts";
+import { nestedProtected } from "../../sandbox/nested.ts";
 import { RunSandbox } from "./run-sandbox.ts";
 import { loadBashGrammar } from "../permissions/bash/grammar.ts";
 import { type ServerSandboxFor, sandboxesServers, serverKeys, serverSandboxes } from "./mcp-servers.ts";
@@ -64,7 +65,9 @@ export async function setupSandbox(settings: SettingsHooks | undefined, opts: Sa
     opts.warn(`sandbox: denyRead ${p} would hide the project itself; ignored`);
     return false;
   });
-  const denyWrite = s.denyWrite.map(path);
+  // Protected names in subfolders (a nested repository's hooks, a subfolder's .claude/), found once now.
+  const rules = settings!.settings.rules;
+  const denyWrite = [...s.denyWrite.map(path), ...rules.editGlobs("deny").flatMap((g) => deniedPaths(g, opts.warn)), ...nestedProtected(opts.cwd)];
   const servers = sandboxesServers(keys)
     ? await serverSandboxes(
         { ...keys, deniedDomains: s.deniedDomains },
@@ -77,7 +80,7 @@ export async function setupSandbox(settings: SettingsHooks | undefined, opts: Sa
   const policy: SandboxPolicy = {
     projectDir: opts.cwd,
     tempDir: temp.path,
-    allowWrite: s.allowWrite.map(path),
+    allowWrite: [...s.allowWrite.map(path), ...rules.editGlobs("allow").flatMap(allowedPaths)],
     denyWrite,
     denyRead,
     allowRead: s.allowRead.map(path),

@@ -10,6 +10,8 @@ import { ModelError } from "../../agent/model.ts";
 import { InputError } from "../../agent/input/input.ts";
 import { flagsAllow, type ModePermissions } from "../../agent/policy/gate.ts";
 import type { Tool } from "../../tools/tool.ts";
+import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/modes.ts";
+import { questionsProblem } from "../../tools/ask-user/ask-user-question.ts";
 import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
 import type { HostChannel } from "./channel.ts";
 import { slashCommands, TurnInterrupted, type HostState } from "./control.ts";
@@ -167,9 +169,14 @@ export function hostPermissions(state: HostState, channel: HostChannel, signal: 
     flagRules: () => [...args.allowedTools, ...runtime.skillRules()],
     ask: args.permissionPromptStdio
       ? async (tool, input, call, _message, about) => {
-          const answer = await askHost(channel, signal, tool, input, call, about?.agent?.id, about?.reason);
-          // The host approved the plan: plan mode ends (the host may set another mode with set_permission_mode).
-          if (tool.name === "ExitPlanMode" && answer !== false && (answer === true || answer.behavior === "allow") && state.mode === "plan")
+          // Questions that break AskUserQuestion's schema never reach the host: one error result instead.
+          const malformed = tool.name === "AskUserQuestion" ? questionsProblem(input) : undefined;
+          if (malformed) return { behavior: "deny", message: `<tool_use_error>${malformed}</tool_use_error>` };
+          let chosen: PermissionMode | undefined;
+          const answer = await askHost(channel, signal, tool, input, call, about?.agent?.id, about?.reason, (mode) => (chosen = mode));
+          // The SDK's `updatedPermissions: [{type: "setMode"}]` sets the mode; a plan approved without one ends plan mode in default.
+          if (chosen) state.mode = chosen;
+          else if (tool.name === "ExitPlanMode" && answer !== false && (answer === true || answer.behavior === "allow") && state.mode === "plan")
             state.mode = "default";
           return answer;
         }
@@ -186,6 +193,7 @@ async function askHost(
   call: { id: string },
   agentId?: string,
   reason?: string,
+  setMode?: (mode: PermissionMode) => void,
 ): Promise<PermissionDecision> {
   // A subagent's call names the agent (the SDK hands it to canUseTool as agentID).
   const answer = await channel.request(
@@ -201,6 +209,8 @@ async function askHost(
     signal,
   );
   if (answer.behavior === "allow") {
+    for (const u of Array.isArray(answer.updatedPermissions) ? (answer.updatedPermissions as { type?: unknown; mode?: unknown }[]) : [])
+      if (u?.type === "setMode" && PERMISSION_MODES.includes(u.mode as PermissionMode)) setMode?.(u.mode as PermissionMode);
     const updated = answer.updatedInput;
     return { behavior: "allow", updatedInput: updated && typeof updated === "object" ? (updated as Record<string, unknown>) : undefined };
   }

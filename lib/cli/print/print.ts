@@ -19,15 +19,15 @@ import { StartupStatus } from "../ui/startup-status.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
-import { MaxTurnsError } from "../../agent/loop.ts";
 import { skillGate } from "../../agent/policy/skill-permission.ts";
 import { isStartError, Run, startExitCode } from "../run.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
-import { runCheckpoints } from "../../agent/checkpoints/open.ts";
-import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
-import type { ContentBlock } from "../../agent/messages.ts";
+import { MaxTurnsError } from "../../agent/loop.ts";
+import type { TurnInput, TurnMode } from "../../agent/turn.ts";
 import { waitForBackground } from "./background-wait.ts";
 import { taskEvents } from "../../agent/background/stream-events.ts";
+import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
+import { runCheckpoints } from "../../agent/checkpoints/open.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 
@@ -121,72 +121,75 @@ export async function runPrint(args: CliArgs): Promise<number> {
       run.begin(s);
       writer.sessionId = conversation.sessionId;
     };
-    const toolState = new ToolState(cwd);
-    const checkpoints = await runCheckpoints(false, run, stderr);
-    s.backgroundWork?.registry.useSession(cwd, conversation.sessionId);
-    const turn = (input: string | ContentBlock[], maxTurns: number | undefined) =>
-      runTurn(
-        {
-          runtime: s,
-          conversation,
-          toolState,
-          builtins: PRINT_BUILTINS,
-          maxTurns,
-          debug: args.debug,
-          outputSchema: args.outputSchema,
-          checkpoints,
-        },
-        {
-          input,
-          interrupt: neverInterrupted,
-          // The mode comes from --permission-mode alone (never a settings defaultMode), and nobody is
-          // asked: what needs permission is refused. Without the flag, everything runs.
-          permissions: {
-            mode: () => args.permissionMode,
-            flagAllows: (tool, input) => flagsAllow(s, args.allowedTools, tool, input),
-            flagRules: () => [...args.allowedTools, ...s.skillRules()],
-          },
-          events: {
-            line: stderr,
-            onUserMessage: init,
-            onAssistant: (reply) => {
-              turns++;
-              writer.assistant(reply);
-            },
-            onToolResults: (m) => writer.user(m),
-            onSubagent: (e) => writer.subagent(e),
-            onCompact: (info) => {
-              stderr(describeCompaction(info));
-              writer.compact(info);
-            },
-            // Progress is for a person watching a terminal; scripts and pipes never see it.
-            onToolProgress: process.stderr.isTTY ? (call, message) => stderr(`${call.name}: ${message}`) : undefined,
-          },
-        },
-      );
+    // Background work (background-wait.ts): the first turn's mode and input serve each notice turn too.
     const registry = s.backgroundWork?.registry;
+    registry?.useSession(cwd, conversation.sessionId);
     // stream-json: each task's task_started, task_updated and task_notification, as Claude Code's -p prints them.
     if (registry && args.outputFormat === "stream-json") {
       registry.listen((e) => {
         for (const event of taskEvents(e, conversation.sessionId)) writer.system(event);
       });
     }
-    let outcome = await turn(prompt, args.maxTurns);
-    // Background work: each notice is a further turn (background-wait.ts); --max-turns counts them.
+    let first: [TurnMode, TurnInput] | undefined;
+    const firstTurn = (mode: TurnMode, input: TurnInput) => {
+      first = [mode, input];
+      return runTurn(mode, input);
+    };
+    let outcome = await firstTurn(
+      {
+        runtime: s,
+        conversation,
+        toolState: new ToolState(cwd),
+        builtins: PRINT_BUILTINS,
+        maxTurns: args.maxTurns,
+        debug: args.debug,
+        outputSchema: args.outputSchema,
+        checkpoints: await runCheckpoints(false, run, stderr),
+      },
+      {
+        input: prompt,
+        interrupt: neverInterrupted,
+        // The mode comes from --permission-mode alone (never a settings defaultMode), and nobody is
+        // asked: what needs permission is refused. Without the flag, everything runs.
+        permissions: {
+          mode: () => args.permissionMode,
+          flagAllows: (tool, input) => flagsAllow(s, args.allowedTools, tool, input),
+          flagRules: () => [...args.allowedTools, ...s.skillRules()],
+        },
+        events: {
+          line: stderr,
+          onUserMessage: init,
+          onAssistant: (reply) => {
+            turns++;
+            writer.assistant(reply);
+          },
+          onToolResults: (m) => writer.user(m),
+          onSubagent: (e) => writer.subagent(e),
+          onCompact: (info) => {
+            stderr(describeCompaction(info));
+            writer.compact(info);
+          },
+          // Progress is for a person watching a terminal; scripts and pipes never see it.
+          onToolProgress: process.stderr.isTTY ? (call, message) => stderr(`${call.name}: ${message}`) : undefined,
+        },
+      },
+    );
     // stream-json marks the result of a turn a notice started, as Claude Code does.
     let byNotice = false;
     const noticeFinish = (r: Result) => finish(byNotice && args.outputFormat === "stream-json" ? { ...r, origin: { kind: "task-notification" } } : r);
-    if (registry) {
+    if (registry && first) {
+      const [mode, input] = first;
       outcome = await waitForBackground(outcome, {
         registry,
+        // --max-turns is the run's: a notice turn gets what the earlier turns left, and a stop names the flag's value.
         turn: async (text) => {
           byNotice = true;
           const max = args.maxTurns;
-          if (max === undefined) return turn([{ type: "text", text }], undefined);
-          // The limit is the run's: a notice turn gets what the earlier turns left, and a stop names the flag's value.
+          const next = { ...input, input: [{ type: "text" as const, text }] };
+          if (max === undefined) return runTurn(mode, next);
           const spent = { numTurns: 0, usage: zeroUsage(), costUsd: 0, apiMs: 0, denials: [] };
           const o =
-            max - turns > 0 ? await turn([{ type: "text", text }], max - turns) : { kind: "max_turns" as const, ...spent, error: new MaxTurnsError(max) };
+            max - turns > 0 ? await runTurn({ ...mode, maxTurns: max - turns }, next) : { kind: "max_turns" as const, ...spent, error: new MaxTurnsError(max) };
           return o.kind === "max_turns" ? { ...o, error: new MaxTurnsError(max) } : o;
         },
         between: (o) => {

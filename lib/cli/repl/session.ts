@@ -54,6 +54,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
   }
   if (resume === null) return 0;
   let askDomain: ((host: string) => Promise<boolean>) | undefined;
+  let modes: SessionMode | undefined;
   const run = await Run.open(args, {
     cwd,
     // Settings warnings quote a repository's files: only colour codes reach the terminal.
@@ -63,7 +64,8 @@ export async function runRepl(args: CliArgs): Promise<number> {
     consent: (pending) => askSettingsTrust(pending),
     // The sandbox's proxy asks about an unlisted domain once the terminal exists; before that it is refused.
     askDomain: (host) => askDomain?.(host) ?? Promise.resolve(false),
-    permissionMode: (settings) => sessionMode(args, settings),
+    // Hooks read the mode as it is now: Shift+Tab, /plan and an approved plan change it.
+    permissionMode: (settings) => modes?.current ?? sessionMode(args, settings),
     endReason: "prompt_input_exit",
   });
   if (typeof run === "number") return run;
@@ -101,7 +103,8 @@ export async function runRepl(args: CliArgs): Promise<number> {
 
   const history = new History(historyPath(), (line) => term.print(line));
   // Shift+Tab cycles the permission mode; the line under the prompt shows it (mode-cycle.ts).
-  const modes = new SessionMode(sessionMode(args, settings));
+  modes = new SessionMode(sessionMode(args, settings));
+  modes.onChange = () => run.identify();
   const term = new Terminal({
     completer: createCompleter(completionSources(runtime, cwd)),
     history: history.load(),

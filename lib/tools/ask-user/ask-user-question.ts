@@ -90,6 +90,16 @@ export function parseQuestions(input: Record<string, unknown>): UserQuestion[] {
   });
 }
 
+/** Why the call's questions break the schema (one line), or undefined when they are fine. */
+export function questionsProblem(input: Record<string, unknown>): string | undefined {
+  try {
+    parseQuestions(input);
+    return undefined;
+  } catch (err) {
+    return (err as Error).message;
+  }
+}
+
 /** The tool. */
 export const askUserQuestionTool: Tool = {
   name: "AskUserQuestion",

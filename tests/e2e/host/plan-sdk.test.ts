@@ -128,4 +128,26 @@ describe.skipIf(SKIP)("plan mode through the Agent SDK", () => {
     },
     TEST_TIMEOUT_MS,
   );
+
+  test(
+    "ExitPlanMode allowed with updatedPermissions setMode acceptEdits: the next write runs without asking the host",
+    async () => {
+      const dir = tempDir();
+      server = startModelServer([
+        (req) => reply(toolUse("Write", { file_path: planFileOf(req), content: "# Plan\n" })),
+        reply(toolUse("ExitPlanMode", {})),
+        reply(toolUse("Write", { file_path: "a.txt", content: "A" })),
+        reply(text("done")),
+      ]);
+      const asked: string[] = [];
+      const canUseTool: Options["canUseTool"] = async (name, input) => {
+        asked.push(name);
+        return { behavior: "allow", updatedInput: input, updatedPermissions: [{ type: "setMode", mode: "acceptEdits", destination: "session" }] };
+      };
+      await collect(query({ prompt: "plan then do", options: options(dir, { canUseTool, permissionMode: "plan" }) }));
+      expect(asked).toEqual(["ExitPlanMode"]);
+      expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("A");
+    },
+    TEST_TIMEOUT_MS,
+  );
 });

@@ -145,4 +145,14 @@ describe("Bash's changes and --rewind-files", () => {
     expect(rewound.stderr.trim()).toBe("note: Changes made by Bash are not tracked here (not a git work tree).");
     expect(existsSync(join(dir, "made.txt"))).toBe(true);
   });
+
+  test("a git snapshot that cannot be written never stops the Bash call", async () => {
+    const dir = repo(true);
+    const config = tempDir("agent-config-");
+    writeFileSync(join(config, "file-history"), ""); // a file where the folder goes: every write fails, as on a full disk
+    server = startModelServer([reply(toolUse("Bash", { command: "echo ran > ran.txt" })), reply(text("done"))]);
+    const run = await runAgent(["-p", "go"], { cwd: dir, model: server.url, env: { CLAUDE_CONFIG_DIR: config, ...ON } });
+    expect(run.code).toBe(0);
+    expect(readFileSync(join(dir, "ran.txt"), "utf8")).toBe("ran\n");
+  });
 });

@@ -23,6 +23,7 @@ describe.skipIf(!runs)("Bash in the sandbox", () => {
     projectSettings(p, { sandbox: { enabled: true } });
     writeFileSync(join(p.dir, ".mcp.json"), '{"mcpServers":{}}\n');
     mkdirSync(join(p.dir, ".git", "hooks"), { recursive: true });
+    mkdirSync(join(p.dir, "vendor", "lib", ".git", "hooks"), { recursive: true });
     const marker = `agent-sbx-${process.pid}-${Date.now()}`;
     const run = await runPrint(
       p,
@@ -34,6 +35,7 @@ describe.skipIf(!runs)("Bash in the sandbox", () => {
         bash("echo '#!/bin/sh' > .git/hooks/pre-commit"),
         bash("echo x > .claude/settings.local.json"),
         bash("echo inside > inside.txt && cat inside.txt"),
+        bash("echo '#!/bin/sh' > vendor/lib/.git/hooks/post-checkout"),
       ],
       [],
       { env: { HOME: home } },
@@ -50,6 +52,9 @@ describe.skipIf(!runs)("Bash in the sandbox", () => {
     expect(existsSync(join(p.dir, ".claude", "settings.local.json"))).toBe(false);
     expect(contentOf(run, 6)).toBe("inside");
     expect(readFileSync(join(p.dir, "inside.txt"), "utf8")).toBe("inside\n");
+    // A nested repository's hooks are protected too.
+    expect(resultsOf(run, 7)[0]?.is_error).toBe(true);
+    expect(existsSync(join(p.dir, "vendor", "lib", ".git", "hooks", "post-checkout"))).toBe(false);
   });
 
   test("a background command runs in the sandbox too: its write to /etc fails, its write in the project works", async () => {

@@ -5,7 +5,7 @@
  * command of the chain matches.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolUse } from "../../support/model-server.ts";
 import { tempDir } from "../../support/run.ts";
@@ -44,6 +44,19 @@ describe.skipIf(!runs)("the sandbox keys", () => {
     const ignored = await runPrint(place(), [bash(`touch ${outside}`, { dangerouslyDisableSandbox: true })], settings({ allowUnsandboxedCommands: false }));
     expect(String(resultOf(ignored, 0).content)).toContain("Read-only file system");
     expect(existsSync(outside)).toBe(false);
+  });
+
+  test("Edit rules reach the sandbox: a deny keeps a project folder read-only, a folder allow opens one outside", async () => {
+    const p = place();
+    const open = tempDir("agent-open-");
+    mkdirSync(join(p.dir, "locked"));
+    // A script names no path a rule could see: only the sandbox stands in the way.
+    writeFileSync(join(p.dir, "a.sh"), "echo x > locked/a.txt\n");
+    writeFileSync(join(p.dir, "b.sh"), `echo x > ${join(open, "b.txt")}\n`);
+    const run = await runPrint(p, [bash("sh a.sh"), bash("sh b.sh")], settings({}, { deny: ["Edit(./locked/**)"], allow: [`Edit(/${open}/**)`] }));
+    expect(existsSync(join(p.dir, "locked", "a.txt"))).toBe(false);
+    expect(String(resultOf(run, 0).content)).toContain("Read-only file system");
+    expect(existsSync(join(open, "b.txt"))).toBe(true);
   });
 
   test("excludedCommands run outside only when every command of the chain matches", async () => {

@@ -1,12 +1,11 @@
 /**
- * AskUserQuestion in the interactive session (the real program in tmux, a scripted model): the
+ * AskUserQuestion in the interactive session (the real program in a terminal, a scripted model): the
  * picker takes arrows, Space and Enter, an "Other" row takes the user's own words, the answers
  * reach the model as the tool's result; Esc dismisses with one clear result; a call breaking the
  * schema is refused without a picker.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { type RecordedRequest, reply, text, toolUse } from "../../support/model-server.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 
 afterEach(stopAgent);
@@ -16,7 +15,7 @@ const LIB = { question: "Which library?", header: "Library", options: [opt("alph
 const FEATURES = { question: "Which features?", header: "Features", options: [opt("x-ray"), opt("yoke"), opt("zeta")], multiSelect: true };
 const result = (req: RecordedRequest) => req.body.messages.at(-1).content[0];
 
-describe.skipIf(!TMUX)("AskUserQuestion in the session", () => {
+describe("AskUserQuestion in the session", () => {
   test(
     "arrows and Enter pick one; Space ticks several; the answers reach the model",
     async () => {

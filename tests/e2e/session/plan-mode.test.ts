@@ -1,15 +1,15 @@
 /**
- * Plan mode in the interactive session (the real program in tmux, a scripted model): Shift+Tab
+ * Plan mode in the interactive session (the real program in a terminal, a scripted model): Shift+Tab
  * cycles default → acceptEdits → plan with the mode shown above the prompt; in plan mode a write is
  * refused without a question; ExitPlanMode shows the plan rendered as Markdown and asks, and the
  * answer starts in acceptEdits, or keeps planning with the user's feedback for the model.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type RecordedRequest, reply, type Step, text, toolUse } from "../../support/model-server.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
+import { tempDir } from "../../support/run.ts";
 
 afterEach(stopAgent);
 
@@ -31,7 +31,7 @@ function planThenExit(after: Step[]): Step[] {
   ];
 }
 
-describe.skipIf(!TMUX)("plan mode in the session", () => {
+describe("plan mode in the session", () => {
   test(
     "Shift+Tab cycles default → acceptEdits → plan → default, shown above the prompt; in plan mode a write is refused without a question",
     async () => {
@@ -114,6 +114,60 @@ describe.skipIf(!TMUX)("plan mode in the session", () => {
       expect(screen).toContain("Plan mode is on: the model reads and plans");
       await submit(term, "/todos");
       await term.waitFor("No tasks yet.");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "--permission-mode plan: a read-only command runs and a writing one, a redirect and an Edit are refused, none with a question",
+    async () => {
+      const { term, dir, server } = await startAgent(
+        [
+          reply(
+            toolUse("Bash", { command: "ls -a" }),
+            toolUse("Bash", { command: "git status --short; touch made.txt" }),
+            toolUse("Bash", { command: "echo x > made.txt" }),
+            toolUse("Edit", { file_path: "r.txt", old_string: "a", new_string: "b" }),
+          ),
+          reply(text("looked around")),
+        ],
+        { args: ["--permission-mode", "plan"] },
+      );
+      await submit(term, "look around");
+      const screen = await term.waitFor((s) => s.includes("looked around") && atPrompt(s));
+      expect(screen).not.toContain("Allow ");
+      const results = server.requests[1]!.body.messages.at(-1).content as { content: unknown; is_error?: boolean }[];
+      expect(results[0]!.is_error).toBeFalsy();
+      for (const r of results.slice(1)) {
+        expect(r.is_error).toBe(true);
+        expect(JSON.stringify(r.content)).toContain("Plan mode is on");
+      }
+      expect(existsSync(join(dir, "made.txt"))).toBe(false);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "hooks read the mode as it is now: after Shift+Tab to plan, UserPromptSubmit's permission_mode is plan",
+    async () => {
+      const config = tempDir("agent-config-");
+      const seen = join(config, "seen.jsonl");
+      writeFileSync(
+        join(config, "settings.json"),
+        JSON.stringify({ hooks: { UserPromptSubmit: [{ hooks: [{ type: "command", command: `cat >> ${seen}; echo >> ${seen}` }] }] } }),
+      );
+      const { term } = await startAgent([reply(text("one")), reply(text("two"))], { env: { CLAUDE_CONFIG_DIR: config } });
+      await submit(term, "first");
+      await term.waitFor((s) => s.includes("one") && atPrompt(s));
+      await term.keys("BTab", "BTab");
+      await term.waitFor("plan mode on");
+      await submit(term, "second");
+      await term.waitFor((s) => s.includes("two") && atPrompt(s));
+      const modes = readFileSync(seen, "utf8")
+        .split("\n")
+        .filter((l) => l.trim())
+        .map((l) => JSON.parse(l).permission_mode);
+      expect(modes).toEqual(["default", "plan"]);
     },
     TEST_TIMEOUT_MS,
   );

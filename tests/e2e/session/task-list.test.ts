@@ -1,17 +1,16 @@
 /**
- * The task list in the interactive session (the real program in tmux, a scripted model): the Task
+ * The task list in the interactive session (the real program in a terminal, a scripted model): the Task
  * tools are offered by default, and the list is drawn under the conversation, updated in place:
  * the active task by its activeForm, a done one ticked (and struck through where there is colour),
  * control characters in a subject never reaching the terminal.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { reply, text, toolUse } from "../../support/model-server.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
 
 afterEach(stopAgent);
 
-describe.skipIf(!TMUX)("the task list in the session", () => {
+describe("the task list in the session", () => {
   test(
     "is offered by default and drawn under the conversation, updating in place",
     async () => {

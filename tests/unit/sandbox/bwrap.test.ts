@@ -34,7 +34,9 @@ describe("bwrapPlan", () => {
       ...["--new-session", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-net", "--cap-drop", "ALL"],
       ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
       ...["--bind", "/t", "/t", "--bind", "/p", "/p", "--bind", "/tmp/cwd-1", "/tmp/cwd-1"],
-      ...["--ro-bind", "/p/.claude", "/p/.claude", "--ro-bind", "/p/.mcp.json", "/p/.mcp.json"],
+      ...["--ro-bind", "/p/.claude", "/p/.claude"],
+      ...["--tmpfs", "/p/.vscode", "--remount-ro", "/p/.vscode", "--tmpfs", "/p/.idea", "--remount-ro", "/p/.idea"],
+      ...["--ro-bind", "/p/.mcp.json", "/p/.mcp.json"],
       ...["--ro-bind", "/dev/null", "/p/.gitmodules", "--ro-bind", "/dev/null", "/p/.envrc"],
       ...[".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zshenv", ".zprofile", ".zlogin", ".gitconfig"].flatMap((n) => [
         "--ro-bind",
@@ -45,6 +47,8 @@ describe("bwrapPlan", () => {
       ...["--setenv", "TMPDIR", "/t", "--chdir", "/p/sub", "--"],
     ]);
     expect(plan.placeholders.map((p) => `${p.path}${p.folder ? "/" : ""}`)).toEqual([
+      "/p/.vscode/",
+      "/p/.idea/",
       "/p/.gitmodules",
       "/p/.envrc",
       "/p/.bashrc",
@@ -70,12 +74,15 @@ describe("bwrapPlan", () => {
   });
 
   test("allowWrite is writable; denyWrite and core.hooksPath inside it stay read-only; a missing hooks folder's missing parent is masked", () => {
-    const kind = disk({ "/p/.git/config": "file", "/t": "dir", "/w/out": "file", "/w/keep": "file" });
+    const kind = disk({ "/p/.git/config": "file", "/t": "dir", "/w/out": "file", "/w/keep": "file", "/w/.bashrc": "file" });
     const plan = bwrapPlan(policy({ allowWrite: ["/w", "/gone"], denyWrite: ["/w/keep", "/elsewhere/x"] }), { cwd: "/p", kind, hooksPath: "/p/tools/hooks" });
     const text = plan.args.join(" ");
     expect(text).toContain("--bind /w /w");
     expect(text).not.toContain("/gone"); // nothing to bind
     expect(text).toContain("--ro-bind /w/keep /w/keep");
+    // An existing protected name at the top of an allowWrite folder stays read-only; missing ones there are not masked.
+    expect(text).toContain("--ro-bind /w/.bashrc /w/.bashrc");
+    expect(text).not.toContain("/w/.envrc");
     expect(text).not.toContain("/elsewhere"); // already read-only
     expect(text).toContain("--tmpfs /p/tools --remount-ro /p/tools");
   });

@@ -53,7 +53,7 @@ test("the whole profile: deny by default, reads but denyRead, writes in the proj
       "",
       "; writing: the project, the temp folder and allowWrite; never the protected paths or denyWrite, existing or not",
       '(allow file-write* (subpath "/Users/u/p") (subpath "/private/tmp/agent-sandbox-1") (subpath "/Users/u/.cache/x") (literal "/dev/null") (literal "/dev/tty"))',
-      `(deny file-write* (subpath "${P}/.claude") ${protectedFiles.map((n) => `(literal "${P}/${n}")`).join(" ")} (subpath "${P}/.git/hooks") (literal "${P}/.git/config") (subpath "${P}/tools/hooks") (subpath "${P}/secrets"))`,
+      `(deny file-write* (subpath "${P}/.claude") (subpath "${P}/.vscode") (subpath "${P}/.idea") ${protectedFiles.map((n) => `(literal "${P}/${n}")`).join(" ")} (subpath "${P}/.git/hooks") (literal "${P}/.git/config") (subpath "${P}/tools/hooks") (subpath "${P}/secrets"))`,
       "",
       "; network: nothing but the filtering proxy on loopback",
       '(allow network-outbound (remote ip "localhost:53128"))',

@@ -118,25 +118,31 @@ function partProblem(part: ShellCommand): string | undefined {
   const spec = READ_ONLY_PROGRAMS[program];
   if (!spec) return `${program} is not a program known to only read`;
   const args: string[] = [];
+  /** Words that expand (globs, braces), as written: what they become is not what was checked. */
+  const expands = new Set<string>();
   for (const word of part.words.slice(1)) {
     if (word.value !== undefined) args.push(word.value);
     // A glob or brace that cannot expand to an option (it starts with a path or a name) is an operand;
     // in `--name=*.ts` it can only expand to the same option, whose name is checked as written.
-    else if (/^([\w./~]|--[\w-]+=)[^$`]*$/.test(word.raw)) args.push(word.raw);
-    else return `${word.raw} may expand to an option; start a glob with ./`;
+    else if (/^([\w./~]|--[\w-]+=)[^$`]*$/.test(word.raw)) {
+      args.push(word.raw);
+      expands.add(word.raw);
+    } else return `${word.raw} may expand to an option; start a glob with ./`;
   }
   if (program === "find") return findProblem(args);
   if (program === "git") return gitProblem(args);
-  return optionsProblem(program, args, spec);
+  return optionsProblem(program, args, spec, expands);
 }
 
-function optionsProblem(program: string, args: string[], spec: OptionSpec): string | undefined {
+function optionsProblem(program: string, args: string[], spec: OptionSpec, expands: ReadonlySet<string>): string | undefined {
   const parsed = parseOptions(program, args, spec);
   if ("refused" in parsed) return parsed.refused;
   if (program === "sed") {
     const scripts = parsed.options.filter(([name]) => name === "-e" || name === "expression").map(([, v]) => String(v));
     if (!scripts.length && parsed.operands[0] !== undefined) scripts.push(parsed.operands[0]);
     for (const script of scripts) {
+      // A glob in the script's place becomes whatever file names match it: a script we never read.
+      if (expands.has(script)) return `sed: the script ${script} is a pattern the shell expands`;
       const problem = sedScriptProblem(script);
       if (problem) return problem;
     }

@@ -18,9 +18,23 @@ const LABELS: Record<PermissionMode, string | undefined> = {
 
 export class SessionMode {
   private readonly cycle: PermissionMode[];
+  private mode: PermissionMode;
+  /** Called after every change (hooks then read the new `permission_mode`). */
+  onChange: ((mode: PermissionMode) => void) | undefined;
 
-  constructor(public current: PermissionMode) {
-    this.cycle = CYCLE.includes(current) ? CYCLE : [...CYCLE, current];
+  constructor(start: PermissionMode) {
+    this.mode = start;
+    this.cycle = CYCLE.includes(start) ? CYCLE : [...CYCLE, start];
+  }
+
+  get current(): PermissionMode {
+    return this.mode;
+  }
+
+  set current(mode: PermissionMode) {
+    if (mode === this.mode) return;
+    this.mode = mode;
+    this.onChange?.(mode);
   }
 
   /** Shift+Tab: the next mode of the cycle. */

@@ -84,6 +84,8 @@ const REFUSED: [string, RegExp][] = [
   ["sed -e p -e 'w out' a.txt", /writes/],
   ["sed -i 's/a/b/' a.txt", /-i/],
   ["sed -f script.sed a.txt", /-f/],
+  ["sed s,a*,b, a.txt", /pattern the shell expands/],
+  ["sed -e s,a?,b, a.txt", /pattern the shell expands/],
   ["rg --pre sh foo", /--pre/],
   ["rg -z foo", /-z/],
   ["tree -o out.txt", /-o/],
