@@ -25,14 +25,20 @@ export async function nextInput(
   next: () => Promise<UserLine | undefined>,
   registry: TaskRegistry | undefined,
 ): Promise<UserLine | undefined> {
-  if (registry) {
+  let arrived = false;
+  const line = pending.line.then((l) => {
+    arrived = true;
+    return l;
+  });
+  // A change without a notice (a task stopped) wakes this too: then wait again, for either.
+  while (registry && !arrived) {
     const stop = new AbortController();
-    await Promise.race([pending.line, registry.changed(stop.signal)]);
+    await Promise.race([line, registry.changed(stop.signal)]);
     stop.abort();
     const notices = registry.takeNotices();
     if (notices.length) return { type: "user", message: { role: "user", content: [{ type: "text", text: noticeText(notices) }] } };
   }
-  const line = await pending.line;
-  if (line) pending.line = next();
-  return line;
+  const got = await line;
+  if (got) pending.line = next();
+  return got;
 }

@@ -27,6 +27,8 @@ export interface ResultEvent {
   session_id: string;
   /** `--json-schema` runs only: the StructuredOutput input that matched, or null (Claude Code's field). */
   structured_output?: unknown;
+  /** stream-json: the result of a turn a background task's notice started (Claude Code's field). */
+  origin?: { kind: "task-notification" };
 }
 
 export interface InitInfo {

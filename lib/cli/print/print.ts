@@ -48,6 +48,8 @@ type Result = {
   errors?: string[];
   /** `--json-schema` runs only: the matching StructuredOutput input, or null. */
   structured_output?: unknown;
+  /** stream-json: a turn a background task's notice started (Claude Code's field). */
+  origin?: { kind: "task-notification" };
 };
 
 /**
@@ -172,12 +174,16 @@ export async function runPrint(args: CliArgs): Promise<number> {
         },
       },
     );
+    // stream-json marks the result of a turn a notice started, as Claude Code does.
+    let byNotice = false;
+    const noticeFinish = (r: Result) => finish(byNotice && args.outputFormat === "stream-json" ? { ...r, origin: { kind: "task-notification" } } : r);
     if (registry && first) {
       const [mode, input] = first;
       outcome = await waitForBackground(outcome, {
         registry,
         // --max-turns is the run's: a notice turn gets what the earlier turns left, and a stop names the flag's value.
         turn: async (text) => {
+          byNotice = true;
           const max = args.maxTurns;
           const next = { ...input, input: [{ type: "text" as const, text }] };
           if (max === undefined) return runTurn(mode, next);
@@ -187,14 +193,14 @@ export async function runPrint(args: CliArgs): Promise<number> {
           return o.kind === "max_turns" ? { ...o, error: new MaxTurnsError(max) } : o;
         },
         between: (o) => {
-          if (args.outputFormat === "stream-json") report(o, finish, (name) => printBuiltin(name, s));
+          if (args.outputFormat === "stream-json") report(o, noticeFinish, (name) => printBuiltin(name, s));
         },
         line: stderr,
         signal: shutdownSignal,
       });
     }
     // A signal while waiting: its handler stops the tasks and sets the exit code; no answer is printed.
-    code = shutdownSignal.aborted ? 1 : report(outcome, finish, (name) => printBuiltin(name, s));
+    code = shutdownSignal.aborted ? 1 : report(outcome, noticeFinish, (name) => printBuiltin(name, s));
   } catch (err) {
     code = 1;
     if (shutdownSignal.aborted) {

@@ -5,6 +5,8 @@
  * Slow (real processes through the SDK): SKIP_SLOW=1 skips it locally, never in CI.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { query, type Options, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { reply, startModelServer, text, toolUse, type ModelServer, type RecordedRequest } from "../../support/model-server.ts";
 import { baseEnv, PROGRAM, tempDir } from "../../support/run.ts";
@@ -92,5 +94,40 @@ describe.skipIf(SKIP)("background work through the Agent SDK", () => {
       summary: 'Background command "echo quick" completed (exit code 0)',
     });
     await until(() => pgrep(marker) === "");
+  }, 90_000);
+
+  test("after stopTask ends one task, another's notice still becomes a turn with no new user line", async () => {
+    const marker = `bgsdktwo${process.pid}`;
+    const server2 = startModelServer([
+      reply(toolUse("Bash", { command: `exec -a ${marker} sleep 300`, run_in_background: true, description: "to stop" })),
+      reply(toolUse("Bash", { command: "while [ ! -f go ]; do sleep 0.05; done", run_in_background: true, description: "wait for go" })),
+      reply(text("both started")),
+      (req) => {
+        expect(lastUser(req)).toContain('Background command \\"wait for go\\" completed');
+        return reply(text("heard the second"));
+      },
+    ]);
+    server = server2;
+    const opts = options(server2.url);
+    const prompt = input("start two");
+    const q = query({ prompt: prompt.lines, options: opts });
+    const results: string[] = [];
+    let toStop = "";
+    for await (const m of q as AsyncIterable<SDKMessage>) {
+      const e = m as any;
+      if (e.subtype === "task_started" && e.description === "to stop") toStop = e.task_id;
+      if (m.type === "result") {
+        results.push(e.result);
+        // Stopped while the host sends nothing: that change brings no notice, and the next one must still be heard.
+        if (results.length === 1) {
+          await until(() => pgrep(marker) !== "");
+          await q.stopTask(toStop);
+        }
+        if (results.length === 2) prompt.end();
+      }
+      if (e.subtype === "task_notification" && e.status === "stopped") writeFileSync(join(opts.cwd!, "go"), "");
+    }
+    expect(results).toEqual(["both started", "heard the second"]);
+    expect(pgrep(marker)).toBe("");
   }, 90_000);
 });

@@ -117,6 +117,8 @@ test("stream-json: one result per turn; a time limit's stop is a notice turn", a
     .map((l) => JSON.parse(l))
     .filter((e) => e.type === "result");
   expect(results.map((e) => e.result)).toEqual(["waiting", "it was stopped"]);
+  // The notice turn's result says so, as Claude Code's does.
+  expect(results.map((e) => e.origin?.kind)).toEqual([undefined, "task-notification"]);
   const tasks = r.stdout
     .trim()
     .split("\n")

@@ -1,13 +1,17 @@
 /**
- * Background work in the interactive session, through a real terminal and real processes:
+ * Background work in the interactive session, through a terminal (in process, and tmux) and real processes:
  * the status line counts running tasks, a finished task's notice becomes a turn once the prompt is
- * idle, `/tasks` lists and stops, and `/exit` with a task running asks first, then leaves nothing.
+ * idle, `/tasks` lists and stops, `/exit` with a task running asks first, then leaves nothing, and
+ * after Ctrl-D with a task running the resumed session names it as not having survived.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, text, toolUse } from "../../support/model-server.ts";
-import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
+import { reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
+import { TMUX } from "../../support/tmux.ts";
+import { PtySession } from "../../support/pty-term.ts";
+import { PROGRAM, tempDir } from "../../support/run.ts";
+import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS, terminalEnv } from "../../support/repl.ts";
 import { until } from "../../support/wait.ts";
 
 afterEach(stopAgent);
@@ -16,43 +20,46 @@ const pgrep = (marker: string) => Bun.spawnSync(["pgrep", "-f", marker]).stdout.
 const ARGS = ["--allowedTools", "Bash"];
 
 describe("background work in the session", () => {
-  test(
-    "the status line counts running tasks; /tasks lists them; a notice waits while the user types, then becomes a turn",
-    async () => {
-      const { term, server, dir } = await startAgent(
-        [
-          reply(toolUse("Bash", { command: "while [ ! -f go ]; do sleep 0.05; done; echo served", run_in_background: true, description: "wait for go" })),
-          reply(text("started it")),
-          (req) => {
-            expect(JSON.stringify(req.body.messages.at(-1))).toContain("typed meanwhile");
-            return reply(text("answered the user"));
-          },
-          (req) => {
-            expect(JSON.stringify(req.body.messages.at(-1))).toContain("completed (exit code 0)");
-            return reply(text("heard the notice"));
-          },
-        ],
-        { args: ARGS, width: 160, height: 40 },
-      );
-      await submit(term, "start it");
-      await term.waitFor((s) => s.includes("started it") && s.includes("1 background task running · /tasks"));
-      await submit(term, "/tasks");
-      await term.waitFor(/b[a-z0-9]{8} {2}running {2}\d+s {2}shell: wait for go/);
-      // The user starts typing; the task ends meanwhile: its notice waits for the user's turn.
-      await term.type("typed meanwhile");
-      await term.waitFor("> typed meanwhile");
-      writeFileSync(join(dir, "go"), "");
-      await term.waitFor((s) => !s.includes("background task running"));
-      expect(server.requests.length).toBe(2);
-      await term.keys("Enter");
-      await term.waitFor((s) => s.includes("heard the notice") && atPrompt(s));
-      const screen = await term.screen();
-      expect(screen.indexOf("answered the user")).toBeLessThan(screen.indexOf("heard the notice"));
-      expect(screen).toMatch(/⎿ background notice for the model: b[a-z0-9]{8}: Background command "wait for go" completed \(exit code 0\)/);
-      expect(server.requests.length).toBe(4);
-    },
-    TEST_TIMEOUT_MS,
-  );
+  // The in-process terminal, and a real tmux where it is installed.
+  for (const terminal of TMUX ? (["pty", "tmux"] as const) : (["pty"] as const)) {
+    test(
+      `the status line counts running tasks; /tasks lists them; a notice waits while the user types, then becomes a turn (${terminal})`,
+      async () => {
+        const { term, server, dir } = await startAgent(
+          [
+            reply(toolUse("Bash", { command: "while [ ! -f go ]; do sleep 0.05; done; echo served", run_in_background: true, description: "wait for go" })),
+            reply(text("started it")),
+            (req) => {
+              expect(JSON.stringify(req.body.messages.at(-1))).toContain("typed meanwhile");
+              return reply(text("answered the user"));
+            },
+            (req) => {
+              expect(JSON.stringify(req.body.messages.at(-1))).toContain("completed (exit code 0)");
+              return reply(text("heard the notice"));
+            },
+          ],
+          { args: ARGS, width: 160, height: 40, terminal },
+        );
+        await submit(term, "start it");
+        await term.waitFor((s) => s.includes("started it") && s.includes("1 background task running · /tasks"));
+        await submit(term, "/tasks");
+        await term.waitFor(/b[a-z0-9]{8} {2}running {2}\d+s {2}shell: wait for go/);
+        // The user starts typing; the task ends meanwhile: its notice waits for the user's turn.
+        await term.type("typed meanwhile");
+        await term.waitFor("> typed meanwhile");
+        writeFileSync(join(dir, "go"), "");
+        await term.waitFor((s) => !s.includes("background task running"));
+        expect(server.requests.length).toBe(2);
+        await term.keys("Enter");
+        await term.waitFor((s) => s.includes("heard the notice") && atPrompt(s));
+        const screen = await term.screen();
+        expect(screen.indexOf("answered the user")).toBeLessThan(screen.indexOf("heard the notice"));
+        expect(screen).toMatch(/⎿ background notice for the model: b[a-z0-9]{8}: Background command "wait for go" completed \(exit code 0\)/);
+        expect(server.requests.length).toBe(4);
+      },
+      TEST_TIMEOUT_MS,
+    );
+  }
 
   test(
     "/tasks stop ends a task; /exit with one running asks, and leaving stops it",
@@ -90,6 +97,46 @@ describe("background work in the session", () => {
       await term.keys("Enter");
       expect(await term.waitForExit()).toBe(0);
       expect(pgrep(`${marker}b`)).toBe("");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "Ctrl-D with a task running stops it; the resumed session names it as not having survived",
+    async () => {
+      const dir = tempDir();
+      const config = tempDir("agent-config-");
+      const home = tempDir("agent-home-");
+      const marker = `bgresume${process.pid}`;
+      const model = startModelServer([
+        reply(toolUse("Bash", { command: `exec -a ${marker} sleep 300`, run_in_background: true, description: "left behind" })),
+        reply(text("left it running")),
+      ]);
+      const start = (args: string[]) =>
+        PtySession.start({
+          command: [PROGRAM, ...args],
+          cwd: dir,
+          env: { ...terminalEnv(home, model.url), CLAUDE_CONFIG_DIR: config },
+          width: 160,
+          height: 40,
+        });
+      let term = await start(ARGS);
+      try {
+        await term.waitFor(atPrompt);
+        await submit(term, "start it");
+        await term.waitFor((s) => s.includes("left it running") && atPrompt(s));
+        const id = (await term.screen()).match(/ID: (b[a-z0-9]{8})\./)![1]!;
+        await until(() => pgrep(marker) !== "");
+        await term.keys("C-d");
+        expect(await term.waitForExit()).toBe(0);
+        expect(pgrep(marker)).toBe("");
+        await term.kill();
+        term = await start(["-c"]);
+        await term.waitFor(`Background tasks of the earlier run did not survive it (they were stopped when it ended): ${id}`);
+      } finally {
+        await term.kill();
+        model.stop();
+      }
     },
     TEST_TIMEOUT_MS,
   );
