@@ -46,11 +46,13 @@ export interface ServerSandboxBase {
 
 /** Starts what the sandboxed servers need (a proxy per server with domains) and returns the per-entry choice. */
 export async function serverSandboxes(
-  s: Pick<SandboxSettings, "mcpEnabled" | "mcpServers" | "deniedDomains">,
+  s: Pick<SandboxSettings, "mcpEnabled" | "mcpServers" | "deniedDomains" | "managedDomainsOnly">,
   base: ServerSandboxBase,
 ): Promise<ServerSandboxFor> {
   const networks = new Map<string, SandboxPolicy["network"]>();
   for (const [name, entry] of Object.entries(s.mcpServers)) {
+    // allowManagedDomainsOnly: a server's domains count only from managed settings.
+    if (s.managedDomainsOnly && entry.scope !== "managed") continue;
     if (entry.allowedDomains?.length) networks.set(name, await startSandboxNetwork({ allowed: entry.allowedDomains, denied: s.deniedDomains }, undefined));
   }
   const made = new Map<string, CommandSandbox>();

@@ -24,8 +24,10 @@ export type DomainQuestion = (host: string) => Promise<boolean>;
 
 /** The domain lists of the settings and rules. */
 export function domainLists(s: SandboxSettings, rules: RuleText[]): DomainLists {
+  // allowManagedDomainsOnly: only managed settings' WebFetch allow rules open a domain.
+  const counted = (r: RuleText) => r.behavior !== "allow" || !s.managedDomainsOnly || r.file.scope === "managed";
   const webFetch = (behavior: string) =>
-    rules.filter((r) => r.behavior === behavior).flatMap((r) => /^WebFetch\(domain:([^)\s]+)\)$/.exec(r.text.trim())?.[1] ?? []);
+    rules.filter((r) => r.behavior === behavior && counted(r)).flatMap((r) => /^WebFetch\(domain:([^)\s]+)\)$/.exec(r.text.trim())?.[1] ?? []);
   return { allowed: [...s.allowedDomains, ...webFetch("allow")], denied: [...s.deniedDomains, ...webFetch("deny")] };
 }
 

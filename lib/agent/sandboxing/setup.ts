@@ -70,7 +70,7 @@ export async function setupSandbox(settings: SettingsHooks | undefined, opts: Sa
   const denyWrite = [...s.denyWrite.map(path), ...rules.editGlobs("deny").flatMap((g) => deniedPaths(g, opts.warn)), ...nestedProtected(opts.cwd)];
   const servers = sandboxesServers(keys)
     ? await serverSandboxes(
-        { ...keys, deniedDomains: s.deniedDomains },
+        { ...keys, deniedDomains: s.deniedDomains, managedDomainsOnly: s.managedDomainsOnly },
         { bwrap: available.bwrap, cwd: opts.cwd, stateRoot: join(userConfigDir(opts.env), "mcp-sandbox"), denyRead, denyWrite },
       )
     : undefined;
@@ -84,7 +84,8 @@ export async function setupSandbox(settings: SettingsHooks | undefined, opts: Sa
     denyWrite,
     denyRead,
     allowRead: s.allowRead.map(path),
-    network: await startSandboxNetwork(domainLists(s, settings!.settings.effective.rules), opts.askDomain),
+    // strictAllowlist: an unlisted domain is refused without a question.
+    network: await startSandboxNetwork(domainLists(s, settings!.settings.effective.rules), s.strictAllowlist ? undefined : opts.askDomain),
   };
   // excludedCommands are matched on the shell grammar; without it every command stays sandboxed.
   if (s.excludedCommands.length) await loadBashGrammar().catch(() => opts.warn("sandbox: cannot load the shell grammar; excludedCommands stay sandboxed"));
