@@ -5,7 +5,7 @@
  * asked (-p). An answer lasts the run. The proxy listens on a Unix socket in a folder of its own,
  * readable but not writable inside the sandbox.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type DomainLists, domainVerdict } from "../../sandbox/domains.ts";
@@ -33,7 +33,7 @@ export function domainLists(s: SandboxSettings, rules: RuleText[]): DomainLists 
 
 /** Starts the proxy for `lists`; the network every sandboxed command gets. */
 export async function startSandboxNetwork(lists: DomainLists, ask: DomainQuestion | undefined): Promise<ProxyNetwork> {
-  const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-net-"));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-sandbox-net-")));
   const answers = new Map<string, Promise<boolean>>();
   const proxy = await startFilteringProxy({
     socket: join(dir, "proxy.sock"),
