@@ -51,7 +51,8 @@ export class Sandbox implements CommandSandbox {
   plan(opts: WrapOptions): BwrapPlan {
     return bwrapPlan(this.policy, {
       cwd: opts.cwd,
-      files: opts.files,
+      // Real paths: bubblewrap cannot mount onto a symbolic link (a TMPDIR that is one).
+      files: opts.files?.map((f) => realpathSync(f)),
       env: opts.env,
       hooksPath: gitHooksPath(this.policy.projectDir),
       kind: pathKind,
