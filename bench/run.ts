@@ -29,9 +29,11 @@ import { structuredFigure } from "./fig-structured.ts";
 import { subagentsFigure } from "./fig-subagents.ts";
 import { webFigure } from "./fig-web.ts";
 import { tasksFigure } from "./fig-tasks.ts";
+import { backgroundFigure } from "./fig-background.ts";
 import { toolCallsFigure } from "./fig-tool-calls.ts";
 import { toolsListFigure } from "./fig-tools-list.ts";
 import { versusFigure } from "./fig-versus.ts";
+import { checkpointsFigure } from "./fig-checkpoints.ts";
 import type { BenchContext, Figure } from "./figure.ts";
 import { describeLoad, describeMachine, describeRevision } from "./machine.ts";
 import { naRow, oneLine, type Row } from "./measure.ts";
@@ -52,10 +54,12 @@ const FIGURES: Record<string, Figure> = {
   sandbox: sandboxFigure,
   modern: modernFigure,
   tasks: tasksFigure,
+  background: backgroundFigure,
   structured: structuredFigure,
   subagents: subagentsFigure,
   web: webFigure,
   versus: versusFigure,
+  checkpoints: checkpointsFigure,
   release: releaseFigure,
   program: programFigure,
   "tools-list": toolsListFigure,

@@ -6,6 +6,7 @@
  */
 import { isToolUse, type MessageParam, type ToolResultContentBlock, type Usage } from "./messages.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
+import type { FileHistoryRow } from "./checkpoints/row.ts";
 
 /** One message of the conversation, as kept and saved. `timestamp` is ISO 8601. */
 export interface Entry {
@@ -25,7 +26,9 @@ export type Routes = Record<string, ToolRoute>;
 export type TranscriptRecord =
   | { type: "message"; entry: Entry }
   | { type: "rollback"; to: string | null; timestamp: string }
-  | { type: "routes"; routes: Routes; timestamp: string };
+  | { type: "routes"; routes: Routes; timestamp: string }
+  /** A checkpoint's row (checkpoints/row.ts): saved as it is, not part of the messages. */
+  | FileHistoryRow;
 
 /** Receives every change as it happens (the transcript file, or nothing with --no-session-persistence). */
 export interface ConversationSink {
@@ -38,6 +41,8 @@ export type Mark = number;
 export class Conversation {
   private readonly entries: Entry[] = [];
   private readonly routeTable: Routes = {};
+  /** Checkpoint rows of a resumed session, oldest first (checkpoints/ rebuilds its index from them). */
+  readonly fileHistory: FileHistoryRow[] = [];
 
   /**
    * @param sessionId the session's UUID (`session_id` in json/stream-json output, the transcript's file name)
@@ -92,6 +97,11 @@ export class Conversation {
       changed[name] = route;
     }
     if (Object.keys(changed).length) this.sink?.write({ type: "routes", routes: changed, timestamp: new Date().toISOString() });
+  }
+
+  /** Saves a record that is not a message (a checkpoint's row): it changes nothing of the history. */
+  note(record: FileHistoryRow): void {
+    this.sink?.write(record);
   }
 
   /** The current point, for a later `rollback`. */
@@ -160,6 +170,7 @@ export class Conversation {
     for (const r of records) {
       if (r.type === "message") c.entries.push(r.entry);
       else if (r.type === "routes") Object.assign(c.routeTable, r.routes);
+      else if (r.type === "file-history-snapshot") c.fileHistory.push(r);
       else if (r.type === "rollback") {
         const at = r.to === null ? 0 : c.entries.findIndex((e) => e.id === r.to) + 1;
         if (r.to === null || at > 0) c.entries.length = at;

@@ -4,7 +4,7 @@
  * is not `tool_use`. The loop knows tools only through the `Tool` interface.
  */
 import type { ToolState } from "../tools/tool-state.ts";
-import type { SearchExclusions, Tool, ToolContext, ToolOutput } from "../tools/tool.ts";
+import type { FileChangeHook, SearchExclusions, Tool, ToolContext, ToolOutput } from "../tools/tool.ts";
 import { ToolError } from "../tools/tool-error.ts";
 import {
   isToolUse,
@@ -104,6 +104,8 @@ export interface LoopOptions {
   toolState?: ToolState;
   /** Paths the run's Read rules deny, for Grep and Glob to leave out (ToolContext.excluded). */
   excluded?: SearchExclusions;
+  /** Checkpoints (agent/checkpoints): kept by subagents too, since their options spread this loop's. */
+  fileChange?: FileChangeHook;
   /** The OS sandbox for Bash calls (ToolContext.sandbox). */
   sandbox?: ToolContext["sandbox"];
   maxTurns?: number;
@@ -144,7 +146,7 @@ export interface AgentIdentity {
    * Its definition's `permissionMode`: applied only where it is stricter than the run's mode,
    * unless `modeTrusted`; nothing loosens plan mode.
    */
-  permissionMode?: "default" | "acceptEdits" | "bypassPermissions" | "dontAsk";
+  permissionMode?: "default" | "acceptEdits" | "bypassPermissions" | "dontAsk" | "plan";
   /** The definition comes from the user (their home, a flag, the host) or a folder they trusted: its mode applies as written. */
   modeTrusted?: boolean;
 }
@@ -308,8 +310,9 @@ async function execute(
       toolState: opts.toolState,
       callId: call.id,
       excluded: opts.excluded,
-      sandbox: opts.sandbox,
+      fileChange: opts.fileChange,
       confirm: opts.confirmCall && ((reason) => opts.confirmCall!(tool, input, call, reason)),
+      sandbox: opts.sandbox,
       onProgress: progress && ((message, kind) => progress(call, message, kind)),
     };
     const inLoop = nested(tool);

@@ -17,6 +17,10 @@
 export interface OptIn {
   /** A variable of the process environment that asks for it (set, and not empty, 0, false or no). */
   env?: string;
+  /** It needs a person (a plan's approval, questions): never offered in -p, whatever asks. */
+  interactiveOnly?: boolean;
+  /** Tools that come together: asking for one by name asks for every tool of its group. */
+  group?: string;
 }
 
 /** The tools this round adds, by name: offered in -p only when asked for. */
@@ -25,6 +29,17 @@ export const OPT_IN: Readonly<Record<string, OptIn>> = {
   WebSearch: { env: "AGENT_WEB_TOOLS" },
   NotebookEdit: {},
   Agent: { env: "AGENT_SUBAGENTS" },
+  // Plan mode, the task list and questions (Claude Code's switch for its todo tools).
+  ExitPlanMode: { interactiveOnly: true },
+  AskUserQuestion: { interactiveOnly: true },
+  TaskCreate: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
+  TaskGet: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
+  TaskList: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
+  TaskUpdate: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
+  TodoWrite: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
+  // Background work (agent/background): with TaskStop offered, Bash takes its form with run_in_background.
+  TaskStop: { env: "AGENT_BACKGROUND_TASKS", group: "background" },
+  Monitor: { env: "AGENT_BACKGROUND_TASKS", group: "background" },
 };
 
 /** Older names a flag may use for a tool: Claude Code's init and older transcripts call the Agent tool `Task`. */
@@ -64,6 +79,15 @@ export function toolsFlagNames(tools: string | undefined): Set<string> | undefin
 /** Whether this run asks for the opt-in tool `tool`, by the rule above. */
 export function asksFor(tool: string, ctx: OfferContext, optIn: OptIn | undefined = OPT_IN[tool]): boolean {
   if (ctx.mode !== "print") return true;
+  if (optIn?.interactiveOnly) return false;
+  if (optIn?.group) {
+    const group = Object.keys(OPT_IN).filter((name) => OPT_IN[name]!.group === optIn.group);
+    return group.some((name) => asksByName(name, ctx, OPT_IN[name]));
+  }
+  return asksByName(tool, ctx, optIn);
+}
+
+function asksByName(tool: string, ctx: OfferContext, optIn: OptIn | undefined): boolean {
   if (toolsFlagNames(ctx.tools)?.has(tool)) return true;
   if (ctx.flagged?.has(tool)) return true;
   if (optIn?.env && truthy(ctx.env[optIn.env])) return true;

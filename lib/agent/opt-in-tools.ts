@@ -15,6 +15,7 @@ import { replyText } from "./messages.ts";
 import { ModelError, type ModelClient } from "./model.ts";
 import { modelForAlias } from "./model-table.ts";
 import type { SettingsHooks } from "./policy/turn-hooks.ts";
+import { planTools } from "./plan/tools.ts";
 
 export interface WebToolOptions {
   env: Record<string, string | undefined>;
@@ -37,7 +38,13 @@ export function smallModel(env: Record<string, string | undefined>): string {
 /** The opt-in tools, built once so WebFetch's caches last the run; offered-tools.ts filters what the model sees. */
 export function optInTools(o: WebToolOptions): Tool[] {
   const rules = o.settings?.settings.rules.rules ?? [];
-  return [fetchTool(o, rules), webSearchTool({ search: (query, domains, signal) => search(o.mainModel(), query, domains, signal) }), notebookEditTool];
+  return [
+    fetchTool(o, rules),
+    webSearchTool({ search: (query, domains, signal) => search(o.mainModel(), query, domains, signal) }),
+    notebookEditTool,
+    // Plan mode's ExitPlanMode, the task list and AskUserQuestion (plan/tools.ts).
+    ...planTools(),
+  ];
 }
 
 type Rules = NonNullable<WebToolOptions["settings"]>["settings"]["rules"]["rules"];

@@ -33,6 +33,7 @@ import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
 import { optInTools } from "./opt-in-tools.ts";
 import type { setupSubagents, Subagents } from "./subagents/setup.ts";
+import type { BackgroundWork } from "./background/tools.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */
@@ -56,6 +57,9 @@ export class AgentRuntime {
   readonly subagentMeter = new UsageMeter();
   /** The Agent tool and the agent types, when this run offers them (subagents/setup.ts). */
   readonly subagents: Subagents | undefined;
+
+  /** Background shells, TaskStop and Monitor (background/), when the offer rule asks for them. */
+  backgroundWork: BackgroundWork | undefined;
 
   /** MCP config entries or files that could not be used at start-up (each was logged then). */
   configProblems = 0;
@@ -105,6 +109,8 @@ export class AgentRuntime {
               server: (name) => this.route(name)?.server,
               ready: () => this.connected,
               recordUsage: (model, usage) => this.subagentMeter.record(model, usage),
+              // Background agents, when this run has background work (background/agent-task.ts).
+              startInBackground: (o) => this.backgroundWork?.startAgent(o),
               skill: (name) => this.skills?.find(name),
               configured: () => this.configured.map((s) => s.name),
               cwd: opts.cwd,
@@ -154,6 +160,10 @@ export class AgentRuntime {
     const setup = opts.subagents && offers("Agent", opts.offer ?? NOTHING_ASKED) ? (await import("./subagents/setup.ts")).setupSubagents : undefined;
     session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter, setup);
     session.configProblems = problems;
+    // Background work's code loads only when the one offer rule asks for it (TaskStop, Monitor).
+    if (offers("TaskStop", opts.offer ?? NOTHING_ASKED) || offers("Monitor", opts.offer ?? NOTHING_ASKED)) {
+      session.backgroundWork = (await import("./background/tools.ts")).backgroundWork();
+    }
     session.skills = await openSkills({ cwd: opts.cwd, sources: opts.skillSources, only: opts.skills, log: opts.log, debug: opts.debug, registry });
     const made = session;
     for (const name of pending) made.connecting.add(name);
@@ -199,7 +209,13 @@ export class AgentRuntime {
   /** Built-in and MCP tools the model may use now (MCP lists can change between calls), minus --disallowedTools. */
   tools(): Tool[] {
     const skill = this.skills?.tool(this.opts.skillGate);
-    const mine = [...builtinTools(), ...this.web, ...(skill ? [skill] : []), ...(this.subagents ? [this.subagents.tool] : [])];
+    const mine = [
+      ...builtinTools(),
+      ...this.web,
+      ...(skill ? [skill] : []),
+      ...(this.subagents ? [this.subagents.tool] : []),
+      ...(this.backgroundWork?.tools ?? []),
+    ];
     const own = offeredTools(mine, this.opts.offer ?? NOTHING_ASKED);
     const pinned = pinToolNames([...own, ...(this.mcpTools?.tools() ?? [])], (name) => this.mcpTools?.route(name), this.pins);
     this.given = pinned.routes;
@@ -207,8 +223,9 @@ export class AgentRuntime {
     const settingsDeny = this.opts.settings?.removes;
     if (settingsDeny) all = all.filter((t) => !settingsDeny(t.name, pinned.routes[t.name]));
     const denied = this.opts.disallowedTools;
-    if (!denied.length) return all;
-    return all.filter((t) => !denied.some((rule) => this.matchesRule(t.name, rule)));
+    if (denied.length) all = all.filter((t) => !denied.some((rule) => this.matchesRule(t.name, rule)));
+    // Bash's background form only beside a TaskStop still on offer (background/tools.ts).
+    return this.backgroundWork ? this.backgroundWork.withBackgroundBash(all) : all;
   }
 
   /**
@@ -244,8 +261,8 @@ export class AgentRuntime {
       toolsFlag: toolsFlagNames(this.opts.offer?.tools),
       allowed: this.opts.allowedTools ?? [],
       disallowed: this.opts.disallowedTools,
-      // The Agent tool (and its older name) exists whether or not this run offers it.
-      tools: [...names, "Agent", "Task"],
+      // The Agent tool (and its older name) and background work's tools exist whether or not this run offers them.
+      tools: [...names, "Agent", "Task", "TaskStop", "Monitor"],
       servers: this.configured.map((s) => serverRuleName(s.name)),
       matches: (name, rule) => this.matchesRule(name, rule),
     });

@@ -29,6 +29,8 @@ import { type ModePermissions, ToolGate } from "./policy/gate.ts";
 import { raceAbort } from "../shared/async.ts";
 import type { CompiledSchema } from "../tools/json-schema.ts";
 import { STRUCTURED_OUTPUT_REMINDER, StructuredOutputCall } from "../tools/structured-output.ts";
+import type { FileCheckpoints } from "./checkpoints/tracker.ts";
+import { withPlanNote } from "./plan/plan-context.ts";
 
 /** A mode's part when it has none: no mode, no flags, nobody to ask. */
 const EVERY_TOOL_RUNS: ModePermissions = { mode: () => undefined, flagAllows: () => false };
@@ -58,6 +60,8 @@ export interface TurnMode {
   debug?: boolean;
   /** `--json-schema`: each turn offers StructuredOutput and ends when a call matches (structured-output.ts). */
   outputSchema?: CompiledSchema;
+  /** File checkpoints, when on (checkpoints/): each user message starts a snapshot. */
+  checkpoints?: FileCheckpoints;
 }
 
 /** One input to run. */
@@ -66,6 +70,8 @@ export interface TurnInput {
   input: string | ContentBlock[];
   /** The mode's interrupt (Esc, Ctrl-C, the host's `interrupt`); shutdown interrupts every turn too. */
   interrupt: AbortSignal;
+  /** The id the host gave the user message (the SDK's `uuid`): its checkpoint's name. */
+  messageId?: string;
   /**
    * The mode's part in the permission decision (policy/gate.ts): its permission mode, what its flags
    * allow, and how it asks. Absent: every tool runs unless a settings rule or hook says otherwise.
@@ -147,6 +153,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
     turn.events.onUserMessage?.();
     mark = addUserInput(conversation, content);
     added = true;
+    mode.checkpoints?.beginTurn(turn.messageId ?? conversation.all.at(-1)!.id);
     let stopReason: string | null = null;
     const { onText, onAssistant, onWaitingForServers, onUserMessage, line, ...events } = turn.events;
     const streams = onText !== undefined || events.onStreamEvent !== undefined;
@@ -157,6 +164,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
             settings: settings?.settings,
             route: (name) => runtime.route(name),
             shellCwd: () => mode.toolState.shellDirectory().cwd,
+            cwd: runtime.opts.cwd,
             permissions: turn.permissions ?? EVERY_TOOL_RUNS,
             notice: turn.events.line,
             sandbox: runtime.opts.sandbox?.facts,
@@ -170,8 +178,8 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       system: runtime.systemPrompt(),
       tools: structured ? () => [...runtime.tools(), structured.tool] : () => runtime.tools(),
       offer: (tools) => runtime.offer(tools),
-      // The skills and agent listings, after the first message of every request, where Claude Code puts them.
-      context: () => runtime.context(),
+      // The skills and agent listings (and plan mode's note), after the first message of every request, where Claude Code puts them.
+      context: () => withPlanNote(runtime.context(), turn.permissions?.mode(), () => runtime.tools().some((t) => t.name === "ExitPlanMode")),
       compact: (c, request) => runtime.autoCompact(c, request, settings && (() => settings.preCompact("auto", "", turn.events.line))),
       beforeModelCall: async () => {
         await runtime.refresh();
@@ -191,6 +199,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
       sandbox: runtime.opts.sandbox?.forBash,
       transcriptPath: () => conversation.transcriptPath,
       toolState: mode.toolState,
+      fileChange: mode.checkpoints?.hook,
       maxTurns: mode.maxTurns,
       signal,
       hooks: {

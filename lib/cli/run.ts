@@ -17,6 +17,7 @@ import { onShutdown, shutdown } from "../agent/lifecycle.ts";
 import type { OpenedSession } from "../agent/sessions/session-open.ts";
 import type { SettingsHooks } from "../agent/policy/turn-hooks.ts";
 import type { Loosening } from "../agent/settings/consent.ts";
+import { bindTaskList } from "../agent/task-list/task-list.ts";
 import type { RunSandboxes } from "../agent/sandboxing/setup.ts";
 
 /** What the mode's display gives the runtime (runtimeOptions' callbacks). */
@@ -58,7 +59,7 @@ export class Run {
     readonly settings: SettingsHooks | undefined,
     private readonly opts: RunOpenOptions,
     /** The process environment as the run started, before settings `env` was applied. */
-    private readonly launchEnv: Readonly<Record<string, string | undefined>>,
+    readonly launchEnv: Readonly<Record<string, string | undefined>>,
   ) {
     // Whichever way the run ends (a signal, Ctrl-C twice, EOF), SessionEnd runs once.
     if (settings) onShutdown(() => this.sessionEnd());
@@ -131,6 +132,8 @@ export class Run {
   /** The conversation starts with `runtime`'s model: the transcript's header, the MCP names pinned, hooks told the session. */
   begin(runtime: AgentRuntime): void {
     this.session.start(runtime.model.model);
+    // The task list's folder is this conversation's (~/.claude/tasks/<session>/).
+    bindTaskList(() => this.session.conversation.sessionId);
     runtime.pinRoutes(this.session.conversation.routes);
     this.identify();
   }

@@ -27,7 +27,7 @@ const KILL_GRACE_MS = 1000;
 const CLEANUP_GRACE_MS = 200;
 
 /** Variables that stop programs from waiting for a pager, an editor or a password prompt that no one will answer. */
-const NON_INTERACTIVE_ENV = {
+export const NON_INTERACTIVE_ENV = {
   PAGER: "cat",
   GIT_PAGER: "cat",
   EDITOR: "true",
@@ -68,6 +68,8 @@ export const bashTool: Tool = {
     if (command.trim() === "") throw new ToolError("command is empty");
     const timeoutMs = args.timeout ?? DEFAULT_TIMEOUT_MS;
     const state = ctx.toolState;
+    // Checkpoints: the work tree is recorded before a turn's first command (agent/checkpoints/git-tree.ts).
+    ctx.fileChange?.beforeShell?.(state?.shellCwd ?? ctx.cwd);
     const sandbox = ctx.sandbox?.(args); // the OS sandbox this call runs in, if any (lib/sandbox)
     if (!state) return formatResult(await runCommand(command, { cwd: ctx.cwd, timeoutMs, signal: ctx.signal, sandbox }), timeoutMs);
     const { cwd, note } = state.shellDirectory();
@@ -80,6 +82,66 @@ export const bashTool: Tool = {
     return note ? { ...output, content: `${note}\n${output.content}` } : output;
   },
 };
+
+/** A background command's time limit (ms) when `timeout` is absent, and the longest allowed. */
+export const DEFAULT_BACKGROUND_TIMEOUT_MS = 600_000;
+export const MAX_BACKGROUND_TIMEOUT_MS = 7_200_000;
+
+/** What starts a background command (lib/agent/background): the text the model reads back (task id, output file). */
+export type StartInBackground = (req: {
+  command: string;
+  description?: string;
+  cwd: string;
+  timeoutMs: number;
+  callId?: string;
+  /** The OS sandbox the command runs in, as a foreground call would (lib/sandbox). */
+  sandbox?: CommandSandbox;
+}) => string;
+
+const BACKGROUND_INPUT = toolInput({
+  command: { type: "string", required: true, description: "The command to run" },
+  timeout: {
+    type: "integer",
+    minimum: 1,
+    maximum: MAX_BACKGROUND_TIMEOUT_MS,
+    description: `Timeout in milliseconds. In the foreground: default ${DEFAULT_TIMEOUT_MS}, at most ${MAX_TIMEOUT_MS}. With run_in_background: how long it may run before it is stopped (default ${DEFAULT_BACKGROUND_TIMEOUT_MS}, at most ${MAX_BACKGROUND_TIMEOUT_MS})`,
+  },
+  description: { type: "string", description: "What the command does, in 5-10 words" },
+  run_in_background: {
+    type: "boolean",
+    description: "true runs the command in the background: you get a task id and an output file at once, and a notice when it ends",
+  },
+  dangerouslyDisableSandbox: {
+    type: "boolean",
+    description: "Run this command outside the OS sandbox, when one is on. Only where the settings allow it, and the user is always asked first",
+  },
+});
+
+/**
+ * Bash's second fixed form (the first is `bashTool`): the same tool with `run_in_background`, offered
+ * only where background work is (offered-tools.ts). A foreground call runs exactly as `bashTool`'s.
+ */
+export function bashToolWithBackground(start: StartInBackground): Tool {
+  return {
+    ...bashTool,
+    description: [
+      ...bashTool.description.split("\n").filter((line) => !line.startsWith("- Background jobs")),
+      "- Background jobs (`cmd &`) are killed when the command finishes: for a dev server, a watcher or a long build use run_in_background instead.",
+      "- With run_in_background the call answers at once with a task id and an output file; read interim output with Read on that file, and stop the task with TaskStop. You are notified when it ends: do not poll or sleep waiting for it.",
+    ].join("\n"),
+    inputSchema: BACKGROUND_INPUT.schema,
+    async run(input, ctx) {
+      const args = BACKGROUND_INPUT.parse(input);
+      const { run_in_background: background, ...rest } = input;
+      if (!background) return bashTool.run({ ...rest, ...(args.timeout === undefined ? {} : { timeout: Math.min(args.timeout, MAX_TIMEOUT_MS) }) }, ctx);
+      if (args.command.trim() === "") throw new ToolError("command is empty");
+      const cwd = ctx.toolState?.shellDirectory().cwd ?? ctx.cwd;
+      const timeoutMs = args.timeout ?? DEFAULT_BACKGROUND_TIMEOUT_MS;
+      const sandbox = ctx.sandbox?.(input);
+      return { content: start({ command: args.command, description: args.description, cwd, timeoutMs, callId: ctx.callId, sandbox }) };
+    },
+  };
+}
 
 export interface CommandResult {
   /** stdout and stderr in arrival order, capped to MAX_OUTPUT_CHARS. */

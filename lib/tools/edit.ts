@@ -42,7 +42,7 @@ export const editTool: Tool = {
       if (bytes && bytes.length > 0) {
         throw new ToolError(`old_string is empty but ${path} already has content; give the text to replace, or use Write to replace the whole file`);
       }
-      writeKeepingMode(path, Buffer.from(newString, "utf8"));
+      writeKeepingMode(path, Buffer.from(newString, "utf8"), ctx.fileChange);
       ctx.toolState?.files.wrote(path);
       return { content: `${bytes ? "Wrote" : "Created"} ${path}` };
     }
@@ -69,7 +69,7 @@ export const editTool: Tool = {
         `old_string matches ${result.count} times in ${path}; add surrounding context to make it unique, or set replace_all to true to replace all ${result.count}`,
       );
     }
-    writeKeepingMode(path, encodeText(result.text, decoded.encoding, decoded.bom));
+    writeKeepingMode(path, encodeText(result.text, decoded.encoding, decoded.bom), ctx.fileChange);
     ctx.toolState?.files.wrote(path);
     const note = decoded.encoding === "utf-8" && !decoded.bom ? "" : ` (kept as ${label})`;
     return { content: `Edited ${path}: replaced ${result.count} occurrence${result.count === 1 ? "" : "s"}${note}` };

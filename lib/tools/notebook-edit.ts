@@ -109,7 +109,7 @@ export const notebookEditTool: Tool = {
     } catch {
       throw new ToolError(`the edit would not leave ${path} valid JSON; nothing was written`);
     }
-    writeKeepingMode(path, Buffer.from(out, "utf8"));
+    writeKeepingMode(path, Buffer.from(out, "utf8"), ctx.fileChange);
     ctx.toolState?.files.wrote(path);
     return { content: message };
   },

@@ -36,6 +36,19 @@ export interface SearchExclusions {
   covers(path: string): boolean;
 }
 
+/**
+ * Called around every change a built-in tool makes to a file (Edit, Write, NotebookEdit), so the
+ * file can be kept as it was first (checkpoints). Neither call throws.
+ */
+export interface FileChangeHook {
+  /** `path` (absolute) is about to change. */
+  before(path: string): void;
+  /** `path` now holds `bytes`. */
+  after(path: string, bytes: Uint8Array): void;
+  /** A shell command is about to run in `cwd` (Bash): what it may change is recorded first. */
+  beforeShell?(cwd: string): void;
+}
+
 /** Per-call context: the working directory every relative path resolves against, and cancellation. */
 export interface ToolContext {
   cwd: string;
@@ -52,14 +65,16 @@ export interface ToolContext {
   callId?: string;
   /** Paths the run's Read rules deny: Grep and Glob leave them out of the search itself. */
   excluded?: SearchExclusions;
-  /** The OS sandbox a Bash call with this input runs in; undefined (or absent): it runs outside (lib/sandbox). */
-  sandbox?: (input: Record<string, unknown>) => CommandSandbox | undefined;
+  /** Checkpoints of files before they change; absent when they are off. */
+  fileChange?: FileChangeHook;
   /**
    * Present when a person can be asked (the session, a host that answers `can_use_tool`): asks once
    * more about this call, for `reason` found while it runs (WebFetch's private address). Absent
    * (-p): nobody can say yes, so the tool refuses.
    */
   confirm?(reason: string): Promise<boolean>;
+  /** The OS sandbox a Bash call with this input runs in; undefined (or absent): it runs outside (lib/sandbox). */
+  sandbox?: (input: Record<string, unknown>) => CommandSandbox | undefined;
 }
 
 export interface Tool {
@@ -74,6 +89,11 @@ export interface Tool {
    * it asks first, unless --allowedTools or an "always" answer covers it. Print mode never asks.
    */
   asksPermission?: boolean;
+  /**
+   * True for a tool that runs its `command` input as a shell command (Monitor): the permission
+   * decision judges the call exactly as a Bash call of that command (rules, flags, mode).
+   */
+  asBash?: boolean;
   /**
    * The call's input in a few words for a display line (`npm test`, `src/a.ts`); undefined (or
    * no `summary`) shows `key: value` pairs instead.

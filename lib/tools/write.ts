@@ -5,7 +5,7 @@ import { mkdirSync, statSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { summarizeField, toolInput } from "./define.ts";
 import { errnoCode, resolvePath } from "./input.ts";
-import type { Tool } from "./tool.ts";
+import type { FileChangeHook, Tool } from "./tool.ts";
 import { ToolError } from "./tool-error.ts";
 
 const INPUT = toolInput({
@@ -29,7 +29,7 @@ export const writeTool: Tool = {
     const { file_path, content } = INPUT.parse(input);
     const path = resolvePath(ctx.cwd, file_path);
     ctx.toolState?.files.assertUnchanged(path);
-    const existed = writeKeepingMode(path, Buffer.from(content, "utf8"));
+    const existed = writeKeepingMode(path, Buffer.from(content, "utf8"), ctx.fileChange);
     ctx.toolState?.files.wrote(path);
     const lines = content === "" ? 0 : content.split("\n").length - (content.endsWith("\n") ? 1 : 0);
     return { content: `${existed ? "Updated" : "Created"} ${path} (${lines} line${lines === 1 ? "" : "s"}, ${Buffer.byteLength(content)} bytes)` };
@@ -40,8 +40,9 @@ export const writeTool: Tool = {
  * Writes `bytes` to `path` in place (truncate + write, never replace the inode), so an existing
  * file keeps its mode, owner and hard links; creates parent folders for a new file.
  * Returns whether the file existed. Throws ToolError naming the path on any failure.
+ * The one place the file tools change a file: `fileChange` hears of it just before and after.
  */
-export function writeKeepingMode(path: string, bytes: Uint8Array): boolean {
+export function writeKeepingMode(path: string, bytes: Uint8Array, fileChange?: FileChangeHook): boolean {
   let mode: number | undefined;
   try {
     const stats = statSync(path);
@@ -52,11 +53,13 @@ export function writeKeepingMode(path: string, bytes: Uint8Array): boolean {
     if (error instanceof ToolError) throw error;
     if (errnoCode(error) !== "ENOENT") throw new ToolError(`Cannot write ${path}: ${(error as Error).message}`);
   }
+  fileChange?.before(path);
   try {
     if (mode === undefined) mkdirSync(dirname(path), { recursive: true });
     writeFileSync(path, bytes);
   } catch (error) {
     throw new ToolError(`Cannot write ${path}: ${(error as Error).message}`);
   }
+  fileChange?.after(path, bytes);
   return mode !== undefined;
 }

@@ -2,7 +2,8 @@
  * The one permission decision for a tool call, in every mode (Claude Code permissions.md, "How
  * permissions interact"; permission-modes.md): the PreToolUse hooks' decision, the settings rules,
  * the flags (--allowedTools, "always" answers, a loaded skill's grants) and the permission mode give
- * allow, deny with a reason, or ask. A deny from any source beats an ask, and an ask beats an allow:
+ * allow, deny with a reason, or ask. A deny from any source beats an ask, and an ask beats an allow;
+ * plan mode's refusal (plan-mode.ts) comes right after the denies, before any ask or allow:
  * a hook's allow and the flags skip only the mode's question, never a deny or ask rule. Pure: the
  * modes supply only how they ask (gate.ts), and a mode with nobody to ask (-p) turns ask into deny.
  * The OS sandbox adds two facts for Bash: leaving it (`dangerouslyDisableSandbox`) always asks, and
@@ -11,6 +12,8 @@
 import type { Tool } from "../../tools/tool.ts";
 import type { Behavior } from "../settings/merge.ts";
 import { needsPermission, type PermissionMode } from "../permissions/modes.ts";
+import type { PlanCheck } from "./plan-mode.ts";
+import { userToolVerdict } from "./user-tools.ts";
 
 /** What the policy says of one call; `message` is what the model reads when the call does not run. */
 export type Verdict =
@@ -31,6 +34,8 @@ export interface CallFacts {
   flagAllows: boolean;
   /** The permission mode; undefined when none was set, so every tool runs (-p and host mode without --permission-mode). */
   mode: PermissionMode | undefined;
+  /** Plan mode's answer for this call (plan-mode.ts), when the mode is plan; absent then, the call is refused. */
+  plan?: PlanCheck;
   /** A Bash call's OS sandbox facts (lib/agent/sandboxing), when the run has a sandbox. */
   sandbox?: SandboxFacts;
 }
@@ -63,6 +68,12 @@ export function decide(f: CallFacts): Verdict {
   const { tool, hook, rule, mode } = f;
   if (hook?.decision === "deny") return { behavior: "deny", message: `PreToolUse:${tool.name} hook error: ${hook.reason ?? "denied"}` };
   if (rule?.behavior === "deny") return { behavior: "deny", message: denyText(tool, f.input, rule.path) };
+  // A call that is itself a question for the user (ExitPlanMode, AskUserQuestion) always asks.
+  const question = userToolVerdict(tool.name, mode);
+  if (question) return question;
+  // Plan mode refuses what it does not allow past every allow (a hook's, a rule's, the flags'): nobody loosens it.
+  if (mode === "plan" && !f.plan?.allowed)
+    return { behavior: "deny", message: f.plan?.allowed === false ? f.plan.message : `Plan mode is on: ${tool.name} was not run.` };
   // An ask rule or hook asks even in bypassPermissions, past the flags; dontAsk never asks.
   const ask = hook?.decision === "ask" ? (hook.reason ?? askText(tool.name)) : rule?.behavior === "ask" ? askText(tool.name) : undefined;
   if (ask !== undefined) return mode === "dontAsk" ? { behavior: "deny", message: ask } : { behavior: "ask", message: ask, forced: true };

@@ -14,6 +14,8 @@ import { isAllowed, type PermissionMode } from "../permissions/modes.ts";
 import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
 import { decide, type CallFacts, type SandboxFacts } from "./decide.ts";
 import { loadBashGrammar } from "../permissions/bash/grammar.ts";
+import { planCheck } from "./plan-mode.ts";
+import { planFilePath } from "../plan/plan-file.ts";
 
 /** What a mode supplies to the decision: its mode, what its flags allow, and how it asks. */
 export interface ModePermissions {
@@ -71,6 +73,8 @@ export interface GateOptions {
   permissions: ModePermissions;
   /** The directory the next Bash call runs in (a `cd` in an earlier call stays): Bash's relative paths are its. */
   shellCwd?(): string;
+  /** The run's working directory (the process's when absent): Write's and Edit's relative paths are its (plan mode's plan file check). */
+  cwd?: string;
   /** A line for the user (systemMessage, a hook's error), never stdout. */
   notice(line: string): void;
   /** The OS sandbox's facts for a call (lib/agent/sandboxing), when the run has a sandbox. */
@@ -106,17 +110,26 @@ export class ToolGate {
       if (out.context.length) this.pending.set(call.id, out.context);
       hook = out.permission;
     }
-    if (tool.name === "Bash" && (settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
-    await permissions.prepare?.(tool);
-    const match = settings?.rules.decide(tool.name, input, this.opts.route(tool.name), this.opts.shellCwd?.());
+    const mode = agentMode(permissions.mode(), agent);
+    // A tool that runs a shell command (Monitor) is judged as the Bash call of that command.
+    const judged = tool.asBash ? { tool: { ...tool, name: "Bash" }, input: { command: input.command } } : { tool, input };
+    // Plan mode's read-only classifier reads Bash through the shell grammar too.
+    if (judged.tool.name === "Bash" && (mode === "plan" || settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
+    await permissions.prepare?.(judged.tool);
+    const route = this.opts.route(judged.tool.name);
+    const match = settings?.rules.decide(judged.tool.name, judged.input, route, this.opts.shellCwd?.());
     const verdict = decide({
-      tool,
-      input,
+      tool: judged.tool,
+      input: judged.input,
       hook,
       rule: match && { behavior: match.behavior, path: match.rule.path !== undefined },
-      flagAllows: permissions.flagAllows(tool, input),
-      mode: agentMode(permissions.mode(), agent),
-      sandbox: this.opts.sandbox?.(tool.name, input),
+      flagAllows: permissions.flagAllows(judged.tool, judged.input),
+      mode,
+      plan:
+        mode === "plan"
+          ? planCheck(judged.tool, judged.input, { mcp: route !== undefined, cwd: this.opts.cwd ?? process.cwd(), planFile: planFilePath() })
+          : undefined,
+      sandbox: this.opts.sandbox?.(judged.tool.name, judged.input),
     });
     const updated = input === given ? {} : { updatedInput: input };
     if (verdict.behavior === "allow") return input === given ? true : { behavior: "allow", ...updated };
@@ -180,19 +193,19 @@ export class ToolGate {
 /** How much a mode lets run without asking, least first; undefined (no mode) lets everything run. */
 const LOOSENESS: PermissionMode[] = ["dontAsk", "default", "acceptEdits", "bypassPermissions"];
 
-/** The run's mode, or a subagent's own when that is stricter: an agent file can tighten, never loosen. */
 /**
  * The mode a call runs under: the run's, or its subagent's definition's where that is stricter, or
  * as written where the user trusted the definition's file (the settings trust rules). Nothing
  * loosens plan mode.
  */
 function agentMode(run: PermissionMode | undefined, agent: AgentIdentity | undefined): PermissionMode | undefined {
-  // (String(): plan mode joins PermissionMode with its own issue; until then the run is never in it.)
-  if (agent?.modeTrusted && agent.permissionMode && String(run) !== "plan") return agent.permissionMode;
+  if (agent?.modeTrusted && agent.permissionMode && run !== "plan") return agent.permissionMode;
   return stricter(run, agent?.permissionMode);
 }
 
+/** The run's mode, or a subagent's own when that is stricter: plan mode on either side holds. */
 function stricter(run: PermissionMode | undefined, agent: PermissionMode | undefined): PermissionMode | undefined {
+  if (run === "plan" || agent === "plan") return "plan";
   if (agent === undefined) return run;
   if (run === undefined) return agent;
   return LOOSENESS.indexOf(agent) < LOOSENESS.indexOf(run) ? agent : run;

@@ -15,7 +15,7 @@ import { searchExclusions } from "../permissions/search-exclusions.ts";
 
 export { SettingsFlagError } from "../settings/files.ts";
 
-/** Modes a settings file may choose (permission-modes.md); `plan` and `auto` are not ours. */
+/** Modes a settings file may choose (permission-modes.md); `auto` is not ours. */
 const FILE_MODES = new Set<string>(PERMISSION_MODES);
 
 /** What UserPromptSubmit said: drop the prompt or stop (a message for the user), or add context. */

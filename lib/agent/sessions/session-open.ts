@@ -30,8 +30,8 @@ export interface OpenedSession {
   path?: string;
   /** Starts saving with this header model (the run's model is known only once flags and the saved session are read). */
   start(model: string): void;
-  /** A new, empty session for `/clear` (Claude Code starts a new session there too). */
-  fresh(): { sessionId: string; sink?: ConversationSink };
+  /** A new, empty session for `/clear` (Claude Code starts a new session there too), or a fork of session `forkedFrom` (a rewind). */
+  fresh(forkedFrom?: string): { sessionId: string; sink?: ConversationSink };
 }
 
 /**
@@ -87,7 +87,7 @@ export function openSession(choice: SessionChoice, env: { configDir: string; cwd
       conversation.redirect(id, new TranscriptWriter(path, header, warn), !appending);
       model0 = model;
     },
-    fresh() {
+    fresh(forkedFrom) {
       const next = crypto.randomUUID();
       if (!choice.persist) return { sessionId: next };
       const header: TranscriptHeader = {
@@ -97,6 +97,7 @@ export function openSession(choice: SessionChoice, env: { configDir: string; cwd
         cwd,
         model: model0,
         created_at: new Date().toISOString(),
+        ...(forkedFrom ? { forked_from: forkedFrom } : {}),
       };
       try {
         return { sessionId: next, sink: new TranscriptWriter(sessionPath(configDir, cwd, next), header, warn) };

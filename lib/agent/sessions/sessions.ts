@@ -126,7 +126,7 @@ export function cleanupPeriodDays(configDir: string, warn: (line: string) => voi
   return value;
 }
 
-/** Removes session files of every directory not changed for `days` days; returns how many. Never throws. */
+/** Removes session files of every directory not changed for `days` days, with their checkpoints; returns how many. Never throws. */
 export function removeOldSessions(configDir: string, days: number, now = Date.now()): number {
   const root = join(configDir, SESSIONS_FOLDER);
   let removed = 0;
@@ -136,6 +136,8 @@ export function removeOldSessions(configDir: string, days: number, now = Date.no
         const path = join(root, dir, f);
         if (f.endsWith(".jsonl") && now - statSync(path).mtimeMs > days * DAY_MS) {
           rmSync(path, { force: true });
+          // Its checkpoints go with it: only our own sessions' folders, since file-history is shared with Claude Code.
+          if (isUuid(f.slice(0, -6))) rmSync(join(configDir, "file-history", f.slice(0, -6)), { recursive: true, force: true });
           removed++;
         }
       }

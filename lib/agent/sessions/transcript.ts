@@ -10,6 +10,7 @@
  *   {"type":"message","id":"<uuid>","timestamp":"<ISO 8601>","message":{"role","content"},"usage"?:{…},"model"?:"…"}
  *   {"type":"routes","routes":{"<API tool name>":{"server":"…","tool":"…"}},"timestamp":"…"}
  *   {"type":"rollback","to":"<id of the last kept message>"|null,"timestamp":"…"}
+ *   {"type":"file-history-snapshot",…}   a checkpoint (Claude Code's row shape, checkpoints/row.ts)
  */
 import { chmodSync, closeSync, fstatSync, openSync, readFileSync, writeSync } from "node:fs";
 import type { ConversationSink, TranscriptRecord } from "../conversation.ts";
@@ -112,7 +113,7 @@ export function readTranscript(path: string, warn: (line: string) => void): Tran
     else if (obj?.type === "message" && obj.message && typeof obj.id === "string") {
       const { type: _, ...entry } = obj;
       records.push({ type: "message", entry });
-    } else if (obj?.type === "routes" || obj?.type === "rollback") records.push(obj);
+    } else if (obj?.type === "routes" || obj?.type === "rollback" || obj?.type === "file-history-snapshot") records.push(obj);
   });
   if (!header) throw new Error(`${path} is not a session transcript (no header line)`);
   return { header, records };

@@ -23,6 +23,8 @@ export interface SettingsDoc {
   hooks?: Record<string, unknown>;
   model?: string;
   disableAllHooks?: boolean;
+  /** False: no file checkpoints in any mode (agent/checkpoints/open.ts). */
+  fileCheckpointingEnabled?: boolean;
   /** Managed only. */
   allowManagedHooksOnly?: boolean;
   allowManagedPermissionRulesOnly?: boolean;
@@ -39,6 +41,7 @@ const isObject: Check = (v) => typeof v === "object" && v !== null && !Array.isA
 const TOP: Record<string, [Check, string]> = {
   model: [isString, "must be a string"],
   disableAllHooks: [isBool, "must be true or false"],
+  fileCheckpointingEnabled: [isBool, "must be true or false"],
   allowManagedHooksOnly: [isBool, "must be true or false"],
   allowManagedPermissionRulesOnly: [isBool, "must be true or false"],
   hooks: [isObject, 'must be an object of events ({"PreToolUse": [...]})'],

@@ -34,6 +34,16 @@ export interface SubagentDeps extends ToolMatch, InlineContext {
   recordUsage(model: string, usage: Usage | undefined): void;
   /** Settles when every configured server has connected or failed: a subagent waits for them, as a turn does. */
   ready(): Promise<void>;
+  /**
+   * Runs `run` as a background task (agent/background), when this run has background work: its
+   * id and output file; undefined without it (the agent then runs in the foreground).
+   */
+  startInBackground?(o: {
+    agentId: string;
+    description: string;
+    toolUseId?: string;
+    run(signal: AbortSignal): Promise<{ content: string; isError?: boolean }>;
+  }): { id: string; outputFile: string } | undefined;
 }
 
 export interface SubagentCall {
@@ -55,9 +65,8 @@ function systemPrompt(def: AgentDefinition, cwd: string): string {
 }
 
 /** Runs one subagent to its report. Never throws: failures are error results. */
-export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: LoopOptions, deps: SubagentDeps): Promise<ToolOutput> {
+export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: LoopOptions, deps: SubagentDeps, agentId = newAgentId()): Promise<ToolOutput> {
   const started = performance.now();
-  const agentId = newAgentId();
   const depth = (parent.depth ?? 0) + 1;
   const picked = resolveSubagentModel(call.model ?? call.def.model, parent.model.model);
   if ("error" in picked) return { isError: true, content: `Agent "${call.def.name}": ${picked.error}` };
@@ -71,7 +80,7 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
   // Servers it names, and inline ones the run already has, limit which of the parent's servers it sees.
   const limit = [...named, ...inline.shared];
   let def: AgentDefinition = limit.length ? { ...call.def, mcpServers: { names: limit, inline: [] } } : call.def;
-  // plan: only reading, as Explore and Plan (plan mode's own policy does not exist yet).
+  // plan: no writing tools offered at all, as Explore and Plan; the gate applies plan mode's policy to the rest.
   if (def.permissionMode === "plan") def = { ...def, disallowedTools: [...(def.disallowedTools ?? []), ...READ_ONLY_REMOVED] };
   const base = { agentId, toolUseId: ctx.callId ?? "", subagentType: call.def.name, description: call.description };
   const emit = parent.hooks?.onSubagent;
@@ -142,7 +151,7 @@ export async function runSubagent(call: SubagentCall, ctx: ToolContext, parent: 
   const agent: AgentIdentity = {
     id: agentId,
     type: call.def.name,
-    ...(mode && mode !== "plan" ? { permissionMode: mode as AgentIdentity["permissionMode"] } : {}),
+    ...(mode ? { permissionMode: mode as AgentIdentity["permissionMode"] } : {}),
     // A repository's agent file loosens nothing until the user trusted the folder, as its settings do.
     modeTrusted: call.def.source !== "project" || workspaceTrusted(deps.cwd, trustFile(deps.env)),
   };

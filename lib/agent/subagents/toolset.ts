@@ -6,15 +6,18 @@
  *   Agent and Bash;
  * - `mcpServers` naming configured servers keeps only those servers' MCP tools;
  * - the Agent tool is offered to agents without `tools` (and to those naming it) while the new
- *   agent's depth is below MAX_DEPTH; the `--json-schema` tool is the parent turn's alone.
+ *   agent's depth is below MAX_DEPTH; the `--json-schema` tool, ExitPlanMode and AskUserQuestion are the parent turn's alone.
  */
 import type { Tool } from "../../tools/tool.ts";
+import { bashTool } from "../../tools/bash.ts";
 import type { AgentDefinition } from "./types.ts";
 
 /** Subagents of subagents, but no deeper: an agent at this depth is not offered the Agent tool. */
 export const MAX_DEPTH = 2;
 
 export const AGENT_TOOL = "Agent";
+/** Tools a subagent never gets: the --json-schema tool, ExitPlanMode, AskUserQuestion, and background work's. */
+const PARENT_ONLY = new Set(["StructuredOutput", "ExitPlanMode", "AskUserQuestion", "TaskStop", "Monitor"]);
 /** Claude Code's older name for the Agent tool (its init event and older transcripts). */
 export const AGENT_TOOL_ALIAS = "Task";
 
@@ -37,7 +40,9 @@ function ruleOf(entry: string): string {
  */
 export function subagentTools(def: AgentDefinition, parentTools: readonly Tool[], depth: number, m: ToolMatch, extra: readonly Tool[] = []): Tool[] {
   const named = (t: Tool, list: readonly string[]) => list.some((e) => m.matches(t.name, ruleOf(e)));
-  let tools = parentTools.filter((t) => t.name !== "StructuredOutput");
+  // The plan's approval and questions to the user are the main conversation's, and so is background
+  // work (its notices go there): a subagent gets Bash's first form and no TaskStop or Monitor.
+  let tools = parentTools.filter((t) => !PARENT_ONLY.has(t.name)).map((t) => (t.name === "Bash" && t.inputSchema.properties?.run_in_background ? bashTool : t));
   if (def.tools) tools = tools.filter((t) => named(t, def.tools!));
   const limitTo = def.mcpServers?.names;
   if (limitTo?.length)

@@ -49,6 +49,7 @@ const KEYS: [string, string][] = [
   ["Esc", "interrupt the turn (at a question: cancel it)"],
   ["Ctrl-C", "interrupt, or clear the input; twice to leave"],
   ["Tab", "complete /commands, @files, @server:uri"],
+  ["Shift+Tab", "permission mode: default → accept edits → plan"],
   ["Up/Down", "history"],
   ["Ctrl-L", "clear the screen"],
   ["Ctrl-Z", "suspend (fg resumes)"],
@@ -86,7 +87,11 @@ export function helpText(runtime: AgentRuntime, interactive: boolean): string {
       "  /permissions  the settings' permission rules, each with its file",
       "  /hooks  the settings' hooks, each with its file",
       "  /agents the agent types the Agent tool can start, with their origin and tools",
+      "  /rewind go back to an earlier message: code, conversation or both (also Esc twice)",
+      "  /plan   turn plan mode on (read and plan, no edits), or show where the plan is",
+      "  /todos  the model's task list",
       "  /status the model, the working directory, servers, and whether Bash runs in the sandbox",
+      "  /tasks  background tasks; /tasks stop <id> stops one",
       "  /exit   leave",
     );
   const custom = listCustomCommands(runtime.opts.cwd);

@@ -42,19 +42,25 @@ Options:
   --session-id <uuid>           the id of the new conversation
   --fork-session                with --continue/--resume: go on in a new session, leaving the old one as it was
   --no-session-persistence      save nothing of this conversation
+  --rewind-files <message id>   with -p --resume <id>: put the files the agent changed back as they were at that user message
+  --rewind-overwrite            with --rewind-files: go on even over files changed since by someone other than the agent
   --no-cache                    send no prompt-caching breakpoints (also DISABLE_PROMPT_CACHING=1)
   --input-format <fmt>          text (default) or stream-json: JSON messages on stdin (the Agent SDK's host protocol)
-  --permission-mode <mode>      default, acceptEdits, bypassPermissions or dontAsk (print mode runs every tool without it)
+  --permission-mode <mode>      default, acceptEdits, bypassPermissions, dontAsk or plan (read and plan only; print mode runs every tool without it)
   --permission-prompt-tool stdio  ask the host program (stream-json input) before tools that need permission
   --include-partial-messages    stream-json: also the model's stream events as they arrive
   --json-schema <json|file>     end with an answer matching this JSON Schema (the result's structured_output)
   --verbose                     server stderr and start-up progress on stderr
   --debug                       also the JSON-RPC traffic on stderr
   -v, --version                 print the version
-  -h, --help                    print this help`;
+  -h, --help                    print this help
+
+In the session Shift+Tab cycles default, accept edits and plan mode; the model keeps a task list
+(TaskCreate…; in -p with CLAUDE_CODE_ENABLE_TODO_TOOLS=1, TodoWrite with CLAUDE_CODE_ENABLE_TASKS=0)
+and may ask you multiple-choice questions (AskUserQuestion; not in -p).`;
 
 export type OutputFormat = "text" | "json" | "stream-json";
-export type PermissionModeFlag = "default" | "acceptEdits" | "bypassPermissions" | "dontAsk";
+export type PermissionModeFlag = "default" | "acceptEdits" | "bypassPermissions" | "dontAsk" | "plan";
 
 export interface CliArgs {
   print: boolean;
@@ -93,6 +99,10 @@ export interface CliArgs {
   sessionId?: string;
   forkSession: boolean;
   persistSession: boolean;
+  /** `--rewind-files <user message id>`: a standalone rewind of the resumed session's files (-p). */
+  rewindFiles?: string;
+  /** `--rewind-overwrite`: the rewind goes on over files the user changed since. */
+  rewindOverwrite: boolean;
   inputFormat: "text" | "stream-json";
   permissionMode?: PermissionModeFlag;
   /** `--permission-prompt-tool stdio`: permission questions go to the host as can_use_tool. */
@@ -164,6 +174,8 @@ const options = {
   "session-id": { type: "string" },
   "fork-session": { type: "boolean" },
   "no-session-persistence": { type: "boolean" },
+  "rewind-files": { type: "string" },
+  "rewind-overwrite": { type: "boolean" },
   "input-format": { type: "string" },
   "permission-mode": { type: "string" },
   "permission-prompt-tool": { type: "string" },
@@ -202,15 +214,16 @@ export function parseCliArgs(argv: string[]): CliArgs {
   if (inputFormat !== "text" && inputFormat !== "stream-json") throw new UsageError(`--input-format must be text or stream-json (got "${inputFormat}")`);
   if (inputFormat === "stream-json" && format !== "stream-json") throw new UsageError("--input-format stream-json needs --output-format stream-json");
   const mode = values["permission-mode"] as string | undefined;
-  if (mode === "plan") throw new UsageError("--permission-mode plan is not supported yet (use default, acceptEdits, bypassPermissions or dontAsk)");
-  if (mode !== undefined && !["default", "acceptEdits", "bypassPermissions", "dontAsk"].includes(mode)) {
-    throw new UsageError(`--permission-mode must be default, acceptEdits, bypassPermissions or dontAsk (got "${mode}")`);
+  if (mode !== undefined && !["default", "acceptEdits", "bypassPermissions", "dontAsk", "plan"].includes(mode)) {
+    throw new UsageError(`--permission-mode must be default, acceptEdits, bypassPermissions, dontAsk or plan (got "${mode}")`);
   }
   const promptTool = values["permission-prompt-tool"] as string | undefined;
   if (promptTool !== undefined && promptTool !== "stdio") {
     throw new UsageError(`--permission-prompt-tool: only "stdio" is supported (got "${promptTool}")`);
   }
   if (promptTool !== undefined && inputFormat !== "stream-json") throw new UsageError("--permission-prompt-tool stdio needs --input-format stream-json");
+  if (values["rewind-files"] !== undefined && !values.print)
+    throw new UsageError("--rewind-files works with -p (agent -p --resume <session id> --rewind-files <message id>)");
   const list = (...keys: string[]) => keys.flatMap((k) => ((values[k] as string[] | undefined) ?? []).flatMap(splitRuleList));
   return {
     print: Boolean(values.print),
@@ -239,6 +252,8 @@ export function parseCliArgs(argv: string[]): CliArgs {
     sessionId: values["session-id"] as string | undefined,
     forkSession: Boolean(values["fork-session"]),
     persistSession: !values["no-session-persistence"],
+    rewindFiles: values["rewind-files"] as string | undefined,
+    rewindOverwrite: Boolean(values["rewind-overwrite"]),
     inputFormat,
     permissionMode: mode as PermissionModeFlag | undefined,
     permissionPromptStdio: promptTool === "stdio",

@@ -1,7 +1,7 @@
 /**
  * The host's control requests (the Agent SDK's `SDKControlRequest` subtypes we serve):
  * `initialize`, `interrupt`, `set_permission_mode`, `set_model`, `mcp_status`, `mcp_reconnect`,
- * `mcp_toggle` and `mcp_message`. Each gets exactly one `control_response` with its
+ * `mcp_toggle`, `mcp_message`, `stop_task` and `rewind_files`. Each gets exactly one `control_response` with its
  * `request_id`: success with its payload, or an error naming the subtype. An unknown subtype is
  * an error answer, never silence.
  */
@@ -14,6 +14,8 @@ import type { ToolState } from "../../tools/tool-state.ts";
 import type { HostChannel } from "./channel.ts";
 import { PRINT_BUILTINS } from "../commands/builtins.ts";
 import { errorMessage } from "../../shared/values.ts";
+import type { FileCheckpoints } from "../../agent/checkpoints/tracker.ts";
+import { rewindFilesAnswer } from "./rewind-files.ts";
 
 /** What the control requests act on, once the runtime is up. */
 export interface HostState {
@@ -25,6 +27,8 @@ export interface HostState {
   current: AbortController | undefined;
   /** What the tools remember across the turns of this conversation (Bash's directory, files seen). */
   tools: ToolState;
+  /** File checkpoints, when on (the SDK's enableFileCheckpointing). */
+  checkpoints?: FileCheckpoints;
 }
 
 /** The abort reason of a turn the host interrupted. */
@@ -99,7 +103,6 @@ async function answer(request: { subtype: string; [k: string]: unknown }, state:
       return {};
     case "set_permission_mode": {
       const mode = request.mode;
-      if (mode === "plan") throw new Error("plan mode is not supported yet");
       if (!PERMISSION_MODES.includes(mode as PermissionMode))
         throw new Error(`unknown permission mode ${JSON.stringify(mode)} (${PERMISSION_MODES.join(", ")})`);
       state.mode = mode as PermissionMode;
@@ -125,6 +128,15 @@ async function answer(request: { subtype: string; [k: string]: unknown }, state:
       else runtime.disabled.delete(name);
       return {};
     }
+    case "stop_task": {
+      // The SDK's stopTask: the same register and checks as the model's TaskStop.
+      const tasks = runtime.backgroundWork?.registry;
+      if (!tasks) throw new Error("this run has no background tasks");
+      await tasks.stop(String(request.task_id ?? ""));
+      return {};
+    }
+    case "rewind_files":
+      return rewindFilesAnswer(state.checkpoints, request.user_message_id, request.dry_run === true);
     default:
       throw new Error(`unsupported control request subtype: ${request.subtype}`);
   }

@@ -32,6 +32,8 @@ import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
 /** A `user` line of stdin (the SDK's `SDKUserMessage`). */
 export interface UserLine {
   type: "user";
+  /** The SDK's id for the message: its checkpoint's name (`rewindFiles(uuid)`). */
+  uuid?: string;
   message?: { role?: string; content?: unknown };
 }
 
@@ -91,9 +93,11 @@ export async function runHostTurn(
         maxTurns: args.maxTurns,
         debug: args.debug,
         outputSchema: args.outputSchema,
+        checkpoints: state.checkpoints,
       },
       {
         input: userInput(line.message?.content),
+        messageId: typeof line.uuid === "string" && line.uuid ? line.uuid : undefined,
         interrupt: controller.signal,
         permissions: hostPermissions(state, channel, controller.signal),
         events: {
@@ -162,7 +166,13 @@ export function hostPermissions(state: HostState, channel: HostChannel, signal: 
     flagAllows: (tool, input) => flagsAllow(runtime, args.allowedTools, tool, input),
     flagRules: () => [...args.allowedTools, ...runtime.skillRules()],
     ask: args.permissionPromptStdio
-      ? (tool, input, call, _message, about) => askHost(channel, signal, tool, input, call, about?.agent?.id, about?.reason)
+      ? async (tool, input, call, _message, about) => {
+          const answer = await askHost(channel, signal, tool, input, call, about?.agent?.id, about?.reason);
+          // The host approved the plan: plan mode ends (the host may set another mode with set_permission_mode).
+          if (tool.name === "ExitPlanMode" && answer !== false && (answer === true || answer.behavior === "allow") && state.mode === "plan")
+            state.mode = "default";
+          return answer;
+        }
       : undefined,
   };
 }

@@ -20,7 +20,9 @@ import type { ServerConfig } from "../../mcp/config/load.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { AsyncQueue } from "../../shared/queue.ts";
 import { ToolState } from "../../tools/tool-state.ts";
+import { runCheckpoints } from "../../agent/checkpoints/open.ts";
 import { hostDomainQuestion } from "./domain-question.ts";
+import { forwardTaskEvents, nextInput } from "./background.ts";
 
 const stderr = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -157,18 +159,29 @@ export async function runHost(args: CliArgs): Promise<number> {
     state = {
       runtime,
       args,
-      mode: args.skipPermissions ? "bypassPermissions" : (args.permissionMode ?? (args.permissionPromptStdio ? "default" : undefined)),
+      // A settings defaultMode reaches host mode only as plan (the one mode that only tightens); never -p.
+      mode: args.skipPermissions
+        ? "bypassPermissions"
+        : (args.permissionMode ?? (run.settings?.defaultMode === "plan" ? "plan" : args.permissionPromptStdio ? "default" : undefined)),
       current: undefined,
       tools: new ToolState(runtime.opts.cwd),
+      checkpoints: await runCheckpoints(false, run, stderr),
     };
     if (initialize)
       channel.respond(initialize.request_id, { response: { ...initializeResponse(state), ...(delivered.length ? { mcp_servers_applied: true } : {}) } });
     for (const line of early.splice(0)) answer(line);
+    // Background work (background.ts): task events out, notices in as turns, every task stopped at EOF.
+    const tasks = runtime.backgroundWork?.registry;
+    tasks?.useSession(runtime.opts.cwd, run.conversation.sessionId);
+    const unlisten = tasks && forwardTaskEvents(tasks, emit, () => run.conversation.sessionId);
+    const pendingLine = { line: turns.next() };
     for (;;) {
-      const line = await turns.next();
+      const line = await nextInput(pendingLine, () => turns.next(), tasks);
       if (!line || shutdownSignal.aborted) break;
       await runHostTurn(line, state, channel, run.conversation, emit);
     }
+    await tasks?.stopAll("the host closed its input");
+    unlisten?.();
   } catch (err) {
     code = isStartError(err) ? startExitCode(err) : 1;
     if (!shutdownSignal.aborted) stderr(`error: ${errorMessage(err)}`);

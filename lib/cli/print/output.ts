@@ -98,6 +98,11 @@ export class OutputWriter {
     }
   }
 
+  /** stream-json only: a system event as it is (background tasks' task_started, task_updated, task_notification). */
+  system(event: object): void {
+    if (this.format === "stream-json") this.event(event);
+  }
+
   /** The final result. In text format an error prints nothing: its line is on stderr. */
   result(r: Omit<ResultEvent, "type" | "session_id">): void {
     if (this.format === "text") {

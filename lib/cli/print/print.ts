@@ -19,10 +19,15 @@ import { StartupStatus } from "../ui/startup-status.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
+import { MaxTurnsError } from "../../agent/loop.ts";
 import { skillGate } from "../../agent/policy/skill-permission.ts";
 import { isStartError, Run, startExitCode } from "../run.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
+import { runCheckpoints } from "../../agent/checkpoints/open.ts";
 import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
+import type { ContentBlock } from "../../agent/messages.ts";
+import { waitForBackground } from "./background-wait.ts";
+import { taskEvents } from "../../agent/background/stream-events.ts";
 
 const PRINT_BUILTIN_LINE = new RegExp(`^\\s*/(${[...PRINT_BUILTINS].join("|")})(\\s|$)`);
 
@@ -54,6 +59,7 @@ type Result = {
  * @throws only the error of a failed stdout write other than EPIPE (index.ts prints its line).
  */
 export async function runPrint(args: CliArgs): Promise<number> {
+  if (args.rewindFiles !== undefined) return (await import("./rewind-files.ts")).runRewindFiles(args);
   const started = performance.now();
   const cwd = process.cwd();
   const writer = new OutputWriter(args.outputFormat);
@@ -113,45 +119,79 @@ export async function runPrint(args: CliArgs): Promise<number> {
       run.begin(s);
       writer.sessionId = conversation.sessionId;
     };
-    const outcome = await runTurn(
-      {
-        runtime: s,
-        conversation,
-        toolState: new ToolState(cwd),
-        builtins: PRINT_BUILTINS,
-        maxTurns: args.maxTurns,
-        debug: args.debug,
-        outputSchema: args.outputSchema,
-      },
-      {
-        input: prompt,
-        interrupt: neverInterrupted,
-        // The mode comes from --permission-mode alone (never a settings defaultMode), and nobody is
-        // asked: what needs permission is refused. Without the flag, everything runs.
-        permissions: {
-          mode: () => args.permissionMode,
-          flagAllows: (tool, input) => flagsAllow(s, args.allowedTools, tool, input),
-          flagRules: () => [...args.allowedTools, ...s.skillRules()],
+    const toolState = new ToolState(cwd);
+    const checkpoints = await runCheckpoints(false, run, stderr);
+    s.backgroundWork?.registry.useSession(cwd, conversation.sessionId);
+    const turn = (input: string | ContentBlock[], maxTurns: number | undefined) =>
+      runTurn(
+        {
+          runtime: s,
+          conversation,
+          toolState,
+          builtins: PRINT_BUILTINS,
+          maxTurns,
+          debug: args.debug,
+          outputSchema: args.outputSchema,
+          checkpoints,
         },
-        events: {
-          line: stderr,
-          onUserMessage: init,
-          onAssistant: (reply) => {
-            turns++;
-            writer.assistant(reply);
+        {
+          input,
+          interrupt: neverInterrupted,
+          // The mode comes from --permission-mode alone (never a settings defaultMode), and nobody is
+          // asked: what needs permission is refused. Without the flag, everything runs.
+          permissions: {
+            mode: () => args.permissionMode,
+            flagAllows: (tool, input) => flagsAllow(s, args.allowedTools, tool, input),
+            flagRules: () => [...args.allowedTools, ...s.skillRules()],
           },
-          onToolResults: (m) => writer.user(m),
-          onSubagent: (e) => writer.subagent(e),
-          onCompact: (info) => {
-            stderr(describeCompaction(info));
-            writer.compact(info);
+          events: {
+            line: stderr,
+            onUserMessage: init,
+            onAssistant: (reply) => {
+              turns++;
+              writer.assistant(reply);
+            },
+            onToolResults: (m) => writer.user(m),
+            onSubagent: (e) => writer.subagent(e),
+            onCompact: (info) => {
+              stderr(describeCompaction(info));
+              writer.compact(info);
+            },
+            // Progress is for a person watching a terminal; scripts and pipes never see it.
+            onToolProgress: process.stderr.isTTY ? (call, message) => stderr(`${call.name}: ${message}`) : undefined,
           },
-          // Progress is for a person watching a terminal; scripts and pipes never see it.
-          onToolProgress: process.stderr.isTTY ? (call, message) => stderr(`${call.name}: ${message}`) : undefined,
         },
-      },
-    );
-    code = report(outcome, finish, (name) => printBuiltin(name, s));
+      );
+    const registry = s.backgroundWork?.registry;
+    // stream-json: each task's task_started, task_updated and task_notification, as Claude Code's -p prints them.
+    if (registry && args.outputFormat === "stream-json") {
+      registry.listen((e) => {
+        for (const event of taskEvents(e, conversation.sessionId)) writer.system(event);
+      });
+    }
+    let outcome = await turn(prompt, args.maxTurns);
+    // Background work: each notice is a further turn (background-wait.ts); --max-turns counts them.
+    if (registry) {
+      outcome = await waitForBackground(outcome, {
+        registry,
+        turn: async (text) => {
+          const max = args.maxTurns;
+          if (max === undefined) return turn([{ type: "text", text }], undefined);
+          // The limit is the run's: a notice turn gets what the earlier turns left, and a stop names the flag's value.
+          const spent = { numTurns: 0, usage: zeroUsage(), costUsd: 0, apiMs: 0, denials: [] };
+          const o =
+            max - turns > 0 ? await turn([{ type: "text", text }], max - turns) : { kind: "max_turns" as const, ...spent, error: new MaxTurnsError(max) };
+          return o.kind === "max_turns" ? { ...o, error: new MaxTurnsError(max) } : o;
+        },
+        between: (o) => {
+          if (args.outputFormat === "stream-json") report(o, finish, (name) => printBuiltin(name, s));
+        },
+        line: stderr,
+        signal: shutdownSignal,
+      });
+    }
+    // A signal while waiting: its handler stops the tasks and sets the exit code; no answer is printed.
+    code = shutdownSignal.aborted ? 1 : report(outcome, finish, (name) => printBuiltin(name, s));
   } catch (err) {
     code = 1;
     if (shutdownSignal.aborted) {

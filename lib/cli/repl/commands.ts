@@ -1,6 +1,7 @@
 /**
  * Built-in slash commands of the interactive session: /help, /clear, /exit, /mcp, /tools, /skills,
- * /model [id], /cost, /status (the sandbox on or off), /compact [instructions], /permissions, /hooks and /agents (every agent type with its origin and tools) (the settings' rules and hooks with their files). Text commands reuse print mode's output (builtins.ts) so both modes agree.
+ * /model [id], /cost, /status (the sandbox on or off), /compact [instructions], /permissions, /hooks, /tasks (background tasks; `/tasks stop <id>`) and /agents (every agent type with its origin and tools) (the settings' rules and hooks with their files),
+ * /plan and /todos (plan-commands.ts), /rewind (turn-runner.ts runs its dialog). Text commands reuse print mode's output (builtins.ts) so both modes agree.
  */
 import type { AgentRuntime } from "../../agent/runtime.ts";
 import type { Conversation } from "../../agent/conversation.ts";
@@ -16,7 +17,11 @@ import { describeCompaction } from "../../agent/compact.ts";
 import { reconnect } from "./reconnect.ts";
 import { describeHooks, describeRules } from "../../agent/policy/rules-listing.ts";
 import { describeAgents } from "../../agent/subagents/describe.ts";
+import type { FileCheckpoints } from "../../agent/checkpoints/tracker.ts";
+import type { SessionMode } from "./planning/mode-cycle.ts";
+import { planCommand } from "./planning/plan-commands.ts";
 import { describeStatus } from "./status.ts";
+import { tasksCommand } from "./background.ts";
 
 /** Built-in command names of the interactive session, without the slash. */
 export const REPL_BUILTINS: ReadonlySet<string> = new Set([
@@ -32,7 +37,11 @@ export const REPL_BUILTINS: ReadonlySet<string> = new Set([
   "permissions",
   "hooks",
   "agents",
+  "rewind",
+  "plan",
+  "todos",
   "status",
+  "tasks",
 ]);
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
@@ -42,6 +51,10 @@ export interface ReplState {
   session: OpenedSession;
   /** What the tools remember in this conversation (Bash's directory, files seen); `/clear` starts it afresh. */
   tools: ToolState;
+  /** File checkpoints (on unless the settings turn them off); `/rewind` goes back to them. */
+  checkpoints?: FileCheckpoints;
+  /** The permission mode as Shift+Tab and /plan change it (mode-cycle.ts). */
+  modes?: SessionMode;
 }
 
 /**
@@ -69,13 +82,20 @@ export function runBuiltin(name: string, args: string, runtime: AgentRuntime, st
       runtime.opts.settings?.restart("clear");
       state.conversation.clear(state.session.fresh());
       state.tools = new ToolState(state.tools.projectDir);
+      // Later background tasks write to the new session's tasks folder; running ones go on.
+      runtime.backgroundWork?.registry.useSession(runtime.opts.cwd, state.conversation.sessionId);
       return "Conversation cleared.\n";
     case "cost":
       return `${describeUsage(runtime.meter)}\n`;
     case "agents":
       return describeAgents(runtime.subagents?.agents);
+    case "plan":
+    case "todos":
+      return planCommand(name, state.modes);
     case "status":
       return describeStatus(runtime);
+    case "tasks":
+      return tasksCommand(args, runtime.backgroundWork?.registry);
     case "model": {
       if (!args) return `model: ${runtime.model.model}\n`;
       try {

@@ -59,8 +59,10 @@ export interface PermissionOptions {
 
 /** What the session's part in the decision needs besides its question. */
 export interface SessionPermissionOptions extends PermissionOptions {
-  /** The session's mode (sessionMode); default when absent. */
-  mode?: PermissionMode;
+  /** The session's mode (sessionMode), or how to read it as Shift+Tab changes it; default when absent. */
+  mode?: PermissionMode | (() => PermissionMode);
+  /** The session's own dialog for a call that is a question for the user (ExitPlanMode, AskUserQuestion); absent: the usual question. */
+  userTool?(tool: Tool, input: Record<string, unknown>): Promise<PermissionDecision> | undefined;
   /** --dangerously-skip-permissions: bypassPermissions whatever `mode` says. */
   skipAll?: boolean;
   /** How a rule names a tool (AgentRuntime.matchesRule). */
@@ -77,14 +79,15 @@ export interface SessionPermissionOptions extends PermissionOptions {
 export function sessionPermissions(opts: SessionPermissionOptions): ModePermissions {
   const question = permissionQuestion(opts);
   return {
-    mode: () => (opts.skipAll ? "bypassPermissions" : (opts.mode ?? "default")),
+    mode: () => (opts.skipAll ? "bypassPermissions" : ((typeof opts.mode === "function" ? opts.mode() : opts.mode) ?? "default")),
     flagAllows: (tool, input) =>
       isAllowed(tool.name, [...opts.allowed, ...(opts.granted?.() ?? [])], opts.matches) ||
       opts.grantsCall?.(tool, input) === true ||
       allowedByDomainRule(opts.allowed, tool.name, input) ||
       opts.always?.allows(tool, input) === true,
     flagRules: () => [...opts.allowed, ...(opts.grantRules?.() ?? [])],
-    ask: (tool, input, _call, _message, about) => question(tool, input, about?.forced === true, about?.agent?.type, about?.reason),
+    ask: (tool, input, _call, _message, about) =>
+      opts.userTool?.(tool, input) ?? question(tool, input, about?.forced === true, about?.agent?.type, about?.reason),
     // A saved Bash rule matches on the shell grammar: have it loaded before flagAllows asks the store.
     prepare: async (tool) => {
       await opts.always?.ready(tool);

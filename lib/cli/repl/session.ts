@@ -26,8 +26,13 @@ import { isStartError, Run, startExitCode } from "../run.ts";
 import type { ReplState } from "./commands.ts";
 import { TurnRunner } from "./turn-runner.ts";
 import { sessionMode } from "./permission.ts";
+import { SessionMode } from "./planning/mode-cycle.ts";
+import { onTaskListChange } from "../../agent/task-list/task-list.ts";
+import { taskListLines } from "../ui/task-list-view.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
+import { runCheckpoints } from "../../agent/checkpoints/open.ts";
 import { domainQuestion } from "./domain-question.ts";
+import { confirmExit, followTasks, noticeTurn } from "./background.ts";
 
 /**
  * Runs the session until the user leaves. Returns 0 after a normal exit (servers shut down),
@@ -95,19 +100,35 @@ export async function runRepl(args: CliArgs): Promise<number> {
   process.stderr.write(style.dim(`${runtime.model.model} · ${cwd} · /help for commands, Ctrl-D to leave`) + "\n");
 
   const history = new History(historyPath(), (line) => term.print(line));
+  // Shift+Tab cycles the permission mode; the line under the prompt shows it (mode-cycle.ts).
+  const modes = new SessionMode(sessionMode(args, settings));
   const term = new Terminal({
     completer: createCompleter(completionSources(runtime, cwd)),
     history: history.load(),
     style,
+    onShiftTab: () => modes.next(),
+    modeLine: () => modes.line(),
   });
+  // The task list under the conversation, redrawn whenever a task tool changes it.
+  onTaskListChange((items) => term.setTasks(taskListLines(items, style, process.stdout.columns ?? 80)));
   // Servers may log at any time (a crash, a failed re-list): such lines go above the prompt.
   log = (line) => term.print(line);
   progress.attach({ setNotice: (line) => term.setNotice(line), print: (text) => term.print(text) });
   run.begin(runtime);
-  const state: ReplState = { conversation: session.conversation, session, tools: new ToolState(cwd) };
+  const state: ReplState = {
+    conversation: session.conversation,
+    session,
+    tools: new ToolState(cwd),
+    modes,
+    checkpoints: await runCheckpoints(true, run, (line) => term.print(ourColoursOnly(line))),
+  };
   const resumedTurns = state.conversation.turns;
-  if (resumedTurns) term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));
-  const turn = new TurnRunner(runtime, state, term, style, args);
+  if (resumedTurns) {
+    term.print((await import("./resume.ts")).resumedScreen(state.conversation, style, cwd, process.stdout.columns ?? 80));
+    const lost = (await import("../../agent/background/lost.ts")).lostTasks(state.conversation.messages);
+    if (lost.length) term.print(style.dim(`Background tasks of the earlier run did not survive it (they were stopped when it ended): ${lost.join(", ")}`));
+  }
+  const turn = new TurnRunner(runtime, state, term, style, args, modes);
   // Asked as a permission question is: the status line waits for the answer, and Esc refuses and ends the turn.
   consent = samplingConsent(async (question, body) => {
     const resume = turn.waitingForUser("Waiting for your answer…");
@@ -148,14 +169,25 @@ export async function runRepl(args: CliArgs): Promise<number> {
     // `agent "question"` on a terminal starts the session with that question, as Claude Code does.
     let first = args.prompt?.trim() ? args.prompt : undefined;
     if (first !== undefined) term.print(`${PROMPT}${first}`);
+    // Background work (background.ts): notices become turns between the user's, /exit asks while tasks run.
+    const tasks = runtime.backgroundWork?.registry;
+    tasks?.useSession(cwd, state.conversation.sessionId);
+    const unfollow = tasks && followTasks(tasks, term, style);
     for (;;) {
+      const notice = first === undefined ? noticeTurn(tasks, style) : undefined;
+      if (notice) {
+        term.print(notice.line);
+        await turn.run(notice.input);
+        continue;
+      }
       const line = first ?? (await term.readLine());
       first = undefined;
       if (line === null) break;
       if (!line.trim()) continue;
       history.add(line);
-      if ((await turn.run(line)) === "exit") break;
+      if ((await turn.run(line)) === "exit" && (await confirmExit(tasks, term, style))) break;
     }
+    unfollow?.();
   } finally {
     term.close();
   }

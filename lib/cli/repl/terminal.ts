@@ -5,7 +5,7 @@
  * queued inputs are handed out one by one, each as its own turn, by the following `readLine`s.
  * Keys: Esc interrupts a turn (or a question); Ctrl-C interrupts a turn, or clears the input; a
  * second Ctrl-C within DOUBLE_PRESS_MS of the first leaves; Ctrl-D on an empty input leaves;
- * Ctrl-Z suspends the session (`fg` brings it back).
+ * Ctrl-Z suspends the session (`fg` brings it back); Shift+Tab changes the permission mode.
  */
 import type { Completer } from "./complete.ts";
 import { TabCompletion } from "./tab.ts";
@@ -29,6 +29,10 @@ export interface TerminalOptions {
   /** Saved history, newest first. */
   history: string[];
   style: Style;
+  /** Shift+Tab (the session's mode cycle, mode-cycle.ts). */
+  onShiftTab?(): void;
+  /** A dim line just above the prompt (the permission mode); undefined shows none. */
+  modeLine?(): string | undefined;
 }
 
 /** The prompt and its live area (see the file comment); one per session, closed with `close()`. */
@@ -41,6 +45,8 @@ export class Terminal {
   /** Keys read right after a question was answered, held for one tick (see answer). */
   private afterAnswer: Key[] | undefined;
   private reader: ((line: string | null) => void) | undefined;
+  /** A picker holding the question row (pick), if any: it takes the keys. */
+  private picker: { lines(): string[]; key(key: Key): void; cancel(): void } | undefined;
   private readonly questions = new Questions({
     print: (text) => this.area.print(text),
     redraw: () => this.redraw(),
@@ -48,14 +54,18 @@ export class Terminal {
     interrupted: () => this.opts.style.dim("(interrupted)"),
   });
   private notice: string | undefined;
+  private tasksLine: string | undefined;
   private busyInterrupt: (() => void) | undefined;
   private onLeave: (() => void) | undefined;
   private status: string | undefined;
   private activity: string[] = [];
+  /** The task list, under the conversation (task-list-view.ts). */
+  private tasks: string[] = [];
   private pending: string[] = [];
   private hint: string | undefined;
   private hintTimer: Timer | undefined;
   private lastCtrlC = -Infinity;
+  private lastEsc = -Infinity;
   private closed = false;
   private readonly onResize = () => this.area.resized();
 
@@ -97,6 +107,50 @@ export class Terminal {
     return this.questions.dialog(run, signal);
   }
 
+  /**
+   * Runs a picker on the question row, held as a dialog is (other askers wait): keys go to
+   * `picker.key` until it returns a result, and its lines are drawn in place of the prompt. Null
+   * when Ctrl-C or the terminal's closing ends it first.
+   */
+  pick<T>(picker: { lines(): string[]; key(key: Key): T | undefined }): Promise<T | null> {
+    return this.dialog(
+      () =>
+        new Promise<T | null>((resolve) => {
+          if (this.closed) return resolve(null);
+          const end = (result: T | null) => {
+            this.picker = undefined;
+            resolve(result);
+            this.redraw();
+          };
+          this.picker = {
+            lines: () => picker.lines(),
+            key: (key) => {
+              const result = picker.key(key);
+              if (result !== undefined) end(result);
+            },
+            cancel: () => end(null),
+          };
+          this.redraw();
+        }),
+    );
+  }
+
+  /** A line under the status saying how many background tasks run; undefined hides it. */
+  setTasksLine(line: string | undefined): void {
+    this.tasksLine = line;
+    this.redraw();
+  }
+
+  /** True while the prompt waits for input and nothing is typed: a background notice may go to the model now. */
+  get idleAndEmpty(): boolean {
+    return this.reader !== undefined && !this.busyInterrupt && this.editor.text === "" && !this.questions.current;
+  }
+
+  /** Ends the pending readLine with "" (nothing typed), so the session can run a background notice's turn. */
+  wakeReader(): void {
+    if (this.idleAndEmpty) this.settleReader("");
+  }
+
   /** A line under the status (MCP servers still connecting); undefined hides it. */
   setNotice(line: string | undefined): void {
     this.notice = line;
@@ -117,6 +171,12 @@ export class Terminal {
   /** Lines above the status that change in place (a running tool's progress). */
   setActivity(lines: string[]): void {
     this.activity = lines;
+    this.redraw();
+  }
+
+  /** The task list's lines, drawn under the conversation until replaced; [] hides it. */
+  setTasks(lines: string[]): void {
+    this.tasks = lines;
     this.redraw();
   }
 
@@ -152,6 +212,7 @@ export class Terminal {
     this.area.clear();
     this.input.close();
     this.settleReader(null);
+    this.picker?.cancel();
     this.questions.drop();
   }
 
@@ -161,6 +222,10 @@ export class Terminal {
     if (key.kind !== "tab") this.tab.dismiss();
     if (key.kind === "ctrl-c") return this.ctrlC();
     if (key.kind === "ctrl-z") return this.suspend();
+    if (this.picker) {
+      this.picker.key(key);
+      return this.redraw();
+    }
     const q = this.questions.current;
     if (q) {
       if (key.kind === "escape") return this.answer(null);
@@ -170,7 +235,15 @@ export class Terminal {
     }
     switch (key.kind) {
       case "escape":
-        this.interrupt();
+        // Esc twice on an empty input opens /rewind (Claude Code's key).
+        if (!this.busyInterrupt && this.reader && !this.editor.text && performance.now() - this.lastEsc < DOUBLE_PRESS_MS) {
+          this.lastEsc = -Infinity;
+          this.echo("/rewind");
+          this.settleReader("/rewind");
+        } else {
+          this.lastEsc = performance.now();
+          this.interrupt();
+        }
         break;
       case "enter": {
         const line = this.editor.enter();
@@ -183,6 +256,9 @@ export class Terminal {
         break;
       case "tab":
         this.tab.press(this.editor, () => !this.closed && !this.questions.current);
+        break;
+      case "shift-tab":
+        this.opts.onShiftTab?.();
         break;
       default:
         this.edit(this.editor, key);
@@ -251,7 +327,8 @@ export class Terminal {
       return this.settleReader(null);
     }
     this.lastCtrlC = now;
-    if (this.questions.current) this.questions.answer(null);
+    if (this.picker) this.picker.cancel();
+    else if (this.questions.current) this.questions.answer(null);
     else if (this.busyInterrupt) this.interrupt();
     else if (this.editor.text) this.editor.clear();
     this.showHint("(press Ctrl-C again to exit, or Ctrl-D)");
@@ -278,10 +355,19 @@ export class Terminal {
     if (this.closed) return;
     const { style } = this.opts;
     const q = this.questions.current;
-    const lines = [...this.pending, ...this.activity];
+    const lines = [...this.pending, ...this.activity, ...this.tasks];
+    if (this.picker) {
+      const rows = this.picker.lines();
+      lines.push(...rows, ...[this.status, this.notice].filter((l) => l !== undefined));
+      this.area.render({ lines, cursor: { line: lines.length - 1, index: 0 } });
+      return;
+    }
     // While a question shows, the status goes under it: what it printed (a form field's label) stays next to its input row.
-    const status = [this.status, this.notice].filter((l) => l !== undefined);
+    const status = [this.status, this.notice, this.tasksLine].filter((l) => l !== undefined);
     if (!q) lines.push(...status);
+    // The permission mode, with the status lines just above the prompt (the prompt stays the last row).
+    const mode = q ? undefined : this.opts.modeLine?.();
+    if (mode) lines.push(style.dim(mode));
     for (const queued of this.queue) lines.push(style.dim(`  ↳ queued: ${queued.split("\n")[0]}${queued.includes("\n") ? " …" : ""}`));
     const editor = q?.editor ?? this.editor;
     const first = q?.prompt ?? PROMPT;

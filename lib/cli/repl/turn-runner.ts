@@ -17,12 +17,16 @@ import { permissionPreview } from "../ui/permission-preview.ts";
 import { mcpCallName, toolStartLine } from "../ui/tool-lines.ts";
 import type { Terminal } from "./terminal.ts";
 import { sessionMode, sessionPermissions } from "./permission.ts";
-import type { PermissionMode } from "../../agent/permissions/modes.ts";
+import { SessionMode } from "./planning/mode-cycle.ts";
+import { approvePlan } from "./planning/plan-approval.ts";
+import { askUserQuestions } from "./planning/ask-user.ts";
+import { planFilePath } from "../../agent/plan/plan-file.ts";
 import { AlwaysStore } from "./always.ts";
 import { REPL_BUILTINS, runBuiltin, type ReplState } from "./commands.ts";
 import { subagentView } from "./subagent-view.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn } from "../../agent/turn.ts";
+import type { ContentBlock } from "../../agent/messages.ts";
 
 /** The abort reason of a turn the user interrupted with Ctrl-C. */
 class TurnInterrupted extends Error {
@@ -36,8 +40,8 @@ export class TurnRunner {
   private readonly allowed: Set<string>;
   /** The `[a]lways` answers that saved a rule (always.ts). */
   private readonly always: AlwaysStore;
-  /** The session's permission mode: the flags', else the settings' `defaultMode`. */
-  private readonly mode: PermissionMode;
+  /** The session's permission mode: the flags', else the settings' `defaultMode`; Shift+Tab and an approved plan change it. */
+  readonly modes: SessionMode;
   /** While a turn runs: says on its status line that the user is being asked, until the returned call. */
   private waiting: ((phase: string) => () => void) | undefined;
   private interruptTurn: (() => void) | undefined;
@@ -48,9 +52,10 @@ export class TurnRunner {
     private readonly term: Terminal,
     private readonly style: Style,
     private readonly args: CliArgs,
+    modes?: SessionMode,
   ) {
     this.allowed = new Set(args.allowedTools);
-    this.mode = sessionMode(args, runtime.opts.settings);
+    this.modes = modes ?? new SessionMode(sessionMode(args, runtime.opts.settings));
     this.always = new AlwaysStore(
       runtime.opts.cwd,
       (name) => runtime.route(name),
@@ -69,7 +74,7 @@ export class TurnRunner {
   }
 
   /** Handles one submitted line; "exit" when the user asked to leave. Never throws. */
-  async run(line: string): Promise<"exit" | undefined> {
+  async run(line: string | ContentBlock[]): Promise<"exit" | undefined> {
     const { runtime, state, term, style } = this;
     const cwd = runtime.opts.cwd;
     const status = new TurnStatus((l) => term.setStatus(l), style);
@@ -87,6 +92,17 @@ export class TurnRunner {
       status.asking(phase);
       return view.resumeStatus;
     };
+    const askUser = async (question: string, body: string[]) => {
+      // Claude Code's Notification hook: the session waits for the user.
+      void runtime.opts.settings?.notify("permission_prompt", question.trim());
+      view.endLine();
+      status.asking("Waiting for your answer…");
+      try {
+        return await term.ask(question, body);
+      } finally {
+        view.resumeStatus();
+      }
+    };
     try {
       const outcome = await runTurn(
         {
@@ -96,6 +112,7 @@ export class TurnRunner {
           builtins: REPL_BUILTINS,
           builtinsWithoutServers: REPL_BUILTINS,
           debug: this.args.debug,
+          checkpoints: state.checkpoints,
         },
         {
           input: line,
@@ -103,18 +120,24 @@ export class TurnRunner {
           permissions: sessionPermissions({
             cwd,
             allowed: this.allowed,
-            mode: this.mode,
+            mode: () => this.modes.current,
             signal: controller.signal,
-            ask: async (question, body) => {
-              // Claude Code's Notification hook: the session waits for the user.
-              void runtime.opts.settings?.notify("permission_prompt", question.trim());
+            ask: (question, body) => askUser(style.yellow(question), body),
+            // ExitPlanMode's question is the plan's approval (plan-approval.ts); AskUserQuestion's, the picker (ask-user.ts).
+            userTool: (tool, input) => {
+              if (tool.name === "ExitPlanMode")
+                return approvePlan({
+                  planFile: planFilePath(),
+                  modes: this.modes,
+                  style,
+                  columns: process.stdout.columns ?? 80,
+                  ask: askUser,
+                  onInterrupt: interrupt,
+                });
+              if (tool.name !== "AskUserQuestion") return undefined;
               view.endLine();
               status.asking("Waiting for your answer…");
-              try {
-                return await term.ask(style.yellow(question), body);
-              } finally {
-                view.resumeStatus();
-              }
+              return askUserQuestions(input, term, style).finally(() => view.resumeStatus());
             },
             preview: (tool, input) => permissionPreview(tool.name, input, { cwd, style, mcpRoute: (name) => runtime.route(name) }),
             onInterrupt: interrupt,
@@ -145,6 +168,7 @@ export class TurnRunner {
       switch (outcome.kind) {
         case "builtin": {
           status.stop();
+          if (outcome.name === "rewind") return void (await (await import("./rewind.ts")).rewindDialog(state, term, style, cwd));
           const out = await runBuiltin(outcome.name, outcome.args, runtime, state, controller.signal);
           if (out === "exit") return "exit";
           term.print(out);

@@ -23,15 +23,18 @@ const TRACE_CHARS = 2000;
  * when it ended mid-run (the reason then reads "exited with code 1") or failed the handshake after
  * initialize (the reason reads "failed the handshake: tools/list answered MCP error -32603: fetch failed").
  * A mid-run end says in the same line what happens next, `; its next call restarts it (restart 1 of
- * at most 3 in 5 minutes)`: one line per death, the restart itself says nothing more.
+ * at most 3 in 5 minutes)`: one line per death, the restart itself says nothing more. A one-shot
+ * command (`mcp call`) makes no next call, so it is told `restarts: false` and promises nothing.
  */
-export function failureLine(server: ServerSnapshot, phase: FailurePhase): string {
+export function failureLine(server: ServerSnapshot, phase: FailurePhase, restarts = true): string {
   // `MCP server "x" needs authentication: run ./your_program.sh mcp login x`, the same in -p, mcp and /mcp.
   if (server.needsAuth) return `MCP server "${server.name}" ${server.error}`;
   // A handshake failure's reason starts "failed the handshake: …" already.
   const what = phase === "start" ? `failed to start: ${server.error}` : server.error;
   const next =
-    phase === "exit" && server.nextRestart ? `; its next call restarts it (restart ${server.nextRestart} of at most ${RESTART_LIMIT} in 5 minutes)` : "";
+    restarts && phase === "exit" && server.nextRestart
+      ? `; its next call restarts it (restart ${server.nextRestart} of at most ${RESTART_LIMIT} in 5 minutes)`
+      : "";
   return `MCP server "${server.name}" ${what}${stderrSuffix(server.stderr)}${next}`;
 }
 
@@ -42,14 +45,15 @@ export function traceLine(server: string, direction: "send" | "receive", message
 
 /**
  * The registry's reporting callbacks, writing through `log`: failures always, servers' stderr
- * lines with `verbose`, every JSON-RPC message with `debug`.
+ * lines with `verbose`, every JSON-RPC message with `debug`; `restarts: false` for a run that makes
+ * no further call (the `mcp` inspector's one request).
  */
 export function mcpReporter(
   log: (line: string) => void,
-  { verbose = false, debug = false }: { verbose?: boolean; debug?: boolean },
+  { verbose = false, debug = false, restarts = true }: { verbose?: boolean; debug?: boolean; restarts?: boolean },
 ): Pick<RegistryOptions, "onServerFailed" | "onStderrLine" | "onTrace"> {
   return {
-    onServerFailed: (server, phase) => log(failureLine(server, phase)),
+    onServerFailed: (server, phase) => log(failureLine(server, phase, restarts)),
     onStderrLine: verbose ? (server, line) => log(`[${server}] ${line}`) : undefined,
     onTrace: debug ? (server, direction, message) => log(traceLine(server, direction, message)) : undefined,
   };

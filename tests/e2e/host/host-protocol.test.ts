@@ -55,7 +55,7 @@ describe("host mode", () => {
         tools: expect.arrayContaining([expect.objectContaining({ name: "echo" })]),
       }),
     ]);
-    expect(responseTo(events, "p1")).toEqual({ subtype: "error", request_id: "p1", error: "set_permission_mode: plan mode is not supported yet" });
+    expect(responseTo(events, "p1").subtype).toBe("success");
     expect(responseTo(events, "p2").subtype).toBe("success");
     expect(responseTo(events, "x1")).toEqual({
       subtype: "error",
@@ -113,7 +113,7 @@ describe("host mode", () => {
     expect(server.requests[3]!.body.messages.at(-1).content[1].content).toContain("ran");
   });
 
-  test("the SDK's flags: unsupported ones accepted with one --verbose note; plan and unknown flags refused", async () => {
+  test("the SDK's flags: unsupported ones accepted with one --verbose note; plan accepted; an unknown mode and unknown flags refused", async () => {
     server = startModelServer([reply(text("ok"))]);
     const sdkArgs = [...HOST, "--verbose", "--max-thinking-tokens=100", "--setting-sources", "user,project", "--include-hook-events", "--add-dir", "/tmp"];
     const r = await runAgent(sdkArgs, { cwd: tempDir(), model: server.url, stdin: `${user("hi")}\n` });
@@ -122,9 +122,11 @@ describe("host mode", () => {
     expect(parse(r.stdout).at(-1).result).toBe("ok");
 
     const plan = await runAgent([...HOST, "--permission-mode", "plan"], { cwd: tempDir(), model: server.url, stdin: "" });
-    expect([plan.code, plan.stderr.trim()]).toEqual([
+    expect([plan.code, plan.stderr.trim()]).toEqual([0, ""]);
+    const bad = await runAgent([...HOST, "--permission-mode", "auto"], { cwd: tempDir(), model: server.url, stdin: "" });
+    expect([bad.code, bad.stderr.trim()]).toEqual([
       2,
-      "error: --permission-mode plan is not supported yet (use default, acceptEdits, bypassPermissions or dontAsk)",
+      'error: --permission-mode must be default, acceptEdits, bypassPermissions, dontAsk or plan (got "auto")',
     ]);
     const unknown = await runAgent([...HOST, "--no-such-flag"], { cwd: tempDir(), model: server.url, stdin: "" });
     expect([unknown.code, unknown.stderr.trim()]).toEqual([2, "error: unknown option --no-such-flag (see --help)"]);

@@ -51,8 +51,6 @@ describe("a Claude Code user's home", () => {
     expect(a.stderr).toBe("");
   });
 
-  const claudeUserSettings = (r: { home: string }) => join(r.home, ".claude");
-
   test("-p: same first frame, exactly {roots, sampling}, only the answer on stdout, same exit code", async () => {
     const { claudeUser, empty } = homes();
     const [cc, plain] = [await run(claudeUser), await run(empty)];
@@ -61,8 +59,8 @@ describe("a Claude Code user's home", () => {
     expect(cc.stdout).toBe("the answer\n");
     expect(cc.code).toBe(plain.code);
     expect(cc.code).toBe(0);
-    // What such a user sees on stderr: only the mode this agent does not have.
-    expect(cc.stderr).toBe(`${join(claudeUserSettings(cc), "settings.json")}: permissions.defaultMode "plan" is not supported here; ignored\n`);
+    // Such a user sees nothing on stderr: the home's defaultMode "plan" is the session's, never -p's.
+    expect(cc.stderr).toBe("");
     // The home's allow rules for WebFetch and WebSearch, and its env's AGENT_WEB_TOOLS and AGENT_SUBAGENTS, add no tool to -p: the same tools as an empty home's (its skill aside).
     const names = (r: typeof cc) => r.requests[0]!.body.tools.map((t: { name: string }) => t.name).filter((n: string) => n !== "Skill");
     expect(names(cc)).toEqual(names(plain));

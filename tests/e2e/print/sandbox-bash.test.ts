@@ -7,7 +7,7 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, toolUse } from "../../support/model-server.ts";
+import { reply, text, toolUse } from "../../support/model-server.ts";
 import { tempDir } from "../../support/run.ts";
 import { processesWith, sandboxRuns } from "../../support/sandbox.ts";
 import { survivors } from "../../support/mcp.ts";
@@ -56,6 +56,21 @@ describe.skipIf(!runs)("Bash in the sandbox", () => {
     // A nested repository's hooks are protected too.
     expect(resultsOf(run, 7)[0]?.is_error).toBe(true);
     expect(existsSync(join(p.dir, "vendor", "lib", ".git", "hooks", "post-checkout"))).toBe(false);
+  });
+
+  test("a background command runs in the sandbox too: its write to /etc fails, its write in the project works", async () => {
+    const p = place();
+    projectSettings(p, { sandbox: { enabled: true } });
+    const marker = `agent-sbx-bg-${process.pid}-${Date.now()}`;
+    const run = await runPrint(
+      p,
+      [bash(`touch /etc/${marker} 2>/dev/null; echo inside > bg.txt`, { run_in_background: true }), reply(text("started")), reply(text("heard back"))],
+      [],
+      { env: { AGENT_BACKGROUND_TASKS: "1" } },
+    );
+    expect([run.code, run.stdout]).toEqual([0, "heard back\n"]);
+    expect(existsSync(`/etc/${marker}`)).toBe(false);
+    expect(readFileSync(join(p.dir, "bg.txt"), "utf8")).toBe("inside\n");
   });
 
   test("nothing of a denyRead file or a Read deny rule's folder comes out, whatever reads it", async () => {

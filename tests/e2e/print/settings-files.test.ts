@@ -173,12 +173,12 @@ describe("bad input", () => {
     expect(missing.requests.length + bad.requests.length).toBe(0);
   });
 
-  test("defaultMode plan in a file is one line and ignored; -p still runs every tool", async () => {
+  test("defaultMode plan in a file is for the session and host mode: -p says nothing and still runs every tool", async () => {
     const p = place();
     userSettings(p, { permissions: { defaultMode: "plan" } });
     const run = await runPrint(p, [reply(toolUse("Bash", { command: "echo ran" }))]);
     expect(resultsOf(run, 0)[0]).toMatchObject({ content: "ran" });
-    expect(run.stderr).toBe(`${join(p.config, "settings.json")}: permissions.defaultMode "plan" is not supported here; ignored\n`);
+    expect(run.stderr).toBe("");
   });
 });
 

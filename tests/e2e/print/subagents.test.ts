@@ -6,7 +6,7 @@
  * Tool lists are compared with what Claude Code 2.1.332 offers for the same definition.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, startModelServer, text, toolUse, type ModelServer, type RecordedRequest, type Step } from "../../support/model-server.ts";
 import { fixtureServer, runAgent, tempDir, writeMcpConfig } from "../../support/run.ts";
@@ -110,12 +110,27 @@ describe("the Agent tool", () => {
     expect(results(r.model)[0]!.content).toContain("SUB_REPORT");
   }, 60_000);
 
-  test("Explore and Plan only read: no Edit, Write, Bash or Agent", async () => {
+  test("Explore and Plan only read: no Edit, Write or Agent, and Bash under plan mode's read-only policy", async () => {
     for (const type of ["Explore", "Plan"]) {
-      const r = await run(router(reply(toolUse("Agent", { description: "look", prompt: "SUBTASK", subagent_type: type }))), ["--allowedTools", "Agent"]);
-      const names = toolNames(r.model.requests.find(isSub)!);
-      expect(names).toEqual(expect.arrayContaining(["Read", "Glob", "Grep"]));
-      for (const gone of ["Edit", "Write", "Bash", "Agent"]) expect(names).not.toContain(gone);
+      const cwd = tempDir();
+      let subCalls = 0;
+      const sub = () => {
+        subCalls++;
+        if (subCalls === 1) return reply(toolUse("Bash", { command: "ls" }), toolUse("Bash", { command: "touch made.txt" }));
+        return reply(text("SUB_REPORT"));
+      };
+      const r = await run(router(reply(toolUse("Agent", { description: "look", prompt: "SUBTASK", subagent_type: type })), sub), ["--allowedTools", "Agent"], {
+        cwd,
+      });
+      const subRequests = r.model.requests.filter(isSub);
+      const names = toolNames(subRequests[0]!);
+      expect(names).toEqual(expect.arrayContaining(["Read", "Glob", "Grep", "Bash"]));
+      for (const gone of ["Edit", "Write", "Agent"]) expect(names).not.toContain(gone);
+      const [listed, refused] = subRequests[1]!.body.messages.at(-1).content;
+      expect(listed.is_error).toBeUndefined();
+      expect(refused.is_error).toBe(true);
+      expect(String(refused.content)).toStartWith("Plan mode is on");
+      expect(existsSync(join(cwd, "made.txt"))).toBe(false);
     }
   }, 60_000);
 

@@ -1,19 +1,16 @@
 /**
- * A stdio server that crashes between calls, in the interactive session (tmux): the crash is
+ * A stdio server that crashes between calls, in the interactive session (pseudo-terminal): the crash is
  * reported once, in one line that names the restart its next call makes; the restart itself adds
  * no second report, and the next call is answered by the restarted server.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { reply, text, toolUse } from "../../support/model-server.ts";
 import { fixtureServer, writeMcpConfig } from "../../support/run.ts";
-import { TMUX } from "../../support/tmux.ts";
 import { atPrompt, startAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
-
-if (!TMUX) console.warn("tmux not found: skipping the server-crash session test (install tmux to run it)");
 
 afterEach(stopAgent);
 
-describe.skipIf(!TMUX)("a crashing stdio server in the session", () => {
+describe("a crashing stdio server in the session", () => {
   test(
     "one line per crash, naming the restart; the next call is answered",
     async () => {

@@ -81,6 +81,53 @@ describe("this round's tools are registered with the one rule", () => {
     expect(real({ rules: [{ text: "NotebookEdit", behavior: "ask", scope: "project" }] })).toEqual(["Read", "NotebookEdit"]);
     expect(real({ mode: "host" })).toEqual(["Read", "WebFetch", "WebSearch", "NotebookEdit"]);
     expect(offeredTools([{ name: "Read" }, { name: "WebFetch" }], NOTHING_ASKED).map((t) => t.name)).toEqual(["Read"]);
-    expect(Object.keys(OPT_IN).sort()).toEqual(["Agent", "NotebookEdit", "WebFetch", "WebSearch"]);
+    expect(Object.keys(OPT_IN).sort()).toEqual([
+      "Agent",
+      "AskUserQuestion",
+      "ExitPlanMode",
+      "Monitor",
+      "NotebookEdit",
+      "TaskCreate",
+      "TaskGet",
+      "TaskList",
+      "TaskStop",
+      "TaskUpdate",
+      "TodoWrite",
+      "WebFetch",
+      "WebSearch",
+    ]);
+  });
+
+  test("ExitPlanMode and AskUserQuestion: the session and host mode only, never -p whatever asks", () => {
+    const real = (over: Partial<OfferContext>) =>
+      offeredTools([{ name: "Read" }, { name: "ExitPlanMode" }, { name: "AskUserQuestion" }], ctx(over)).map((t) => t.name);
+    expect(real({})).toEqual(["Read"]);
+    expect(real({ tools: "Read,ExitPlanMode,AskUserQuestion" })).toEqual(["Read"]);
+    expect(real({ allowedTools: ["ExitPlanMode", "AskUserQuestion"] })).toEqual(["Read"]);
+    expect(real({ rules: [{ text: "AskUserQuestion", behavior: "allow", scope: "project" }] })).toEqual(["Read"]);
+    expect(real({ mode: "session" })).toEqual(["Read", "ExitPlanMode", "AskUserQuestion"]);
+    expect(real({ mode: "host" })).toEqual(["Read", "ExitPlanMode", "AskUserQuestion"]);
+  });
+
+  test("the task list: in -p by CLAUDE_CODE_ENABLE_TODO_TOOLS, --tools or --allowedTools; by default in the session", () => {
+    const list = [{ name: "Read" }, { name: "TaskCreate" }, { name: "TaskList" }];
+    const real = (over: Partial<OfferContext>) => offeredTools(list, ctx(over)).map((t) => t.name);
+    expect(real({})).toEqual(["Read"]);
+    expect(real({ env: { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1" } })).toEqual(["Read", "TaskCreate", "TaskList"]);
+    expect(real({ env: { CLAUDE_CODE_ENABLE_TODO_TOOLS: "0" } })).toEqual(["Read"]);
+    expect(real({ allowedTools: ["TaskCreate"] })).toEqual(["Read", "TaskCreate"]);
+    expect(real({ tools: "Read,TaskList" })).toEqual(["Read", "TaskList"]);
+    expect(real({ mode: "session" })).toEqual(["Read", "TaskCreate", "TaskList"]);
+  });
+
+  test("TaskStop and Monitor come together: AGENT_BACKGROUND_TASKS, or either named by a flag or rule", () => {
+    const real = (over: Partial<OfferContext>) => offeredTools([{ name: "Bash" }, { name: "TaskStop" }, { name: "Monitor" }], ctx(over)).map((t) => t.name);
+    expect(real({})).toEqual(["Bash"]);
+    expect(real({ env: { AGENT_BACKGROUND_TASKS: "1" } })).toEqual(["Bash", "TaskStop", "Monitor"]);
+    expect(real({ env: { AGENT_BACKGROUND_TASKS: "0" } })).toEqual(["Bash"]);
+    expect(real({ allowedTools: ["TaskStop"] })).toEqual(["Bash", "TaskStop", "Monitor"]);
+    expect(real({ tools: "Bash,Monitor" })).toEqual(["Bash", "Monitor"]);
+    expect(real({ rules: [{ text: "Monitor", behavior: "allow", scope: "user" }] })).toEqual(["Bash"]);
+    expect(real({ mode: "session" })).toEqual(["Bash", "TaskStop", "Monitor"]);
   });
 });

@@ -101,7 +101,7 @@ describe("subagentTools", () => {
     expect(names({ mcpServers: { names: ["srv"], inline: [] } })).not.toContain("mcp__other__x");
     expect(names({}, 2)).not.toContain("Agent");
     const explore = builtinAgents().find((a) => a.name === "Explore")!;
-    expect(subagentTools(explore, PARENT, 1, match).map((t) => t.name)).toEqual(["Read", "Glob", "Grep", "mcp__srv__ping", "mcp__other__x"]);
+    expect(subagentTools(explore, PARENT, 1, match).map((t) => t.name)).toEqual(["Read", "Bash", "Glob", "Grep", "mcp__srv__ping", "mcp__other__x"]);
   });
 });
 

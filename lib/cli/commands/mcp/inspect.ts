@@ -88,7 +88,8 @@ export async function runInspector(argv: string[]): Promise<number> {
       cwd,
       ...timeouts(readMcpEnv()),
       log,
-      ...mcpReporter(log, args),
+      // One request and done: a server that dies is not called again, so its line promises no restart.
+      ...mcpReporter(log, { ...args, restarts: false }),
       verbose: args.verbose,
       debug: args.debug,
       // Roots as always; elicitation only when --elicitation says how to answer (no sampling: no model here).

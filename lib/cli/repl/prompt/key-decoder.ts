@@ -28,6 +28,7 @@ export type Key =
         | "word-left"
         | "word-right"
         | "tab"
+        | "shift-tab"
         | "escape"
         | "ctrl-c"
         | "ctrl-d"
@@ -67,7 +68,7 @@ const CONTROL: Record<string, Key["kind"]> = {
   "\x06": "right",
 };
 
-const CSI_FINAL: Record<string, Key["kind"]> = { A: "up", B: "down", C: "right", D: "left", H: "home", F: "end" };
+const CSI_FINAL: Record<string, Key["kind"]> = { A: "up", B: "down", C: "right", D: "left", H: "home", F: "end", Z: "shift-tab" };
 const CSI_TILDE: Record<string, Key["kind"]> = { "1": "home", "7": "home", "4": "end", "8": "end", "3": "delete" };
 
 /** Decodes one terminal's input; keep one per input stream (it holds unfinished sequences). */
@@ -183,7 +184,7 @@ function codeKey(code: number, mods: number): Key | undefined {
   const ctrl = (bits & 4) !== 0;
   if (code === 13) return { kind: bits ? "newline" : "enter" };
   if (code === 27) return { kind: "escape" };
-  if (code === 9) return { kind: "tab" };
+  if (code === 9) return { kind: bits & 1 ? "shift-tab" : "tab" };
   if (code === 127 || code === 8) return { kind: bits & 6 ? "ctrl-w" : "backspace" };
   if (ctrl && code >= 97 && code <= 122) {
     const kind = CONTROL[String.fromCharCode(code - 96)];

@@ -89,3 +89,28 @@ describe("what the model reads", () => {
     expect(decide(facts({ mode: "dontAsk" }))).toEqual({ behavior: "deny", message: "Permission to use Bash was not granted (--permission-mode dontAsk)." });
   });
 });
+
+describe("plan mode", () => {
+  const refused = { allowed: false as const, message: "Plan mode is on: no" };
+  const allowed = { allowed: true as const };
+  const rows: Row[] = [
+    ["what plan mode allows runs without a question", { mode: "plan", plan: allowed }, "allow"],
+    ["what plan mode refuses is refused", { mode: "plan", plan: refused }, "deny"],
+    ["plan mode's refusal beats the flags", { mode: "plan", plan: refused, flagAllows: true }, "deny"],
+    ["plan mode's refusal beats an allow rule", { mode: "plan", plan: refused, rule: { behavior: "allow", path: false } }, "deny"],
+    ["plan mode's refusal beats a hook's allow", { mode: "plan", plan: refused, hook: { decision: "allow" } }, "deny"],
+    ["a deny rule beats what plan mode allows", { mode: "plan", plan: allowed, rule: { behavior: "deny", path: false } }, "deny"],
+    ["an ask rule still asks for what plan mode allows", { mode: "plan", plan: allowed, rule: { behavior: "ask", path: false } }, "ask"],
+    ["no plan check at all: refused (fails closed)", { mode: "plan" }, "deny"],
+    ["ExitPlanMode in plan mode asks, past the flags", { tool: { name: "ExitPlanMode" }, mode: "plan", plan: allowed, flagAllows: true }, "ask"],
+    ["ExitPlanMode outside plan mode is refused", { tool: { name: "ExitPlanMode" }, mode: "acceptEdits" }, "deny"],
+    ["ExitPlanMode with no mode set is refused", { tool: { name: "ExitPlanMode" }, mode: undefined }, "deny"],
+    ["AskUserQuestion asks even in bypassPermissions", { tool: { name: "AskUserQuestion" }, mode: "bypassPermissions" }, "ask"],
+    ["AskUserQuestion is refused in dontAsk", { tool: { name: "AskUserQuestion" }, mode: "dontAsk" }, "deny"],
+    ["a deny rule beats AskUserQuestion's question", { tool: { name: "AskUserQuestion" }, rule: { behavior: "deny", path: false } }, "deny"],
+  ];
+  for (const [name, f, want] of rows) test(name, () => expect(decide(facts(f)).behavior).toBe(want));
+  test("the refusal's message is plan mode's", () => {
+    expect(decide(facts({ mode: "plan", plan: refused }))).toEqual({ behavior: "deny", message: "Plan mode is on: no" });
+  });
+});
