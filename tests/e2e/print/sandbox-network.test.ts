@@ -9,6 +9,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { reply, toolUse } from "../../support/model-server.ts";
 import { sandboxRuns } from "../../support/sandbox.ts";
+import { makeTestCerts, OPENSSL } from "../../support/tls-certs.ts";
 import { place, projectSettings, resultsOf, runPrint, trust } from "./settings-support.ts";
 
 const runs = sandboxRuns("the sandbox network tests");
@@ -47,6 +48,31 @@ describe.skipIf(!runs)("the sandbox's network", () => {
     expect(contentOf(denied, 1)).toBe("PAGE-FROM-HOST");
     const viaRule = await runPrint(q, [bash(curl("localhost"))]);
     expect(contentOf(viaRule, 0)).toBe("PAGE-FROM-HOST");
+  });
+
+  test.skipIf(!OPENSSL)("HTTPS goes through the proxy as a CONNECT tunnel: allowed by name, refused by another", async () => {
+    const certs = makeTestCerts()!;
+    const tls = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      tls: { cert: Bun.file(certs.selfSigned.cert), key: Bun.file(certs.selfSigned.key) },
+      fetch: () => new Response("TLS-PAGE\n"),
+    });
+    try {
+      const p = place();
+      projectSettings(p, { sandbox: { enabled: true, network: { allowedDomains: ["localhost"] } } });
+      trust(p);
+      // -k: the test certificate is self-signed (and made for 127.0.0.1); what is checked is the tunnel.
+      const run = await runPrint(p, [
+        bash(`curl -sSk -m 20 https://localhost:${tls.port}/`),
+        bash(`curl -sSk -m 20 https://127.0.0.1:${tls.port}/; echo "exit=$?"`),
+      ]);
+      expect(contentOf(run, 0)).toBe("TLS-PAGE");
+      expect(contentOf(run, 1)).not.toContain("TLS-PAGE");
+      expect(contentOf(run, 1)).toMatch(/403|exit=[1-9]/);
+    } finally {
+      tls.stop(true);
+    }
   });
 
   test("an untrusted repository's allowedDomains are held: one line, and the domain is refused", async () => {
