@@ -42,6 +42,7 @@ export interface ServerSandboxBase {
   stateRoot: string;
   denyRead: string[];
   denyWrite: string[];
+  hiddenDirs: string[];
 }
 
 /** Starts what the sandboxed servers need (a proxy per server with domains) and returns the per-entry choice. */
@@ -81,6 +82,7 @@ function serverSandbox(name: string, base: ServerSandboxBase, network: SandboxPo
     denyRead: base.denyRead,
     allowRead: [],
     network,
+    hiddenDirs: base.hiddenDirs,
   };
   const inner = new Sandbox(policy, base.bwrap);
   // Its own caches: what it downloads runs only in here.

@@ -16,6 +16,7 @@ import type { SettingsHooks } from "../policy/turn-hooks.ts";
 import { onShutdown } from "../lifecycle.ts";
 import { allowedPaths, deniedPaths, real, sandboxPath } from "./paths.ts";
 import { nestedProtected } from "../../sandbox/nested.ts";
+import { hostSocketDirs } from "../../sandbox/socket-dirs.ts";
 import { RunSandbox } from "./run-sandbox.ts";
 import { loadBashGrammar } from "../permissions/bash/grammar.ts";
 import { type ServerSandboxFor, sandboxesServers, serverKeys, serverSandboxes } from "./mcp-servers.ts";
@@ -70,10 +71,12 @@ export async function setupSandbox(settings: SettingsHooks | undefined, opts: Sa
   // Protected names in subfolders (a nested repository's hooks, a subfolder's .claude/), found once now.
   const rules = settings!.settings.rules;
   const denyWrite = [...s.denyWrite.map(path), ...rules.editGlobs("deny").flatMap((g) => deniedPaths(g, opts.warn)), ...nestedProtected(cwd)];
+  // The host services' Unix socket folders, hidden inside (socket-dirs.ts).
+  const hiddenDirs = hostSocketDirs(opts.env);
   const servers = sandboxesServers(keys)
     ? await serverSandboxes(
         { ...keys, deniedDomains: s.deniedDomains, managedDomainsOnly: s.managedDomainsOnly },
-        { bwrap: available.bwrap, cwd, stateRoot: join(real(userConfigDir(opts.env)), "mcp-sandbox"), denyRead, denyWrite },
+        { bwrap: available.bwrap, cwd, stateRoot: join(real(userConfigDir(opts.env)), "mcp-sandbox"), denyRead, denyWrite, hiddenDirs },
       )
     : undefined;
   if (!bash) return { servers };
@@ -86,6 +89,7 @@ export async function setupSandbox(settings: SettingsHooks | undefined, opts: Sa
     denyWrite,
     denyRead,
     allowRead: s.allowRead.map(path),
+    hiddenDirs,
     // strictAllowlist: an unlisted domain is refused without a question.
     network: await startSandboxNetwork(domainLists(s, settings!.settings.effective.rules), s.strictAllowlist ? undefined : opts.askDomain),
   };

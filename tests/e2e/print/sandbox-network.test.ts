@@ -7,8 +7,10 @@
  * allow rules need the folder's trust (the tests trust it); without trust they are held, and refused.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { reply, toolUse } from "../../support/model-server.ts";
 import { sandboxRuns } from "../../support/sandbox.ts";
+import { tempDir } from "../../support/run.ts";
 import { makeTestCerts, OPENSSL } from "../../support/tls-certs.ts";
 import { place, projectSettings, resultsOf, runPrint, trust } from "./settings-support.ts";
 
@@ -72,6 +74,23 @@ describe.skipIf(!runs)("the sandbox's network", () => {
       expect(contentOf(run, 1)).toMatch(/403|exit=[1-9]/);
     } finally {
       tls.stop(true);
+    }
+  });
+
+  test("a host service's Unix socket (here the SSH agent's folder) cannot be reached from inside", async () => {
+    const dir = tempDir("agent-ssh-");
+    const socket = join(dir, "agent.sock");
+    const service = Bun.serve({ unix: socket, fetch: () => new Response("SOCKET-SERVICE") });
+    try {
+      const p = place();
+      projectSettings(p, { sandbox: { enabled: true } });
+      const run = await runPrint(p, [bash(`curl -sS -m 20 --unix-socket "$SSH_AUTH_SOCK" http://x/; echo "exit=$?"`)], [], { env: { SSH_AUTH_SOCK: socket } });
+      expect(contentOf(run, 0)).not.toContain("SOCKET-SERVICE");
+      expect(contentOf(run, 0)).toMatch(/exit=[1-9]/);
+      // Outside the sandbox the same socket answers: the test can fail.
+      expect(await (await fetch("http://x/", { unix: socket } as RequestInit)).text()).toBe("SOCKET-SERVICE");
+    } finally {
+      service.stop(true);
     }
   });
 
