@@ -42,10 +42,18 @@ export const BASE_ARGS = ["--new-session", "--die-with-parent", "--unshare-user"
 /** bwrap's arguments for running a command under `policy`. */
 export function bwrapPlan(policy: SandboxPolicy, opts: BwrapOptions): BwrapPlan {
   const args = [...BASE_ARGS, "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"];
+  // The host services' socket folders first, so that the binds below can bring back what lies in them.
+  const hidden = policy.hiddenDirs ?? [];
+  for (const dir of hidden) args.push("--tmpfs", dir);
   const writable = [policy.tempDir, policy.projectDir, ...policy.allowWrite].filter((p) => opts.kind(p) !== "missing");
   for (const path of unique(writable)) args.push("--bind", path, path);
   for (const file of opts.files ?? []) args.push("--bind", file, file);
   const isWritable = (path: string) => writable.some((w) => within(path, w));
+  const isHidden = (path: string) => hidden.some((h) => within(path, h)) && !isWritable(path);
+  // The proxy's socket and the bridge's executable, read-only, when they lie in a hidden folder.
+  const net = policy.network;
+  const needed = net.kind === "proxy" ? [dirname(net.socket), ...net.bridge.filter((p) => p.startsWith("/")).map((p) => dirname(p))] : [];
+  for (const dir of unique(needed)) if (isHidden(dir)) args.push("--ro-bind", dir, dir);
   const placeholders: Placeholder[] = [];
 
   // Read-only inside the writable paths: what exists is bound onto itself read-only, what does not is masked.
@@ -67,17 +75,18 @@ export function bwrapPlan(policy: SandboxPolicy, opts: BwrapOptions): BwrapPlan 
   }
 
   // Unreadable: an empty read-only folder, or a file that reads as empty; missing ones hide nothing.
-  for (const path of unique(policy.denyRead)) {
+  // What lies hidden already needs nothing more (and has no mount point inside).
+  for (const path of unique(policy.denyRead).filter((p) => !isHidden(p))) {
     const kind = opts.kind(path);
     if (kind === "dir") args.push("--tmpfs", path, "--remount-ro", path);
     else if (kind === "file") args.push("--ro-bind", "/dev/null", path);
   }
-  for (const path of unique(policy.allowRead)) {
+  for (const path of unique(policy.allowRead).filter((p) => !isHidden(p))) {
     if (opts.kind(path) !== "missing" && policy.denyRead.some((d) => within(path, d) && path !== d)) args.push("--ro-bind", path, path);
   }
 
-  const net = policy.network.kind === "proxy" ? proxyEnv(policy.network.port) : {};
-  for (const [name, value] of Object.entries({ TMPDIR: policy.tempDir, ...net, ...opts.env })) args.push("--setenv", name, value);
+  const proxy = net.kind === "proxy" ? proxyEnv(net.port) : {};
+  for (const [name, value] of Object.entries({ TMPDIR: policy.tempDir, ...proxy, ...opts.env })) args.push("--setenv", name, value);
   args.push("--chdir", opts.cwd, "--");
   return { args, placeholders };
 }

@@ -23,6 +23,8 @@ export interface SandboxPolicy {
    * host-side Unix socket is `socket` (network.ts bridges it to `port` inside).
    */
   network: { kind: "none" } | ProxyNetwork;
+  /** Folders hidden behind an empty tmpfs (the host services' Unix sockets: socket-dirs.ts); what the sandbox needs in them is bound back. */
+  hiddenDirs?: string[];
 }
 
 /** Network through the host-side proxy's Unix socket, reached inside at 127.0.0.1:`port` by `bridge` (our executable). */

@@ -2,7 +2,7 @@
  * A started sandbox: the policy, the bwrap found, and `wrap`, which turns one command line into
  * the same command under bubblewrap. Used by the Bash tool and the MCP stdio transport's spawn.
  */
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BwrapPlan, bwrapPlan, type PathKind } from "./bwrap.ts";
@@ -51,7 +51,8 @@ export class Sandbox implements CommandSandbox {
   plan(opts: WrapOptions): BwrapPlan {
     return bwrapPlan(this.policy, {
       cwd: opts.cwd,
-      files: opts.files,
+      // Real paths: bubblewrap cannot mount onto a symbolic link (a TMPDIR that is one).
+      files: opts.files?.map((f) => realpathSync(f)),
       env: opts.env,
       hooksPath: gitHooksPath(this.policy.projectDir),
       kind: pathKind,
@@ -71,6 +72,7 @@ export function pathKind(path: string): PathKind {
 
 /** A private temp folder for one run's sandboxed processes; `remove` deletes it. */
 export function sandboxTempDir(): { path: string; remove(): void } {
-  const path = mkdtempSync(join(tmpdir(), "agent-sandbox-"));
+  // Its real path: bubblewrap cannot mount onto a symbolic link (a TMPDIR that is one).
+  const path = realpathSync(mkdtempSync(join(tmpdir(), "agent-sandbox-")));
   return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
 }

@@ -42,15 +42,18 @@ export interface ServerSandboxBase {
   stateRoot: string;
   denyRead: string[];
   denyWrite: string[];
+  hiddenDirs: string[];
 }
 
 /** Starts what the sandboxed servers need (a proxy per server with domains) and returns the per-entry choice. */
 export async function serverSandboxes(
-  s: Pick<SandboxSettings, "mcpEnabled" | "mcpServers" | "deniedDomains">,
+  s: Pick<SandboxSettings, "mcpEnabled" | "mcpServers" | "deniedDomains" | "managedDomainsOnly">,
   base: ServerSandboxBase,
 ): Promise<ServerSandboxFor> {
   const networks = new Map<string, SandboxPolicy["network"]>();
   for (const [name, entry] of Object.entries(s.mcpServers)) {
+    // allowManagedDomainsOnly: a server's domains count only from managed settings.
+    if (s.managedDomainsOnly && entry.scope !== "managed") continue;
     if (entry.allowedDomains?.length) networks.set(name, await startSandboxNetwork({ allowed: entry.allowedDomains, denied: s.deniedDomains }, undefined));
   }
   const made = new Map<string, CommandSandbox>();
@@ -79,6 +82,7 @@ function serverSandbox(name: string, base: ServerSandboxBase, network: SandboxPo
     denyRead: base.denyRead,
     allowRead: [],
     network,
+    hiddenDirs: base.hiddenDirs,
   };
   const inner = new Sandbox(policy, base.bwrap);
   // Its own caches: what it downloads runs only in here.

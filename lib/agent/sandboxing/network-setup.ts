@@ -5,7 +5,7 @@
  * asked (-p). An answer lasts the run. The proxy listens on a Unix socket in a folder of its own,
  * readable but not writable inside the sandbox.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type DomainLists, domainVerdict } from "../../sandbox/domains.ts";
@@ -24,14 +24,16 @@ export type DomainQuestion = (host: string) => Promise<boolean>;
 
 /** The domain lists of the settings and rules. */
 export function domainLists(s: SandboxSettings, rules: RuleText[]): DomainLists {
+  // allowManagedDomainsOnly: only managed settings' WebFetch allow rules open a domain.
+  const counted = (r: RuleText) => r.behavior !== "allow" || !s.managedDomainsOnly || r.file.scope === "managed";
   const webFetch = (behavior: string) =>
-    rules.filter((r) => r.behavior === behavior).flatMap((r) => /^WebFetch\(domain:([^)\s]+)\)$/.exec(r.text.trim())?.[1] ?? []);
+    rules.filter((r) => r.behavior === behavior && counted(r)).flatMap((r) => /^WebFetch\(domain:([^)\s]+)\)$/.exec(r.text.trim())?.[1] ?? []);
   return { allowed: [...s.allowedDomains, ...webFetch("allow")], denied: [...s.deniedDomains, ...webFetch("deny")] };
 }
 
 /** Starts the proxy for `lists`; the network every sandboxed command gets. */
 export async function startSandboxNetwork(lists: DomainLists, ask: DomainQuestion | undefined): Promise<ProxyNetwork> {
-  const dir = mkdtempSync(join(tmpdir(), "agent-sandbox-net-"));
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-sandbox-net-")));
   const answers = new Map<string, Promise<boolean>>();
   const proxy = await startFilteringProxy({
     socket: join(dir, "proxy.sock"),

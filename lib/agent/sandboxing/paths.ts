@@ -4,14 +4,24 @@
  * the Read and Edit deny rules' globs as the concrete paths bubblewrap can hide or keep read-only,
  * and the Edit allow rules' folders as more writable paths (Claude Code merges both ways too).
  */
+import { realpathSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 
-/** One `sandbox.filesystem` entry as an absolute path. */
+/** One `sandbox.filesystem` entry as an absolute path, symbolic links resolved (bubblewrap cannot mount onto one). */
 export function sandboxPath(entry: string, root: string, home: string): string {
-  if (entry.startsWith("//")) return resolve(entry.slice(1));
-  if (entry === "~") return home;
-  if (entry.startsWith("~/")) return resolve(join(home, entry.slice(2)));
-  return isAbsolute(entry) ? resolve(entry) : resolve(root, entry);
+  if (entry.startsWith("//")) return real(resolve(entry.slice(1)));
+  if (entry === "~") return real(home);
+  if (entry.startsWith("~/")) return real(resolve(join(home, entry.slice(2))));
+  return real(isAbsolute(entry) ? resolve(entry) : resolve(root, entry));
+}
+
+/** `path` with its symbolic links resolved; as given when it does not exist. */
+export function real(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
@@ -29,7 +39,7 @@ export function deniedPaths(glob: string, warn: (line: string) => void): string[
     if (GLOB_CHARS.test(part)) break;
     fixed.push(part);
   }
-  const prefix = fixed.join("/") || "/";
+  const prefix = real(fixed.join("/") || "/");
   const rest = parts.slice(fixed.length).filter(Boolean);
   if (rest.length === 0) return [prefix];
   if (rest.length === 1 && rest[0] === "**") return [prefix];
@@ -61,5 +71,5 @@ export function allowedPaths(glob: string): string[] {
   }
   const rest = parts.slice(fixed.length).filter(Boolean);
   const prefix = fixed.join("/");
-  return prefix && (rest.length === 0 || (rest.length === 1 && rest[0] === "**")) ? [prefix] : [];
+  return prefix && (rest.length === 0 || (rest.length === 1 && rest[0] === "**")) ? [real(prefix)] : [];
 }

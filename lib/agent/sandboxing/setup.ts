@@ -14,8 +14,9 @@ import { Sandbox, sandboxTempDir } from "../../sandbox/sandbox.ts";
 import { type SandboxPolicy, within } from "../../sandbox/policy.ts";
 import type { SettingsHooks } from "../policy/turn-hooks.ts";
 import { onShutdown } from "../lifecycle.ts";
-import { allowedPaths, deniedPaths, sandboxPath } from "./paths.ts";
+import { allowedPaths, deniedPaths, real, sandboxPath } from "./paths.ts";
 import { nestedProtected } from "../../sandbox/nested.ts";
+import { hostSocketDirs } from "../../sandbox/socket-dirs.ts";
 import { RunSandbox } from "./run-sandbox.ts";
 import { loadBashGrammar } from "../permissions/bash/grammar.ts";
 import { type ServerSandboxFor, sandboxesServers, serverKeys, serverSandboxes } from "./mcp-servers.ts";
@@ -57,34 +58,40 @@ export async function setupSandbox(settings: SettingsHooks | undefined, opts: Sa
     return {};
   }
   const home = homeDir(opts.env);
+  // Real paths throughout: bubblewrap cannot mount onto a symbolic link.
+  const cwd = real(opts.cwd);
   const path = (e: { value: string; file: { root: string } }) => sandboxPath(e.value, e.file.root, home);
   const readDenied = settings!.settings.rules.readDenyGlobs().flatMap((g) => deniedPaths(g, opts.warn));
   // Hiding the project or a folder above it would leave nothing to run: such an entry is one line and dropped.
   const denyRead = [...s.denyRead.map(path), ...readDenied].filter((p) => {
-    if (!within(opts.cwd, p)) return true;
+    if (!within(cwd, p)) return true;
     opts.warn(`sandbox: denyRead ${p} would hide the project itself; ignored`);
     return false;
   });
   // Protected names in subfolders (a nested repository's hooks, a subfolder's .claude/), found once now.
   const rules = settings!.settings.rules;
-  const denyWrite = [...s.denyWrite.map(path), ...rules.editGlobs("deny").flatMap((g) => deniedPaths(g, opts.warn)), ...nestedProtected(opts.cwd)];
+  const denyWrite = [...s.denyWrite.map(path), ...rules.editGlobs("deny").flatMap((g) => deniedPaths(g, opts.warn)), ...nestedProtected(cwd)];
+  // The host services' Unix socket folders, hidden inside (socket-dirs.ts).
+  const hiddenDirs = hostSocketDirs(opts.env);
   const servers = sandboxesServers(keys)
     ? await serverSandboxes(
-        { ...keys, deniedDomains: s.deniedDomains },
-        { bwrap: available.bwrap, cwd: opts.cwd, stateRoot: join(userConfigDir(opts.env), "mcp-sandbox"), denyRead, denyWrite },
+        { ...keys, deniedDomains: s.deniedDomains, managedDomainsOnly: s.managedDomainsOnly },
+        { bwrap: available.bwrap, cwd, stateRoot: join(real(userConfigDir(opts.env)), "mcp-sandbox"), denyRead, denyWrite, hiddenDirs },
       )
     : undefined;
   if (!bash) return { servers };
   const temp = sandboxTempDir();
   onShutdown(async () => temp.remove());
   const policy: SandboxPolicy = {
-    projectDir: opts.cwd,
+    projectDir: cwd,
     tempDir: temp.path,
     allowWrite: [...s.allowWrite.map(path), ...rules.editGlobs("allow").flatMap(allowedPaths)],
     denyWrite,
     denyRead,
     allowRead: s.allowRead.map(path),
-    network: await startSandboxNetwork(domainLists(s, settings!.settings.effective.rules), opts.askDomain),
+    hiddenDirs,
+    // strictAllowlist: an unlisted domain is refused without a question.
+    network: await startSandboxNetwork(domainLists(s, settings!.settings.effective.rules), s.strictAllowlist ? undefined : opts.askDomain),
   };
   // excludedCommands are matched on the shell grammar; without it every command stays sandboxed.
   if (s.excludedCommands.length) await loadBashGrammar().catch(() => opts.warn("sandbox: cannot load the shell grammar; excludedCommands stay sandboxed"));

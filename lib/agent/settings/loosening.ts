@@ -25,6 +25,7 @@ export type SandboxLooseningKey =
   | "sandbox.allowUnsandboxedCommands"
   | "sandbox.excludedCommands"
   | "sandbox.network.allowedDomains"
+  | "sandbox.network.strictAllowlist"
   | "sandbox.filesystem.allowWrite"
   | "sandbox.filesystem.allowRead"
   | "sandbox.mcpServers";
@@ -40,6 +41,7 @@ export function sandboxLoosening(doc: SettingsDoc): SandboxLooseningKey[] {
     s.allowUnsandboxedCommands === true && "sandbox.allowUnsandboxedCommands",
     Boolean(s.excludedCommands?.length) && "sandbox.excludedCommands",
     Boolean(s.network?.allowedDomains?.length) && "sandbox.network.allowedDomains",
+    s.network?.strictAllowlist === false && "sandbox.network.strictAllowlist",
     Boolean(s.filesystem?.allowWrite?.length) && "sandbox.filesystem.allowWrite",
     Boolean(s.filesystem?.allowRead?.length) && "sandbox.filesystem.allowRead",
     (s.mcpServers?.enabled === false || servers.some((e) => e.enabled === false || e.allowedDomains?.length)) && "sandbox.mcpServers",
@@ -60,6 +62,7 @@ export const NEEDS_TRUST: ReadonlySet<LooseningKey> = new Set<LooseningKey>([
   "sandbox.allowUnsandboxedCommands",
   "sandbox.excludedCommands",
   "sandbox.network.allowedDomains",
+  "sandbox.network.strictAllowlist",
   "sandbox.filesystem.allowWrite",
   "sandbox.filesystem.allowRead",
   "sandbox.mcpServers",

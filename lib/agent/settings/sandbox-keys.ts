@@ -17,6 +17,10 @@ interface SettingsFile {
 export interface SandboxNetworkDoc {
   allowedDomains?: string[];
   deniedDomains?: string[];
+  /** Refuse a domain no list names instead of asking. */
+  strictAllowlist?: boolean;
+  /** Managed settings only: only managed settings' domains (and WebFetch allow rules) are allowed. */
+  allowManagedDomainsOnly?: boolean;
 }
 
 export interface SandboxFilesystemDoc {
@@ -84,6 +88,8 @@ export function checkSandbox(raw: unknown, problem: (key: string, text: string) 
     }
     const part: Record<string, unknown> = {};
     for (const key of keys) take(part, given, key, isStrings, `sandbox.${group}.${key}`, "must be an array of strings");
+    if (group === "network")
+      for (const key of ["strictAllowlist", "allowManagedDomainsOnly"]) take(part, given, key, isBool, `sandbox.network.${key}`, "must be true or false");
     doc[group] = part;
   }
   if (Object.hasOwn(raw, "mcpServers")) {
@@ -131,6 +137,10 @@ export interface SandboxSettings {
   excludedCommands: string[];
   allowedDomains: string[];
   deniedDomains: string[];
+  /** `network.strictAllowlist`: no question about an unlisted domain, a refusal. */
+  strictAllowlist: boolean;
+  /** Managed `network.allowManagedDomainsOnly`: `allowedDomains` holds the managed files' alone, and only managed WebFetch rules count. */
+  managedDomainsOnly: boolean;
   allowWrite: Sourced<string>[];
   denyWrite: Sourced<string>[];
   denyRead: Sourced<string>[];
@@ -168,6 +178,8 @@ export function mergeSandbox<F extends SettingsFile>(files: F[], mayLoosen: (f: 
       } else servers[name] = { ...entry, scope: file.scope };
     }
   }
+  const managedOnly = files.some((f) => f.scope === "managed" && f.doc.sandbox?.network?.allowManagedDomainsOnly === true);
+  const allowed = all((s) => s.network?.allowedDomains, true);
   return {
     // Switching the sandbox off, or a looser default, is a loosening; switching it on never is.
     enabled: first(
@@ -189,7 +201,13 @@ export function mergeSandbox<F extends SettingsFile>(files: F[], mayLoosen: (f: 
         (v) => v === true,
       )?.value ?? true,
     excludedCommands: values(all((s) => s.excludedCommands, true)),
-    allowedDomains: values(all((s) => s.network?.allowedDomains, true)),
+    allowedDomains: values(managedOnly ? allowed.filter((e) => e.file.scope === "managed") : allowed),
+    strictAllowlist:
+      first(
+        (s) => s.network?.strictAllowlist,
+        (v) => v === false,
+      )?.value === true,
+    managedDomainsOnly: managedOnly,
     deniedDomains: values(all((s) => s.network?.deniedDomains, false)),
     allowWrite: all((s) => s.filesystem?.allowWrite, true),
     denyWrite: all((s) => s.filesystem?.denyWrite, false),

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { reply, text, toolUse } from "../../support/model-server.ts";
 import { tempDir } from "../../support/run.ts";
 import { processesWith, sandboxRuns } from "../../support/sandbox.ts";
+import { survivors } from "../../support/mcp.ts";
 import { place, projectSettings, resultsOf, runPrint } from "./settings-support.ts";
 
 const runs = sandboxRuns("the sandboxed Bash tests");
@@ -110,6 +111,7 @@ describe.skipIf(!runs)("Bash in the sandbox", () => {
     const marker = `${4000 + (process.pid % 1000)}.${Date.now() % 100000}`;
     const run = await runPrint(p, [bash(`for i in $(seq 20); do sleep ${marker} & done; setsid sleep ${marker}1 < /dev/null > /dev/null 2>&1 & echo started`)]);
     expect(contentOf(run, 0)).toBe("started");
-    expect(processesWith(`sleep ${marker}`)).toEqual([]);
+    // SIGKILL lands asynchronously: wait (bounded) for them to go; a process that outlived the call stays listed.
+    expect(await survivors(() => processesWith(`sleep ${marker}`))).toEqual([]);
   });
 });

@@ -5,7 +5,7 @@
  * command of the chain matches.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolUse } from "../../support/model-server.ts";
 import { tempDir } from "../../support/run.ts";
@@ -57,6 +57,15 @@ describe.skipIf(!runs)("the sandbox keys", () => {
     expect(existsSync(join(p.dir, "locked", "a.txt"))).toBe(false);
     expect(String(resultOf(run, 0).content)).toContain("Read-only file system");
     expect(existsSync(join(open, "b.txt"))).toBe(true);
+  });
+
+  test("filesystem.allowWrite through a symbolic link opens the folder it points to", async () => {
+    const target = tempDir("agent-open-");
+    const link = join(tempDir("agent-links-"), "open");
+    symlinkSync(target, link);
+    const run = await runPrint(place(), [bash(`echo x > ${link}/c.txt && echo wrote`)], settings({ filesystem: { allowWrite: [link] } }));
+    expect(resultOf(run, 0)).toMatchObject({ content: "wrote" });
+    expect(existsSync(join(target, "c.txt"))).toBe(true);
   });
 
   test("excludedCommands run outside only when every command of the chain matches", async () => {

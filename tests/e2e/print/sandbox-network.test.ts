@@ -7,8 +7,11 @@
  * allow rules need the folder's trust (the tests trust it); without trust they are held, and refused.
  */
 import { afterAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
 import { reply, toolUse } from "../../support/model-server.ts";
 import { sandboxRuns } from "../../support/sandbox.ts";
+import { tempDir } from "../../support/run.ts";
+import { makeTestCerts, OPENSSL } from "../../support/tls-certs.ts";
 import { place, projectSettings, resultsOf, runPrint, trust } from "./settings-support.ts";
 
 const runs = sandboxRuns("the sandbox network tests");
@@ -47,6 +50,48 @@ describe.skipIf(!runs)("the sandbox's network", () => {
     expect(contentOf(denied, 1)).toBe("PAGE-FROM-HOST");
     const viaRule = await runPrint(q, [bash(curl("localhost"))]);
     expect(contentOf(viaRule, 0)).toBe("PAGE-FROM-HOST");
+  });
+
+  test.skipIf(!OPENSSL)("HTTPS goes through the proxy as a CONNECT tunnel: allowed by name, refused by another", async () => {
+    const certs = makeTestCerts()!;
+    const tls = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      tls: { cert: Bun.file(certs.selfSigned.cert), key: Bun.file(certs.selfSigned.key) },
+      fetch: () => new Response("TLS-PAGE\n"),
+    });
+    try {
+      const p = place();
+      projectSettings(p, { sandbox: { enabled: true, network: { allowedDomains: ["localhost"] } } });
+      trust(p);
+      // -k: the test certificate is self-signed (and made for 127.0.0.1); what is checked is the tunnel.
+      const run = await runPrint(p, [
+        bash(`curl -sSk -m 20 https://localhost:${tls.port}/`),
+        bash(`curl -sSk -m 20 https://127.0.0.1:${tls.port}/; echo "exit=$?"`),
+      ]);
+      expect(contentOf(run, 0)).toBe("TLS-PAGE");
+      expect(contentOf(run, 1)).not.toContain("TLS-PAGE");
+      expect(contentOf(run, 1)).toMatch(/403|exit=[1-9]/);
+    } finally {
+      tls.stop(true);
+    }
+  });
+
+  test("a host service's Unix socket (here the SSH agent's folder) cannot be reached from inside", async () => {
+    const dir = tempDir("agent-ssh-");
+    const socket = join(dir, "agent.sock");
+    const service = Bun.serve({ unix: socket, fetch: () => new Response("SOCKET-SERVICE") });
+    try {
+      const p = place();
+      projectSettings(p, { sandbox: { enabled: true } });
+      const run = await runPrint(p, [bash(`curl -sS -m 20 --unix-socket "$SSH_AUTH_SOCK" http://x/; echo "exit=$?"`)], [], { env: { SSH_AUTH_SOCK: socket } });
+      expect(contentOf(run, 0)).not.toContain("SOCKET-SERVICE");
+      expect(contentOf(run, 0)).toMatch(/exit=[1-9]/);
+      // Outside the sandbox the same socket answers: the test can fail.
+      expect(await (await fetch("http://x/", { unix: socket } as RequestInit)).text()).toBe("SOCKET-SERVICE");
+    } finally {
+      service.stop(true);
+    }
   });
 
   test("an untrusted repository's allowedDomains are held: one line, and the domain is refused", async () => {

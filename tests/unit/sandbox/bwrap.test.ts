@@ -103,6 +103,17 @@ describe("bwrapPlan", () => {
   });
 });
 
+test("hidden socket folders come first, as empty tmpfs; the proxy's socket and the bridge in them are bound back; denyRead inside them is left out", () => {
+  const kind = disk({ "/t": "dir", "/p/.git/config": "file", "/run/agent/proxy.sock": "file", "/run/x/secret": "file" });
+  const network = { kind: "proxy" as const, socket: "/run/agent/proxy.sock", port: 3128, bridge: ["/run/bin/agent"] };
+  const plan = bwrapPlan(policy({ hiddenDirs: ["/run", "/tmp/.X11-unix"], network, denyRead: ["/run/x/secret"] }), { cwd: "/p", kind });
+  const text = plan.args.join(" ");
+  expect(text).toContain(
+    "--proc /proc --tmpfs /run --tmpfs /tmp/.X11-unix --bind /t /t --bind /p /p --ro-bind /run/agent /run/agent --ro-bind /run/bin /run/bin",
+  );
+  expect(text).not.toContain("/run/x/secret");
+});
+
 describe("coreHooksPath", () => {
   test("reads [core] hooksPath, the last one winning, quotes and comments removed; other sections ignored", () => {
     expect(coreHooksPath('[core]\n\tbare = false\n\thooksPath = .githooks\n[alias]\n\thooksPath = nope\n[core]\n  hookspath = "tools/hooks" # ours\n')).toBe(

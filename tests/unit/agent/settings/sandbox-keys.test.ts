@@ -56,6 +56,17 @@ describe("mergeSandbox", () => {
     expect(held.allowWrite.map((e) => e.value)).toEqual(["~/.cache"]);
   });
 
+  test("network.strictAllowlist from any file; allowManagedDomainsOnly from managed settings keeps only their domains", () => {
+    const files = [
+      file("managed", { network: { allowManagedDomainsOnly: true, allowedDomains: ["corp.example"] } }),
+      file("user", { network: { strictAllowlist: true, allowedDomains: ["github.com"] } }),
+    ];
+    const merged = mergeSandbox(files, () => true);
+    expect([merged.strictAllowlist, merged.managedDomainsOnly, merged.allowedDomains]).toEqual([true, true, ["corp.example"]]);
+    const notManaged = mergeSandbox([file("user", { network: { allowManagedDomainsOnly: true, allowedDomains: ["github.com"] } })], () => true);
+    expect([notManaged.managedDomainsOnly, notManaged.allowedDomains]).toEqual([false, ["github.com"]]);
+  });
+
   test("a held repository may switch a server's sandbox on, never off", () => {
     const files = [
       file("project", { mcpServers: { servers: { a: { enabled: true }, b: { enabled: false, allowedDomains: ["x.com"] } } } }),
