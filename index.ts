@@ -18,7 +18,7 @@ async function main(argv: string[]): Promise<number> {
   // Inside the OS sandbox only: carries the sandboxed command's connections to the host's filtering proxy.
   if (argv[0] === "__sandbox-bridge") return (await import("./lib/sandbox/bridge.ts")).runBridge(argv.slice(1));
   if (argv[0] === "mcp-init") return (await import("./lib/cli/commands/mcp-init.ts")).runMcpInit(argv.slice(1));
-  const { inspectorArgv, parseCliArgs, UsageError, USAGE } = await import("./lib/cli/flags/args.ts");
+  const { inspectorArgv, parseCliArgs, UsageError } = await import("./lib/cli/flags/args.ts");
   // `agent --strict-mcp-config mcp list` is the inspector too; it parses (or refuses) the flags itself.
   const inspector = inspectorArgv(argv);
   if (inspector) return (await import("./lib/cli/commands/mcp/inspect.ts")).runInspector(inspector);
@@ -39,7 +39,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (args.help) {
-    await writeStdout(USAGE + "\n");
+    await writeStdout(`${(await import("./lib/cli/flags/help.ts")).USAGE}\n`);
     return 0;
   }
   installExitHandlers();

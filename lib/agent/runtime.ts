@@ -1,38 +1,33 @@
 /**
- * Everything one run needs, assembled once: the model client, MCP servers from the config, the
- * tool list (built-in + MCP, minus --disallowedTools), the system prompt and the input context.
- * Shared by print mode and the interactive session.
+ * Everything one run needs, assembled once by startRuntime (runtime-start.ts): the model client, MCP
+ * servers from the config, the tool list (built-in + MCP, minus --disallowedTools), the system prompt
+ * and the input context. Shared by every mode.
  */
 import type { Tool } from "../tools/tool.ts";
 import { flagRuleWarnings } from "./permissions/flag-rules.ts";
 import { builtinTools } from "../tools/builtin.ts";
-import { NOTHING_ASKED, offeredTools, offers, toolsFlagNames } from "./offered-tools.ts";
+import { NOTHING_ASKED, offeredTools, toolsFlagNames } from "./offered-tools.ts";
 import type { ServerConfig } from "../mcp/config/load.ts";
 import type { McpRegistry, ServerSnapshot } from "../mcp/registry/registry.ts";
 import type { McpToolset } from "./mcp/tools.ts";
 import { ruleNamesTool, serverRuleName } from "./mcp/names.ts";
-import { createModelClient, optionalModel, type ModelClient } from "./model.ts";
+import { createModelClient, type ModelClient } from "./model.ts";
 import { buildSystemPrompt } from "./system-prompt.ts";
-import { onShutdown } from "./lifecycle.ts";
 import type { McpInput, SkillInput } from "./input/input-shapes.ts";
 import { mcpInputOf } from "./mcp-input.ts";
-import { configuredServers, startServers } from "./mcp/servers.ts";
 import type { ToolRoute } from "./mcp/tools.ts";
 import type { Routes } from "./conversation.ts";
 import { pinToolNames } from "./tool-pins.ts";
 import { UsageMeter, type UsageTotals } from "./usage.ts";
-import { keepSpills, removeSpills } from "../files/spill.ts";
 import { errorMessage } from "../shared/values.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search/tool-search.ts";
 import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
 import type { Conversation } from "./conversation.ts";
 import type { RuntimeOptions, ServerSummary } from "./runtime-options.ts";
 import type { SkillCatalog } from "./skills/catalog.ts";
-import { openSkills } from "./skills/open.ts";
 import type { SystemMessageParam } from "./messages.ts";
 import { contextWindow } from "./model-table.ts";
-import { optInTools } from "./opt-in-tools.ts";
-import type { setupSubagents, Subagents } from "./subagents/setup.ts";
+import type { Subagents } from "./subagents/setup.ts";
 import type { BackgroundWork } from "./background/tools.ts";
 
 export class AgentRuntime {
@@ -66,7 +61,8 @@ export class AgentRuntime {
   /** The run's skills; undefined when nothing could hold one (no skills folder, no MCP server). */
   skills: SkillCatalog | undefined;
 
-  private constructor(
+  /** Use startRuntime (runtime-start.ts), which assembles what this holds. */
+  constructor(
     readonly opts: RuntimeOptions,
     private current: ModelClient,
     readonly registry: McpRegistry | undefined,
@@ -74,8 +70,8 @@ export class AgentRuntime {
     readonly configured: ServerConfig[],
     /** Usage and cost of every model call of the run: turns, compaction and servers' sampling. */
     readonly meter: UsageMeter,
-    /** subagents/setup.ts's, loaded only when this run offers the Agent tool. */
-    setup?: typeof setupSubagents,
+    /** The tools built with this runtime to call back: WebFetch and the like, and the Agent tool. */
+    parts?: (self: AgentRuntime) => { web: Tool[]; subagents: Subagents | undefined },
   ) {
     // -p: a student's personal servers are deferred before the project's (the course's) are.
     const home = new Set(configured.filter((c) => c.origin?.scope === "user" || c.origin?.scope === "local").map((c) => c.name));
@@ -85,92 +81,10 @@ export class AgentRuntime {
       opts.projectToolsFirst ? (server) => home.has(server) : undefined,
     );
     this.compactor = new AutoCompactor(autoCompactPercent(opts.autoCompactPercent, opts.log));
-    // Built whether or not this run offers them (offered-tools.ts decides that), once, so their caches last the run.
-    this.web = opts.offer
-      ? optInTools({
-          env: process.env,
-          allowedTools: opts.offer.allowedTools,
-          settings: opts.settings,
-          createModel: (id) => this.createModel(id),
-          mainModel: () => this.current,
-        })
-      : [];
-    // The Agent tool and its listing only where the one offer rule asks for Agent (offered-tools.ts).
-    this.subagents =
-      opts.subagents && setup
-        ? setup(opts.subagents, {
-            cwd: opts.cwd,
-            env: process.env,
-            debug: opts.debug,
-            deps: {
-              createModel: (id) => this.createModel(id),
-              log: opts.log,
-              matches: (name, rule) => this.matchesRule(name, rule),
-              server: (name) => this.route(name)?.server,
-              ready: () => this.connected,
-              recordUsage: (model, usage) => this.subagentMeter.record(model, usage),
-              // Background agents, when this run has background work (background/agent-task.ts).
-              startInBackground: (o) => this.backgroundWork?.startAgent(o),
-              skill: (name) => this.skills?.find(name),
-              configured: () => this.configured.map((s) => s.name),
-              cwd: opts.cwd,
-              verbose: opts.verbose,
-              debug: opts.debug,
-            },
-          })
-        : undefined;
-  }
-
-  /**
-   * Creates the model client (failing fast on a missing key), then starts every configured MCP
-   * server concurrently; failed servers are reported through `log` and skipped.
-   * @throws ModelError when there is no API key; McpConfigFlagError when an `--mcp-config` value gives no servers.
-   */
-  static async start(opts: RuntimeOptions): Promise<AgentRuntime> {
-    const meter = new UsageMeter();
-    if (opts.keepToolResults) keepSpills();
-    else onShutdown(async () => removeSpills());
-    const settings = { cache: opts.cache, meter };
-    const model = opts.modelOptional ? optionalModel(opts.model, settings) : createModelClient({ model: opts.model, ...settings });
-    let session: AgentRuntime | undefined; // set once servers are up; sampling may come sooner
-    // Names still connecting: the runtime's own set once it exists.
-    let pending = new Set<string>();
-    let connected: Promise<void> = Promise.resolve();
-    const { servers, notApproved, problems } = await configuredServers(opts);
-    let registry: McpRegistry | undefined;
-    let mcpTools: McpToolset | undefined;
-    if (servers.length) {
-      const starting = servers.filter((s) => !s.disabled && !notApproved.has(s.name));
-      for (const s of starting) pending.add(s.name);
-      if (starting.length) opts.onMcpStart?.(starting.length);
-      const started = await startServers(opts, servers, notApproved, {
-        model: () => session?.model ?? model,
-        settled: (name) => pending.delete(name),
-      });
-      registry = started.registry;
-      mcpTools = started.tools;
-      const connecting = started.connecting;
-      model.preload();
-      if (opts.background) connected = connecting;
-      else await connecting;
-    } else {
-      model.preload();
-    }
-    // The subagents' code (agent files, YAML) loads only when the one offer rule asks for Agent.
-    const setup = opts.subagents && offers("Agent", opts.offer ?? NOTHING_ASKED) ? (await import("./subagents/setup.ts")).setupSubagents : undefined;
-    session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter, setup);
-    session.configProblems = problems;
-    // Background work's code loads only when the one offer rule asks for it (TaskStop, Monitor).
-    if (offers("TaskStop", opts.offer ?? NOTHING_ASKED) || offers("Monitor", opts.offer ?? NOTHING_ASKED)) {
-      session.backgroundWork = (await import("./background/tools.ts")).backgroundWork();
-    }
-    session.skills = await openSkills({ cwd: opts.cwd, sources: opts.skillSources, only: opts.skills, log: opts.log, debug: opts.debug, registry });
-    const made = session;
-    for (const name of pending) made.connecting.add(name);
-    pending = made.connecting;
-    if (opts.background) made.connected = connected.then(() => made.warnUnknownDisallowed());
-    else made.warnUnknownDisallowed();
-    return session;
+    // The opt-in tools and the Agent tool, built by the start (runtime-start.ts) with this runtime to call back.
+    const own = parts?.(this);
+    this.web = own?.web ?? [];
+    this.subagents = own?.subagents;
   }
 
   /**
@@ -255,7 +169,7 @@ export class AgentRuntime {
   }
 
   /** A misspelt --disallowedTools entry would silently leave the tool on: say so (flag-rules.ts). */
-  private warnUnknownDisallowed(): void {
+  warnUnknownDisallowed(): void {
     const names = [...builtinTools(), ...this.web, ...(this.mcpTools?.tools() ?? [])].map((t) => t.name);
     const lines = flagRuleWarnings({
       toolsFlag: toolsFlagNames(this.opts.offer?.tools),

@@ -9,7 +9,8 @@ import type { CliArgs } from "./flags/args.ts";
 import { openRunSession, SessionError } from "./flags/session-flags.ts";
 import { loadSettings } from "./flags/settings.ts";
 import { runtimeOptions } from "./flags/runtime-options.ts";
-import { AgentRuntime } from "../agent/runtime.ts";
+import type { AgentRuntime } from "../agent/runtime.ts";
+import { startRuntime } from "../agent/runtime-start.ts";
 import { McpConfigFlagError, type RuntimeOptions } from "../agent/runtime-options.ts";
 import { ModelError } from "../agent/model.ts";
 import { AgentsOptionError } from "../agent/subagents/options.ts";
@@ -126,7 +127,7 @@ export class Run {
    * @throws McpConfigFlagError (exit 2) or ModelError (exit 1): startExitCode says which.
    */
   startRuntime(options: RuntimeOptions): Promise<AgentRuntime> {
-    return AgentRuntime.start(options);
+    return startRuntime(options);
   }
 
   /** The conversation starts with `runtime`'s model: the transcript's header, the MCP names pinned, hooks told the session. */

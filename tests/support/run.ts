@@ -147,7 +147,7 @@ export function assertNoSilentEnd(stderr: string): void {
   if (stderr.includes(SILENT_END)) throw new Error(`the run ended with work unfinished (the backstop fired):\n${stderr}`);
 }
 
-/** The end-of-run line of lib/agent/tool-bugs.ts. */
+/** The end-of-run line of lib/agent/turn/tool-bugs.ts. */
 const TOOL_BUG = /tool calls? failed with an internal error/;
 
 /**

@@ -5,7 +5,7 @@
  * an "ask" goes to the mode's own question, or is refused when the mode has nobody to ask (-p).
  * After a tool ran, PostToolUse or PostToolUseFailure hooks may add text for the model or stop the run.
  */
-import type { AgentIdentity, LoopOptions, PermissionDecision } from "../loop.ts";
+import type { AgentIdentity, LoopOptions, PermissionDecision } from "../loop/loop-options.ts";
 import type { ToolUseBlock } from "../messages.ts";
 import type { Tool, ToolOutput } from "../../tools/tool.ts";
 import type { RunSettings } from "./run-settings.ts";

@@ -3,7 +3,8 @@
  * another turn with its feedback, counting toward --max-turns; `continue: false` ends the turn.
  */
 import type { Conversation } from "../conversation.ts";
-import { type LoopOptions, MaxTurnsError, runLoop } from "../loop.ts";
+import { MaxTurnsError, runLoop } from "../loop/loop.ts";
+import type { LoopOptions } from "../loop/loop-options.ts";
 import type { ToolGate } from "./gate.ts";
 import type { SettingsHooks } from "./turn-hooks.ts";
 

@@ -1,6 +1,6 @@
 /**
  * The settings' points in a run (Claude Code hooks.md): loading (env applied, `model` resolved,
- * `defaultMode` checked), then, for every mode's turns (lib/agent/turn.ts), SessionStart,
+ * `defaultMode` checked), then, for every mode's turns (lib/agent/turn/turn.ts), SessionStart,
  * UserPromptSubmit, Stop, PreCompact and SessionEnd (the permission gate, gate.ts, reads `settings`).
  * Mode-independent: nothing here writes to stdout.
  */

@@ -6,7 +6,7 @@
  * A call named `Task` (Claude Code's older name, in resumed transcripts) reaches it too. Agent
  * calls of one reply run at the same time; the subagent itself is run.ts.
  */
-import type { LoopOptions, NestedTool } from "../loop.ts";
+import type { LoopOptions, NestedTool } from "../loop/loop-options.ts";
 import type { ToolContext, ToolOutput } from "../../tools/tool.ts";
 import { DEFAULT_AGENT_TYPE } from "./builtin.ts";
 import { printable } from "./parse.ts";

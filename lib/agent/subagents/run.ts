@@ -7,7 +7,8 @@
  * an error result for the parent's model, never an exception out of the parent's turn.
  */
 import { Conversation } from "../conversation.ts";
-import { MaxTurnsError, runLoop, type AgentIdentity, type LoopOptions } from "../loop.ts";
+import { MaxTurnsError, runLoop } from "../loop/loop.ts";
+import type { AgentIdentity, LoopOptions } from "../loop/loop-options.ts";
 import { READ_ONLY_REMOVED } from "./builtin.ts";
 import type { ModelClient } from "../model.ts";
 import type { Usage } from "../messages.ts";

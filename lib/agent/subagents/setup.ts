@@ -5,7 +5,7 @@
  * ask never sees the home's agents.
  */
 import { AgentsOptionError, type SubagentOptions } from "./options.ts";
-import type { NestedTool } from "../loop.ts";
+import type { NestedTool } from "../loop/loop-options.ts";
 import { agentTool } from "./agent-tool.ts";
 import { agentListing } from "./listing.ts";
 import { AgentsFlagError, loadAgents } from "./load.ts";

@@ -1,11 +1,11 @@
 /**
- * One turn of host mode: a `user` message from stdin through the shared turn (lib/agent/turn.ts), with the
+ * One turn of host mode: a `user` message from stdin through the shared turn (lib/agent/turn/turn.ts), with the
  * SDK's events on stdout (system/init, assistant, user, stream_event, result) and permission
  * questions sent to the host as `can_use_tool` control requests (`--permission-prompt-tool stdio`).
  */
 import type { Conversation } from "../../agent/conversation.ts";
 import type { ContentBlock } from "../../agent/messages.ts";
-import type { PermissionDecision } from "../../agent/loop.ts";
+import type { PermissionDecision } from "../../agent/loop/loop-options.ts";
 import { ModelError } from "../../agent/model.ts";
 import { InputError } from "../../agent/input/input.ts";
 import { flagsAllow, type ModePermissions } from "../../agent/policy/gate.ts";
@@ -28,7 +28,8 @@ import {
 } from "./events.ts";
 import { zeroUsage } from "../../agent/usage.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
+import { runTurn } from "../../agent/turn/turn.ts";
+import type { TurnOutcome } from "../../agent/turn/turn-shapes.ts";
 import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
 
 /** A `user` line of stdin (the SDK's `SDKUserMessage`). */

@@ -9,7 +9,7 @@ import type { TaskInfo, TaskRegistry } from "../../agent/background/registry.ts"
 import { oneLine } from "../../agent/background/registry.ts";
 import { noticeText } from "../../agent/background/notice.ts";
 import { KILL_GRACE_MS } from "../../agent/background/shell-task.ts";
-import type { TurnOutcome } from "../../agent/turn.ts";
+import type { TurnOutcome } from "../../agent/turn/turn-shapes.ts";
 import { beginWork } from "../../shared/pending-work.ts";
 
 /** Beyond the longest time limit, how long (ms) a task's stop may take before the wait gives up on it. */

@@ -1,5 +1,5 @@
 /**
- * `-p` print mode: one prompt (argument, stdin, or both), one turn (lib/agent/turn.ts), the final answer on
+ * `-p` print mode: one prompt (argument, stdin, or both), one turn (lib/agent/turn/turn.ts), the final answer on
  * stdout, diagnostics on stderr. Non-streaming model requests, as scripted graders expect.
  * Exit codes: 0 success; 1 the run failed (model error, bad input, --max-turns).
  */
@@ -18,12 +18,12 @@ import { flagsAllow } from "../../agent/policy/gate.ts";
 import { StartupStatus } from "../ui/startup-status.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { runTurn, type TurnOutcome } from "../../agent/turn.ts";
+import { runTurn } from "../../agent/turn/turn.ts";
 import { skillGate } from "../../agent/policy/skill-permission.ts";
 import { isStartError, Run, startExitCode } from "../run.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
-import { MaxTurnsError } from "../../agent/loop.ts";
-import type { TurnInput, TurnMode } from "../../agent/turn.ts";
+import { MaxTurnsError } from "../../agent/loop/loop.ts";
+import type { TurnInput, TurnMode, TurnOutcome } from "../../agent/turn/turn-shapes.ts";
 import { waitForBackground } from "./background-wait.ts";
 import { taskEvents } from "../../agent/background/stream-events.ts";
 import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";

@@ -9,7 +9,7 @@ import { oneLine } from "../../agent/background/registry.ts";
 import { noticeText } from "../../agent/background/notice.ts";
 import type { ContentBlock } from "../../agent/messages.ts";
 import type { Style } from "../ui/style.ts";
-import type { Terminal } from "./terminal.ts";
+import type { Terminal } from "./prompt/terminal.ts";
 import { terminalText } from "../../shared/terminal-text.ts";
 
 const seconds = (ms: number) => `${Math.max(0, Math.round(ms / 1000))}s`;

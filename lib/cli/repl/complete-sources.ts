@@ -4,7 +4,7 @@
  * (MCP 2025-11-25, server/utilities/completion).
  */
 import type { AgentRuntime } from "../../agent/runtime.ts";
-import type { CompletionSources, TemplateSource } from "./complete.ts";
+import type { CompletionSources, TemplateSource } from "./prompt/complete.ts";
 import { commandNames, resourceMentions } from "./commands.ts";
 
 /** How long one Tab press waits for a server's `completion/complete` answer (ms); then it offers nothing from it. */

@@ -24,8 +24,8 @@ import { McpError } from "../../mcp/protocol/errors.ts";
 import type { ClientFeatures, ServerRequestContext } from "../../mcp/session/features.ts";
 import { ErrorCode } from "../../mcp/protocol/protocol.ts";
 import { fieldQuestion, readAnswer, showValue } from "./elicitation-fields.ts";
-import type { Ask } from "./questions.ts";
-import type { Terminal } from "./terminal.ts";
+import type { Ask } from "./prompt/questions.ts";
+import type { Terminal } from "./prompt/terminal.ts";
 import { openBrowser } from "../io/open-browser.ts";
 import type { Style } from "../ui/style.ts";
 

@@ -8,7 +8,7 @@
  */
 import { allowedByDomainRule } from "../../tools/web/domain-rule.ts";
 import type { Tool } from "../../tools/tool.ts";
-import type { PermissionDecision } from "../../agent/loop.ts";
+import type { PermissionDecision } from "../../agent/loop/loop-options.ts";
 import type { Preview } from "../ui/permission-preview.ts";
 import { shortArgs } from "../ui/tool-lines.ts";
 import { preview as previewText } from "../../shared/values.ts";

@@ -6,7 +6,7 @@
  */
 import type { Conversation } from "../../agent/conversation.ts";
 import type { ToolResultContentBlock, ToolUseBlock } from "../../agent/messages.ts";
-import { INTERRUPT_MARKER } from "../../agent/interrupts.ts";
+import { INTERRUPT_MARKER } from "../../agent/turn/interrupts.ts";
 import { TurnStatus } from "../ui/turn-status.ts";
 import { MarkdownStream } from "../ui/markdown.ts";
 import type { Style } from "../ui/style.ts";

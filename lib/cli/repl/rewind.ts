@@ -14,7 +14,7 @@ import { messageStats } from "../../agent/checkpoints/stats.ts";
 import { forkCheckpoints } from "../../agent/checkpoints/fork.ts";
 import { rewindProblems } from "../../agent/checkpoints/apply.ts";
 import type { Style } from "../ui/style.ts";
-import type { Terminal } from "./terminal.ts";
+import type { Terminal } from "./prompt/terminal.ts";
 import type { ReplState } from "./commands.ts";
 import { visibleText } from "../../shared/terminal-text.ts";
 import { errorMessage } from "../../shared/values.ts";

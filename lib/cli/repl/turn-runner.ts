@@ -1,5 +1,5 @@
 /**
- * One input of the interactive session at a time: a built-in command, or a turn (lib/agent/turn.ts) with
+ * One input of the interactive session at a time: a built-in command, or a turn (lib/agent/turn/turn.ts) with
  * the model's text rendered as it streams, one line per tool call, permission questions on the
  * prompt's row and a status line. Esc or Ctrl-C interrupts it; Ctrl-C twice leaves.
  */
@@ -15,7 +15,7 @@ import { MarkdownStream } from "../ui/markdown.ts";
 import { TurnStatus } from "../ui/turn-status.ts";
 import { permissionPreview } from "../ui/permission-preview.ts";
 import { mcpCallName, toolStartLine } from "../ui/tool-lines.ts";
-import type { Terminal } from "./terminal.ts";
+import type { Terminal } from "./prompt/terminal.ts";
 import { sessionMode, sessionPermissions } from "./permission.ts";
 import { SessionMode } from "./planning/mode-cycle.ts";
 import { approvePlan } from "./planning/plan-approval.ts";
@@ -25,7 +25,7 @@ import { AlwaysStore } from "./always.ts";
 import { REPL_BUILTINS, runBuiltin, type ReplState } from "./commands.ts";
 import { subagentView } from "./subagent-view.ts";
 import { errorMessage } from "../../shared/values.ts";
-import { runTurn } from "../../agent/turn.ts";
+import { runTurn } from "../../agent/turn/turn.ts";
 import type { ContentBlock } from "../../agent/messages.ts";
 
 /** The abort reason of a turn the user interrupted with Ctrl-C. */

@@ -1,5 +1,5 @@
 /**
- * Host mode runs the same turn as -p and the session (lib/agent/turn.ts), through the real Agent SDK:
+ * Host mode runs the same turn as -p and the session (lib/agent/turn/turn.ts), through the real Agent SDK:
  * tool search with a 400-tool server, auto-compaction past the threshold, and the interrupted
  * turn's bookkeeping (the streamed text kept, `[Request interrupted by user]`, never two user
  * messages in a row). SKIP_SLOW=1 skips them locally, never in CI.

@@ -5,7 +5,7 @@
  * tool hands to the model. Esc or Ctrl-C at any question dismisses them all: one refusal saying so.
  * A call whose input breaks the schema (too many options, none) is refused with the reason.
  */
-import type { PermissionDecision } from "../../../agent/loop.ts";
+import type { PermissionDecision } from "../../../agent/loop/loop-options.ts";
 import { parseQuestions, type UserQuestion } from "../../../tools/ask-user/ask-user-question.ts";
 import type { Key } from "../prompt/key-decoder.ts";
 import { OptionPicker, type PickerResult } from "./option-picker.ts";

@@ -5,7 +5,7 @@
  * (default mode), or to keep planning, with feedback for the model. Starting switches the
  * session's mode (mode-cycle.ts) at once, for the rest of the turn too.
  */
-import type { PermissionDecision } from "../../../agent/loop.ts";
+import type { PermissionDecision } from "../../../agent/loop/loop-options.ts";
 import type { Style } from "../../ui/style.ts";
 import { renderMarkdown } from "../../ui/markdown.ts";
 import { terminalText } from "../../../shared/terminal-text.ts";

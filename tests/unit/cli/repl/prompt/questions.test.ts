@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { Questions } from "../../../../lib/cli/repl/questions.ts";
+import { Questions } from "../../../../../lib/cli/repl/prompt/questions.ts";
 
 /** Questions on a fake screen that records what is printed. */
 function setup() {

@@ -4,7 +4,7 @@
  * comes later (a server asked with `completion/complete`) applies only to the input it was asked for.
  */
 import { type Completer, type Completion, completionRows } from "./complete.ts";
-import type { LineEditor } from "./prompt/line-editor.ts";
+import type { LineEditor } from "./line-editor.ts";
 
 export class TabCompletion {
   /** Listed under the prompt; emptied by any key but Tab (`dismiss`). */

@@ -4,8 +4,8 @@
  * text follows as user content, and the next input joins that user message, so requests always
  * alternate user / assistant (Messages API: consecutive same-role turns are merged or refused).
  */
-import type { Conversation } from "./conversation.ts";
-import type { MessageParam } from "./messages.ts";
+import type { Conversation } from "../conversation.ts";
+import type { MessageParam } from "../messages.ts";
 
 export const INTERRUPT_MARKER = "[Request interrupted by user]";
 

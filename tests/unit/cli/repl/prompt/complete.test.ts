@@ -6,9 +6,9 @@
 import { describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { commonPrefix, completionRows, createCompleter, type Completion, type TemplateSource } from "../../../../lib/cli/repl/complete.ts";
-import { literalPrefix, templatePosition } from "../../../../lib/mcp/protocol/uri-template.ts";
-import { tempDir } from "../../../support/run.ts";
+import { commonPrefix, completionRows, createCompleter, type Completion, type TemplateSource } from "../../../../../lib/cli/repl/prompt/complete.ts";
+import { literalPrefix, templatePosition } from "../../../../../lib/mcp/protocol/uri-template.ts";
+import { tempDir } from "../../../../support/run.ts";
 
 /** The result of one Tab press as [insert, shown]. */
 const tab = async (complete: ReturnType<typeof createCompleter>, line: string) => {

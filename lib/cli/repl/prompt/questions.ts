@@ -4,7 +4,7 @@
  * a whole form) holds the row until it settles, so concurrent askers never interleave. Keys and
  * drawing stay the terminal's (terminal.ts): it sends keys to `current` and draws it.
  */
-import { LineEditor } from "./prompt/line-editor.ts";
+import { LineEditor } from "./line-editor.ts";
 
 /** One question of a dialog: `prompt` after `body` (printed for good), `initial` pre-filled; the typed line, or null when interrupted or withdrawn. */
 export type Ask = (prompt: string, body?: string[], initial?: string) => Promise<string | null>;

@@ -3,8 +3,8 @@
  * the stack under --debug at once, and one line at the end of the run with the count, so a
  * crash is never silent even when the model carried on.
  */
-import type { ToolUseBlock } from "./messages.ts";
-import { errorMessage } from "../shared/values.ts";
+import type { ToolUseBlock } from "../messages.ts";
+import { errorMessage } from "../../shared/values.ts";
 
 export interface ToolBugReport {
   /** The loop's `onToolBug` hook. */

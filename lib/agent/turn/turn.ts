@@ -13,102 +13,22 @@
  * request each mode sends is its own only in streaming, which follows from the events it shows
  * (`onText` or `onStreamEvent` make the loop stream; -p sets neither).
  */
-import type { AgentRuntime } from "./runtime.ts";
-import type { Conversation } from "./conversation.ts";
-import type { ContentBlock } from "./messages.ts";
-import { parseInput, InputError } from "./input/input.ts";
-import { runLoop, MaxTurnsError, type LoopHooks, type LoopOptions, type PermissionDecision } from "./loop.ts";
-import { ModelError } from "./model.ts";
+import { runLoop, MaxTurnsError } from "../loop/loop.ts";
+import type { LoopOptions, PermissionDecision } from "../loop/loop-options.ts";
+import { ModelError } from "../model.ts";
 import { addUserInput, recordInterrupt } from "./interrupts.ts";
-import type { UsageTotals } from "./usage.ts";
-import type { ToolState } from "../tools/tool-state.ts";
-import { shutdownSignal } from "./lifecycle.ts";
+import type { UsageTotals } from "../usage.ts";
+import { shutdownSignal } from "../lifecycle.ts";
 import { toolBugReport } from "./tool-bugs.ts";
-import { runStopHooks } from "./policy/stop-hooks.ts";
-import { type ModePermissions, ToolGate } from "./policy/gate.ts";
-import { raceAbort } from "../shared/async.ts";
-import type { CompiledSchema } from "../tools/json-schema.ts";
-import { STRUCTURED_OUTPUT_REMINDER, StructuredOutputCall } from "../tools/structured-output.ts";
-import type { FileCheckpoints } from "./checkpoints/tracker.ts";
-import { withPlanNote } from "./plan/plan-context.ts";
+import { runStopHooks } from "../policy/stop-hooks.ts";
+import { type ModePermissions, ToolGate } from "../policy/gate.ts";
+import { STRUCTURED_OUTPUT_REMINDER, StructuredOutputCall } from "../../tools/structured-output.ts";
+import { withPlanNote } from "../plan/plan-context.ts";
+import type { TurnInput, TurnMode, TurnOutcome, TurnTotals } from "./turn-shapes.ts";
+import { promptText, userContent } from "./user-content.ts";
 
 /** A mode's part when it has none: no mode, no flags, nobody to ask. */
 const EVERY_TOOL_RUNS: ModePermissions = { mode: () => undefined, flagAllows: () => false };
-
-/** What a mode shows of a turn: the loop's hooks, plus the turn's own notices. */
-export interface TurnEvents extends Omit<LoopHooks, "onToolBug"> {
-  /** The turn waits for servers still connecting (the session's background start-up). */
-  onWaitingForServers?(names: string): void;
-  /** The input is a message for the model (not a built-in): called once, before it joins the conversation. */
-  onUserMessage?(): void;
-  /** A diagnostic line for a person (a mention naming no server, a tool bug's report). */
-  line(text: string): void;
-}
-
-/** How a mode runs turns: fixed for its run. */
-export interface TurnMode {
-  runtime: AgentRuntime;
-  conversation: Conversation;
-  /** What the tools remember across this conversation's calls. */
-  toolState: ToolState;
-  /** Built-in commands the mode answers itself, without the model. */
-  builtins: ReadonlySet<string>;
-  /** Built-ins that need no server, so they never wait for one still connecting. */
-  builtinsWithoutServers?: ReadonlySet<string>;
-  maxTurns?: number;
-  /** --debug: a tool's bug shows its stack at once. */
-  debug?: boolean;
-  /** `--json-schema`: each turn offers StructuredOutput and ends when a call matches (structured-output.ts). */
-  outputSchema?: CompiledSchema;
-  /** File checkpoints, when on (checkpoints/): each user message starts a snapshot. */
-  checkpoints?: FileCheckpoints;
-}
-
-/** One input to run. */
-export interface TurnInput {
-  /** Typed text (commands and mentions expand), or blocks that go as they are (host mode). */
-  input: string | ContentBlock[];
-  /** The mode's interrupt (Esc, Ctrl-C, the host's `interrupt`); shutdown interrupts every turn too. */
-  interrupt: AbortSignal;
-  /** The id the host gave the user message (the SDK's `uuid`): its checkpoint's name. */
-  messageId?: string;
-  /**
-   * The mode's part in the permission decision (policy/gate.ts): its permission mode, what its flags
-   * allow, and how it asks. Absent: every tool runs unless a settings rule or hook says otherwise.
-   */
-  permissions?: ModePermissions;
-  events: TurnEvents;
-}
-
-/** How a turn ended; usage, cost and API time are this turn's own. */
-export type TurnOutcome = TurnTotals &
-  (
-    | { kind: "builtin"; name: string; args: string }
-    | {
-        kind: "success";
-        text: string;
-        stopReason: string | null;
-        /**
-         * With `outputSchema`: the matching StructuredOutput input (`value` null when the model
-         * answered in text twice), or `exhausted` when it made too many invalid calls.
-         */
-        structured?: { value: unknown; exhausted: boolean };
-      }
-    | { kind: "max_turns"; error: MaxTurnsError }
-    | { kind: "interrupted" }
-    /** `rolledBack`: the API refused the request itself (400, 413), so the turn was dropped whole. */
-    | { kind: "error"; error: unknown; rolledBack: boolean }
-  );
-
-export interface TurnTotals {
-  /** Model calls the loop made. */
-  numTurns: number;
-  usage: UsageTotals;
-  costUsd: number;
-  apiMs: number;
-  /** Tool calls refused by the mode's question, with their inputs (the Agent SDK's `permission_denials`). */
-  denials: { tool_name: string; tool_use_id: string; tool_input: Record<string, unknown> }[];
-}
 
 /**
  * Runs one input to its outcome. Never throws for the turn's own failures (a model error, bad
@@ -247,43 +167,6 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
     if (refused) conversation.rollback(mark);
     return close({ kind: "error", error: err, rolledBack: refused });
   }
-}
-
-/** The message's blocks, or the built-in the input names. */
-async function userContent(mode: TurnMode, turn: TurnInput, signal: AbortSignal): Promise<ContentBlock[] | { kind: "builtin"; name: string; args: string }> {
-  const { runtime } = mode;
-  if (Array.isArray(turn.input)) {
-    const blocks = turn.input.filter((b) => typeof b === "object" && b !== null && typeof (b as { type?: unknown }).type === "string");
-    if (!blocks.length) throw new InputError("user message with no content blocks");
-    return blocks;
-  }
-  const text = turn.input;
-  // A turn needs every server that may still connect (each within MCP_TIMEOUT); /mcp and the like do not.
-  const builtin = /^\/(\S+)/.exec(text.trim())?.[1];
-  if (runtime.connecting.size && !(builtin && mode.builtinsWithoutServers?.has(builtin))) {
-    turn.events.onWaitingForServers?.([...runtime.connecting].join(", "));
-    await raceAbort(runtime.connected, signal);
-  }
-  const parsed = await raceAbort(
-    parseInput(text, {
-      cwd: runtime.opts.cwd,
-      builtins: mode.builtins,
-      mcp: runtime.mcpInput(),
-      skills: runtime.skillInput(),
-      warn: turn.events.line,
-      readDenied: runtime.opts.settings?.readDenied,
-    }),
-    signal,
-  );
-  return parsed.kind === "builtin" ? parsed : parsed.content;
-}
-
-/** The text a UserPromptSubmit hook sees: the message's text blocks, joined. */
-function promptText(content: ContentBlock[]): string {
-  return content
-    .filter((b): b is Extract<ContentBlock, { type: "text" }> => b.type === "text")
-    .map((b) => b.text)
-    .join("\n");
 }
 
 type CanUseTool = NonNullable<LoopOptions["canUseTool"]>;

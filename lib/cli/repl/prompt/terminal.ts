@@ -9,20 +9,18 @@
  */
 import type { Completer } from "./complete.ts";
 import { TabCompletion } from "./tab.ts";
-import { setInterruptHandler } from "../../agent/lifecycle.ts";
-import type { Key } from "./prompt/key-decoder.ts";
-import { KeyInput } from "./prompt/raw-keyboard.ts";
-import { LineEditor } from "./prompt/line-editor.ts";
-import { applyEditingKey } from "./prompt/key-bindings.ts";
-import { LiveArea } from "../ui/live-area.ts";
-import type { Style } from "../ui/style.ts";
+import { setInterruptHandler } from "../../../agent/lifecycle.ts";
+import type { Key } from "./key-decoder.ts";
+import { KeyInput } from "./raw-keyboard.ts";
+import { LineEditor } from "./line-editor.ts";
+import { applyEditingKey } from "./key-bindings.ts";
+import { DOUBLE_PRESS_MS, LiveView } from "./live-view.ts";
+import type { Style } from "../../ui/style.ts";
 import { type Ask, Questions } from "./questions.ts";
 
 export const PROMPT = "> ";
 /** Continuation lines of a multi-line input are indented under the prompt. */
 const CONTINUATION = "  ";
-/** Two Ctrl-C presses this close together (ms) leave; a later one starts over. */
-export const DOUBLE_PRESS_MS = 2000;
 
 export interface TerminalOptions {
   completer: Completer;
@@ -36,8 +34,7 @@ export interface TerminalOptions {
 }
 
 /** The prompt and its live area (see the file comment); one per session, closed with `close()`. */
-export class Terminal {
-  private readonly area = new LiveArea(process.stdout);
+export class Terminal extends LiveView {
   private readonly input: KeyInput;
   private readonly editor: LineEditor;
   private readonly tab: TabCompletion;
@@ -53,23 +50,15 @@ export class Terminal {
     closed: () => this.closed,
     interrupted: () => this.opts.style.dim("(interrupted)"),
   });
-  private notice: string | undefined;
-  private tasksLine: string | undefined;
   private busyInterrupt: (() => void) | undefined;
   private onLeave: (() => void) | undefined;
-  private status: string | undefined;
-  private activity: string[] = [];
-  /** The task list, under the conversation (task-list-view.ts). */
-  private tasks: string[] = [];
-  private pending: string[] = [];
-  private hint: string | undefined;
-  private hintTimer: Timer | undefined;
   private lastCtrlC = -Infinity;
   private lastEsc = -Infinity;
   private closed = false;
   private readonly onResize = () => this.area.resized();
 
   constructor(private readonly opts: TerminalOptions) {
+    super();
     this.editor = new LineEditor(opts.history);
     this.tab = new TabCompletion(opts.completer, () => this.redraw());
     this.input = new KeyInput((key) => this.key(key));
@@ -135,12 +124,6 @@ export class Terminal {
     );
   }
 
-  /** A line under the status saying how many background tasks run; undefined hides it. */
-  setTasksLine(line: string | undefined): void {
-    this.tasksLine = line;
-    this.redraw();
-  }
-
   /** True while the prompt waits for input and nothing is typed: a background notice may go to the model now. */
   get idleAndEmpty(): boolean {
     return this.reader !== undefined && !this.busyInterrupt && this.editor.text === "" && !this.questions.current && !this.picker;
@@ -149,41 +132,6 @@ export class Terminal {
   /** Ends the pending readLine with "" (nothing typed), so the session can run a background notice's turn. */
   wakeReader(): void {
     if (this.idleAndEmpty) this.settleReader("");
-  }
-
-  /** A line under the status (MCP servers still connecting); undefined hides it. */
-  setNotice(line: string | undefined): void {
-    this.notice = line;
-    this.redraw();
-  }
-
-  /** Prints whole lines above the live area (the conversation). */
-  print(text: string): void {
-    this.area.print(text);
-  }
-
-  /** The status line (spinner, what runs, elapsed); undefined hides it. */
-  setStatus(line: string | undefined): void {
-    this.status = line;
-    this.redraw();
-  }
-
-  /** Lines above the status that change in place (a running tool's progress). */
-  setActivity(lines: string[]): void {
-    this.activity = lines;
-    this.redraw();
-  }
-
-  /** The task list's lines, drawn under the conversation until replaced; [] hides it. */
-  setTasks(lines: string[]): void {
-    this.tasks = lines;
-    this.redraw();
-  }
-
-  /** The model's text still arriving, rendered: shown live above the activity until printed. */
-  setPending(lines: string[]): void {
-    this.pending = lines;
-    this.redraw();
   }
 
   /** A turn runs: Esc and Ctrl-C call `onInterrupt`; a double Ctrl-C calls `onLeave`. */
@@ -334,24 +282,13 @@ export class Terminal {
     this.showHint("(press Ctrl-C again to exit, or Ctrl-D)");
   }
 
-  private showHint(hint: string): void {
-    this.hint = hint;
-    clearTimeout(this.hintTimer);
-    this.hintTimer = setTimeout(() => {
-      this.hint = undefined;
-      this.redraw();
-    }, DOUBLE_PRESS_MS);
-    this.hintTimer.unref?.();
-    this.redraw();
-  }
-
   private settleReader(line: string | null): void {
     const reader = this.reader;
     this.reader = undefined;
     reader?.(line);
   }
 
-  private redraw(): void {
+  protected redraw(): void {
     if (this.closed) return;
     const { style } = this.opts;
     const q = this.questions.current;

@@ -3,13 +3,14 @@
  * calls, a max_tokens cut, a refused call, an unknown tool, and a tool that crashes with a bug.
  */
 import { describe, expect, test } from "bun:test";
-import { Conversation } from "../../../lib/agent/conversation.ts";
-import { runLoop, type LoopOptions } from "../../../lib/agent/loop.ts";
-import type { AssistantReply, ContentBlock, ModelRequest, ToolResultContentBlock, ToolUseBlock } from "../../../lib/agent/messages.ts";
-import type { ModelClient } from "../../../lib/agent/model.ts";
-import { toolBugReport } from "../../../lib/agent/tool-bugs.ts";
-import type { Tool } from "../../../lib/tools/tool.ts";
-import { ToolError } from "../../../lib/tools/tool-error.ts";
+import { Conversation } from "../../../../lib/agent/conversation.ts";
+import { runLoop } from "../../../../lib/agent/loop/loop.ts";
+import type { LoopOptions } from "../../../../lib/agent/loop/loop-options.ts";
+import type { AssistantReply, ContentBlock, ModelRequest, ToolResultContentBlock, ToolUseBlock } from "../../../../lib/agent/messages.ts";
+import type { ModelClient } from "../../../../lib/agent/model.ts";
+import { toolBugReport } from "../../../../lib/agent/turn/tool-bugs.ts";
+import type { Tool } from "../../../../lib/tools/tool.ts";
+import { ToolError } from "../../../../lib/tools/tool-error.ts";
 
 /** A model that answers from a script, recording each request; the last reply is "done". */
 function fakeModel(replies: { content: ContentBlock[]; stop_reason: string }[]) {

@@ -10,7 +10,7 @@
  */
 import { readdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { literalPrefix, templatePosition } from "../../mcp/protocol/uri-template.ts";
+import { literalPrefix, templatePosition } from "../../../mcp/protocol/uri-template.ts";
 
 /** Most candidates listed for one Tab press. */
 export const MAX_CANDIDATES = 200;

@@ -1,10 +1,10 @@
 /**
- * The interrupt bookkeeping of the conversation (lib/agent/interrupts.ts).
+ * The interrupt bookkeeping of the conversation (lib/agent/turn/interrupts.ts).
  */
 import { describe, expect, test } from "bun:test";
-import { addUserInput, INTERRUPT_MARKER, recordInterrupt } from "../../../lib/agent/interrupts.ts";
-import type { MessageParam } from "../../../lib/agent/messages.ts";
-import { Conversation } from "../../../lib/agent/conversation.ts";
+import { addUserInput, INTERRUPT_MARKER, recordInterrupt } from "../../../../lib/agent/turn/interrupts.ts";
+import type { MessageParam } from "../../../../lib/agent/messages.ts";
+import { Conversation } from "../../../../lib/agent/conversation.ts";
 
 describe("interrupted turns", () => {
   const user = (text: string): MessageParam => ({ role: "user", content: [{ type: "text", text }] });
