@@ -13,7 +13,7 @@
  *   rate. Tokens are estimated as 4 bytes each; the API's minimum cacheable length is ignored.
  */
 import { join } from "node:path";
-import { costUsd } from "../lib/agent/usage.ts";
+import { costUsd } from "../lib/agent/model/usage.ts";
 import { reply, startModelServer, text, toolUse, type RecordedRequest, type Step } from "../tests/support/model-server.ts";
 import { BUN, fixtureServer, ROOT, writeMcpConfig } from "../tests/support/run.ts";
 import { agentWorkspace, failureLine, type BenchContext, type FigureResult } from "./figure.ts";

@@ -8,9 +8,9 @@
  */
 import type { Conversation } from "./conversation.ts";
 import { isToolUse, replyText, type ApiToolDefinition, type ContentBlock, type MessageParam } from "./messages.ts";
-import type { ModelClient } from "./model.ts";
-import { contextWindow } from "./model-table.ts";
-import { normalizeUsage, promptTokens } from "./usage.ts";
+import type { ModelClient } from "./model/model.ts";
+import { contextWindow } from "./model/model-table.ts";
+import { normalizeUsage, promptTokens } from "./model/usage.ts";
 
 /** The default share of the context window, in %, past which the conversation is compacted. */
 export const AUTO_COMPACT_PERCENT = 80;

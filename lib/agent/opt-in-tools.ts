@@ -12,8 +12,8 @@ import { SIDE_SYSTEM, sidePrompt } from "../tools/web/side-prompt.ts";
 import { type SearchOutcome, webSearchTool } from "../tools/web/search-tool.ts";
 import { ToolError } from "../tools/tool-error.ts";
 import { replyText } from "./messages.ts";
-import { ModelError, type ModelClient } from "./model.ts";
-import { modelForAlias } from "./model-table.ts";
+import { ModelError, type ModelClient } from "./model/model.ts";
+import { modelForAlias } from "./model/model-table.ts";
 import type { SettingsHooks } from "./policy/turn-hooks.ts";
 import { planTools } from "./plan/tools.ts";
 

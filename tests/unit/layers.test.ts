@@ -22,7 +22,20 @@ const RANK: Record<string, number> = { shared: 0, files: 1, process: 1, sandbox:
 const INNER: Record<string, Record<string, number>> = {
   mcp: { protocol: 0, "transports/wire": 1, auth: 2, transports: 3, session: 4, config: 4, tasks: 5, registry: 6 },
   cli: { io: 0, ui: 1, oauth: 1, flags: 2, commands: 3, "repl/prompt": 3, print: 4, repl: 4, host: 4 },
-  agent: { sessions: 0, "tool-search": 0, mcp: 0, input: 1, settings: 1, permissions: 2, hooks: 2, skills: 3, policy: 4, subagents: 5, sandboxing: 5 },
+  agent: {
+    model: 0,
+    sessions: 1,
+    "tool-search": 1,
+    mcp: 1,
+    input: 2,
+    settings: 2,
+    permissions: 3,
+    hooks: 3,
+    skills: 4,
+    policy: 5,
+    subagents: 6,
+    sandboxing: 6,
+  },
 };
 
 /** The lib/mcp modules other folders may import: its public face. */
@@ -186,23 +199,23 @@ describe("import direction", () => {
     const at = (p: string) => join(ROOT, p);
     const planted = new Map([
       [at("lib/mcp/registry/registry.ts"), 'import type { Tool } from "../../tools/tool.ts";'],
-      [at("lib/tools/read.ts"), 'const x = await import("../agent/loop.ts");'],
+      [at("lib/tools/read.ts"), 'const x = await import("../agent/loop/loop.ts");'],
       [at("lib/files/image.ts"), 'export { y } from "../process/group.ts";'],
-      [at("lib/cli/print/print.ts"), 'import { runLoop } from "../../agent/loop.ts";\nimport { isObject } from "../../shared/values.ts";'],
+      [at("lib/cli/print/print.ts"), 'import { runLoop } from "../../agent/loop/loop.ts";\nimport { isObject } from "../../shared/values.ts";'],
       [at("lib/mcp/transports/stdio.ts"), 'import type { ServerConfig } from "../config/load.ts";'],
       [at("lib/cli/repl/session.ts"), 'import { x } from "../host/host.ts";\nimport { y } from "./prompt/line-editor.ts";'],
       [at("lib/cli/repl/prompt/line-editor.ts"), 'import { z } from "../session.ts";'],
     ]);
     expect(violations(planted)).toEqual([
       "lib/mcp/registry/registry.ts → lib/tools/tool.ts",
-      "lib/tools/read.ts → lib/agent/loop.ts",
+      "lib/tools/read.ts → lib/agent/loop/loop.ts",
       "lib/files/image.ts → lib/process/group.ts",
       "lib/mcp/transports/stdio.ts → lib/mcp/config/load.ts",
       "lib/cli/repl/session.ts → lib/cli/host/host.ts",
       "lib/cli/repl/prompt/line-editor.ts → lib/cli/repl/session.ts",
     ]);
-    const reaching = new Map([[at("lib/agent/runtime.ts"), 'import { McpClient } from "../mcp/session/client.ts";']]);
-    expect(privateReaches(reaching)).toEqual(["lib/agent/runtime.ts → lib/mcp/session/client.ts"]);
+    const reaching = new Map([[at("lib/agent/runtime/runtime.ts"), 'import { McpClient } from "../../mcp/session/client.ts";']]);
+    expect(privateReaches(reaching)).toEqual(["lib/agent/runtime/runtime.ts → lib/mcp/session/client.ts"]);
     const loop = new Map([
       [at("lib/tools/a.ts"), 'import type { B } from "./b.ts";'],
       [at("lib/tools/b.ts"), 'import { A } from "./a.ts";'],

@@ -6,7 +6,7 @@
 import type { ToolState } from "../../tools/tool-state.ts";
 import type { FileChangeHook, SearchExclusions, Tool, ToolContext, ToolOutput } from "../../tools/tool.ts";
 import type { ApiToolDefinition, AssistantReply, MessageParam, SystemMessageParam, ToolResultContentBlock, ToolUseBlock } from "../messages.ts";
-import type { ModelClient } from "../model.ts";
+import type { ModelClient } from "../model/model.ts";
 import type { ToolOffer } from "../tool-search/tool-search.ts";
 import type { Conversation } from "../conversation.ts";
 import type { CompactInfo } from "../compact.ts";

@@ -7,7 +7,7 @@
 import { mcpContentToBlock, nonEmpty } from "./content.ts";
 import type { MessageParam } from "../messages.ts";
 import { replyText } from "../messages.ts";
-import type { ModelClient } from "../model.ts";
+import type { ModelClient } from "../model/model.ts";
 import { McpError } from "../../mcp/protocol/errors.ts";
 import type { SamplingBudget } from "./sampling-budget.ts";
 

@@ -6,8 +6,8 @@
  */
 import { loadMcpConfig, type ServerConfig } from "../../mcp/config/load.ts";
 import type { McpRegistry } from "../../mcp/registry/registry.ts";
-import { McpConfigFlagError, type RuntimeOptions } from "../runtime-options.ts";
-import type { ModelClient } from "../model.ts";
+import { McpConfigFlagError, type RuntimeOptions } from "../runtime/runtime-options.ts";
+import type { ModelClient } from "../model/model.ts";
 import { onShutdown } from "../lifecycle.ts";
 import { samplingHandler } from "./sampling.ts";
 import { SamplingBudget } from "./sampling-budget.ts";

@@ -3,7 +3,7 @@
  * through the model table, or a model id used as written. `--model` beats `ANTHROPIC_MODEL`, which
  * beats this value, which beats the default; runtime-options.ts applies that order.
  */
-import { modelForAlias } from "../model-table.ts";
+import { modelForAlias } from "../model/model-table.ts";
 
 /** Words that are aliases, not ids: letters only, with Claude Code's optional `[1m]` suffix. */
 const ALIAS = /^[A-Za-z]+(\[1m\])?$/;

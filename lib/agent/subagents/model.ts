@@ -4,7 +4,7 @@
  * family in the model table; a model id in the table is itself. Anything else is refused with a
  * line naming it, never sent to the API as a guess.
  */
-import { modelFacts, modelForAlias } from "../model-table.ts";
+import { modelFacts, modelForAlias } from "../model/model-table.ts";
 
 /** The model id to use, or an error line. */
 export function resolveSubagentModel(requested: string | undefined, parentModel: string): { model: string } | { error: string } {

@@ -12,7 +12,7 @@
  */
 import type { Tool, ToolOutput } from "../../tools/tool.ts";
 import type { ApiToolDefinition } from "../messages.ts";
-import { contextWindow } from "../model-table.ts";
+import { contextWindow } from "../model/model-table.ts";
 import { rankTools, type RankedTool } from "./rank.ts";
 
 export const TOOL_SEARCH_NAME = "ToolSearch";

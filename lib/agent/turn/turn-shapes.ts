@@ -3,12 +3,12 @@
  * one input with how to ask and what to show (TurnInput, TurnEvents), and how the turn ended
  * (TurnOutcome with its TurnTotals). Types only, so modes can name them without loading the turn.
  */
-import type { AgentRuntime } from "../runtime.ts";
+import type { AgentRuntime } from "../runtime/runtime.ts";
 import type { Conversation } from "../conversation.ts";
 import type { ContentBlock } from "../messages.ts";
 import type { MaxTurnsError } from "../loop/loop.ts";
 import type { LoopHooks } from "../loop/loop-options.ts";
-import type { UsageTotals } from "../usage.ts";
+import type { UsageTotals } from "../model/usage.ts";
 import type { ToolState } from "../../tools/tool-state.ts";
 import type { ModePermissions } from "../policy/gate.ts";
 import type { CompiledSchema } from "../../tools/json-schema.ts";

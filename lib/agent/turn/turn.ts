@@ -15,9 +15,9 @@
  */
 import { runLoop, MaxTurnsError } from "../loop/loop.ts";
 import type { LoopOptions, PermissionDecision } from "../loop/loop-options.ts";
-import { ModelError } from "../model.ts";
+import { ModelError } from "../model/model.ts";
 import { addUserInput, recordInterrupt } from "./interrupts.ts";
-import type { UsageTotals } from "../usage.ts";
+import type { UsageTotals } from "../model/usage.ts";
 import { shutdownSignal } from "../lifecycle.ts";
 import { toolBugReport } from "./tool-bugs.ts";
 import { runStopHooks } from "../policy/stop-hooks.ts";

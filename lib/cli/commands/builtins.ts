@@ -2,7 +2,7 @@
  * Built-in slash commands in print mode: they answer on stdout without a model call.
  */
 import { noServersLine } from "../ui/server-lines.ts";
-import type { AgentRuntime } from "../../agent/runtime.ts";
+import type { AgentRuntime } from "../../agent/runtime/runtime.ts";
 import { listCustomCommands } from "../../agent/input/custom-commands.ts";
 import { promptCommands } from "../../agent/mcp/names.ts";
 import { skillsList } from "./skills-list.ts";

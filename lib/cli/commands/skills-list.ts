@@ -3,7 +3,7 @@
  * or an MCP server and the skill's URI), and who may start it (Claude Code skills.md,
  * `disable-model-invocation` and `user-invocable`).
  */
-import type { AgentRuntime } from "../../agent/runtime.ts";
+import type { AgentRuntime } from "../../agent/runtime/runtime.ts";
 import type { Skill } from "../../agent/skills/skill.ts";
 
 const NONE = "No skills. Add one as .claude/skills/<name>/SKILL.md (this project) or ~/.claude/skills/<name>/SKILL.md (all your projects).";

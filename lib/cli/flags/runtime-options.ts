@@ -1,8 +1,8 @@
 /**
  * The flags every mode shares, as the session's options: one mapping for -p and the interactive session.
  */
-import type { RuntimeOptions } from "../../agent/runtime-options.ts";
-import { DEFAULT_MODEL } from "../../agent/model.ts";
+import type { RuntimeOptions } from "../../agent/runtime/runtime-options.ts";
+import { DEFAULT_MODEL } from "../../agent/model/model.ts";
 import { elicitationPolicy } from "../../agent/elicitation-policy.ts";
 import { agentAskedFor } from "../../agent/subagents/offered.ts";
 import type { CliArgs } from "./args.ts";

@@ -5,8 +5,8 @@
  * `request_id`: success with its payload, or an error naming the subtype. An unknown subtype is
  * an error answer, never silence.
  */
-import type { AgentRuntime } from "../../agent/runtime.ts";
-import { DEFAULT_MODEL } from "../../agent/model.ts";
+import type { AgentRuntime } from "../../agent/runtime/runtime.ts";
+import { DEFAULT_MODEL } from "../../agent/model/model.ts";
 import { listCustomCommands } from "../../agent/input/custom-commands.ts";
 import { PERMISSION_MODES, type PermissionMode } from "../../agent/permissions/modes.ts";
 import type { CliArgs } from "../flags/args.ts";

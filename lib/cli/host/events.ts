@@ -5,7 +5,7 @@
  */
 import type { CompactInfo } from "../../agent/compact.ts";
 import type { AssistantReply, MessageParam } from "../../agent/messages.ts";
-import type { UsageTotals } from "../../agent/usage.ts";
+import type { UsageTotals } from "../../agent/model/usage.ts";
 import { VERSION } from "../flags/args.ts";
 import type { SubagentEvent } from "../../agent/subagent-event.ts";
 import { subagentStreamEvent } from "../../agent/subagents/stream-events.ts";

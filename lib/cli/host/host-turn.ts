@@ -6,7 +6,7 @@
 import type { Conversation } from "../../agent/conversation.ts";
 import type { ContentBlock } from "../../agent/messages.ts";
 import type { PermissionDecision } from "../../agent/loop/loop-options.ts";
-import { ModelError } from "../../agent/model.ts";
+import { ModelError } from "../../agent/model/model.ts";
 import { InputError } from "../../agent/input/input.ts";
 import { flagsAllow, type ModePermissions } from "../../agent/policy/gate.ts";
 import type { Tool } from "../../tools/tool.ts";
@@ -26,7 +26,7 @@ import {
   userEvent,
   type HostResult,
 } from "./events.ts";
-import { zeroUsage } from "../../agent/usage.ts";
+import { zeroUsage } from "../../agent/model/usage.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn } from "../../agent/turn/turn.ts";
 import type { TurnOutcome } from "../../agent/turn/turn-shapes.ts";

@@ -3,7 +3,7 @@
  * result object) and `stream-json` (one JSON event per line: system/init, assistant, user, result).
  */
 import type { AssistantReply, MessageParam } from "../../agent/messages.ts";
-import type { UsageTotals } from "../../agent/usage.ts";
+import type { UsageTotals } from "../../agent/model/usage.ts";
 import type { CompactInfo } from "../../agent/compact.ts";
 import type { OutputFormat } from "../flags/args.ts";
 import { writeStdout } from "../io/stdout.ts";
@@ -22,7 +22,7 @@ export interface ResultEvent {
   duration_ms: number;
   duration_api_ms: number;
   usage: UsageTotals;
-  /** USD from the price table (lib/agent/model-table.ts); null when a model of the run has no price. */
+  /** USD from the price table (lib/agent/model/model-table.ts); null when a model of the run has no price. */
   total_cost_usd: number | null;
   session_id: string;
   /** `--json-schema` runs only: the StructuredOutput input that matched, or null (Claude Code's field). */

@@ -4,11 +4,11 @@
  * Exit codes: 0 success; 1 the run failed (model error, bad input, --max-turns).
  */
 import type { CliArgs } from "../flags/args.ts";
-import type { AgentRuntime } from "../../agent/runtime.ts";
+import type { AgentRuntime } from "../../agent/runtime/runtime.ts";
 import { InputError } from "../../agent/input/input.ts";
 import { ToolState } from "../../tools/tool-state.ts";
-import { ModelError } from "../../agent/model.ts";
-import { describeUsage, zeroUsage } from "../../agent/usage.ts";
+import { ModelError } from "../../agent/model/model.ts";
+import { describeUsage, zeroUsage } from "../../agent/model/usage.ts";
 import { describeCompaction } from "../../agent/compact.ts";
 import { fatalLine, shutdownSignal } from "../../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "../io/stdin.ts";

@@ -3,16 +3,16 @@
  * /model [id], /cost, /status (the sandbox on or off), /compact [instructions], /permissions, /hooks, /tasks (background tasks; `/tasks stop <id>`) and /agents (every agent type with its origin and tools) (the settings' rules and hooks with their files),
  * /plan and /todos (plan-commands.ts), /rewind (turn-runner.ts runs its dialog). Text commands reuse print mode's output (builtins.ts) so both modes agree.
  */
-import type { AgentRuntime } from "../../agent/runtime.ts";
+import type { AgentRuntime } from "../../agent/runtime/runtime.ts";
 import type { Conversation } from "../../agent/conversation.ts";
 import type { OpenedSession } from "../../agent/sessions/session-open.ts";
 import { ToolState } from "../../tools/tool-state.ts";
-import { ModelError } from "../../agent/model.ts";
+import { ModelError } from "../../agent/model/model.ts";
 import { listCustomCommands } from "../../agent/input/custom-commands.ts";
 import { promptCommands, resourceMention } from "../../agent/mcp/names.ts";
 import { printBuiltin } from "../commands/builtins.ts";
 import { mcpStatus } from "./servers.ts";
-import { describeUsage } from "../../agent/usage.ts";
+import { describeUsage } from "../../agent/model/usage.ts";
 import { describeCompaction } from "../../agent/compact.ts";
 import { reconnect } from "./reconnect.ts";
 import { describeHooks, describeRules } from "../../agent/policy/rules-listing.ts";

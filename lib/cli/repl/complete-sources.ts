@@ -3,7 +3,7 @@
  * servers' resources and resource templates, and `completion/complete` for a template's variable
  * (MCP 2025-11-25, server/utilities/completion).
  */
-import type { AgentRuntime } from "../../agent/runtime.ts";
+import type { AgentRuntime } from "../../agent/runtime/runtime.ts";
 import type { CompletionSources, TemplateSource } from "./prompt/complete.ts";
 import { commandNames, resourceMentions } from "./commands.ts";
 

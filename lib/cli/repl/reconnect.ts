@@ -2,7 +2,7 @@
  * `/mcp reconnect <server>` in the interactive session: the server is started afresh (its
  * handshake and lists again), and the model sees its new tools on its next call.
  */
-import type { AgentRuntime } from "../../agent/runtime.ts";
+import type { AgentRuntime } from "../../agent/runtime/runtime.ts";
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? "" : "s"}`;
 

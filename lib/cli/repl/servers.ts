@@ -5,8 +5,8 @@
  * `/mcp` shows each server's status, transport, counts and last error.
  */
 import { noServersLine } from "../ui/server-lines.ts";
-import type { AgentRuntime } from "../../agent/runtime.ts";
-import type { ServerSummary } from "../../agent/runtime-options.ts";
+import type { AgentRuntime } from "../../agent/runtime/runtime.ts";
+import type { ServerSummary } from "../../agent/runtime/runtime-options.ts";
 import type { Style } from "../ui/style.ts";
 import { summaryLine } from "../ui/startup-status.ts";
 

@@ -6,7 +6,7 @@
  */
 import type { CliArgs } from "../flags/args.ts";
 import { askSettingsTrust, trustHook } from "./trust-questions.ts";
-import type { AgentRuntime } from "../../agent/runtime.ts";
+import type { AgentRuntime } from "../../agent/runtime/runtime.ts";
 import { ToolState } from "../../tools/tool-state.ts";
 import { onShutdown } from "../../agent/lifecycle.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";

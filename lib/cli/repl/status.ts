@@ -1,5 +1,5 @@
 /** `/status` in the session: the model, the working directory, MCP servers' count, and whether Bash runs in the OS sandbox. */
-import type { AgentRuntime } from "../../agent/runtime.ts";
+import type { AgentRuntime } from "../../agent/runtime/runtime.ts";
 
 export function describeStatus(runtime: AgentRuntime): string {
   const o = runtime.opts;

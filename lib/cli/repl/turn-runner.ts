@@ -4,9 +4,9 @@
  * prompt's row and a status line. Esc or Ctrl-C interrupts it; Ctrl-C twice leaves.
  */
 import type { CliArgs } from "../flags/args.ts";
-import type { AgentRuntime } from "../../agent/runtime.ts";
+import type { AgentRuntime } from "../../agent/runtime/runtime.ts";
 import { InputError } from "../../agent/input/input.ts";
-import { ModelError } from "../../agent/model.ts";
+import { ModelError } from "../../agent/model/model.ts";
 import { exitAfterShutdown } from "../../agent/lifecycle.ts";
 import { describeCompaction } from "../../agent/compact.ts";
 import type { Style } from "../ui/style.ts";

@@ -23,7 +23,7 @@ describe("print mode", () => {
     expect(r.code).toBe(0);
     const body = server.requests[0]!.body;
     expect(body.stream).toBeFalsy();
-    // The newest message carries the prompt-caching breakpoint (lib/agent/cache.ts).
+    // The newest message carries the prompt-caching breakpoint (lib/agent/model/cache.ts).
     expect(body.messages).toEqual([{ role: "user", content: [{ type: "text", text: "say hello", cache_control: { type: "ephemeral" } }] }]);
     expect(body.tools.map((t: any) => t.name)).toEqual(["Read", "Write", "Edit", "Bash", "Glob", "Grep"]);
     expect(server.requests[0]!.headers["x-api-key"] ?? server.requests[0]!.headers["authorization"]).toContain("test-key");

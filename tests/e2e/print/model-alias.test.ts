@@ -1,6 +1,6 @@
 /** A model alias from --model or ANTHROPIC_MODEL is resolved as the settings' `model` is: the API never sees `opus`. */
 import { expect, test } from "bun:test";
-import { modelForAlias } from "../../../lib/agent/model-table.ts";
+import { modelForAlias } from "../../../lib/agent/model/model-table.ts";
 import { reply, startModelServer, text } from "../../support/model-server.ts";
 import { runAgent, tempDir } from "../../support/run.ts";
 

@@ -84,7 +84,7 @@ describe("interactive session", () => {
     TEST_TIMEOUT_MS,
   );
 
-  // Waits on AgentRuntime letting /model replace the client its MCP sampling handler uses (lib/agent/runtime.ts).
+  // Waits on AgentRuntime letting /model replace the client its MCP sampling handler uses (lib/agent/runtime/runtime.ts).
   test(
     "/model also switches the model MCP sampling uses",
     async () => {

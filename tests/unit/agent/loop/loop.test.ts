@@ -7,7 +7,7 @@ import { Conversation } from "../../../../lib/agent/conversation.ts";
 import { runLoop } from "../../../../lib/agent/loop/loop.ts";
 import type { LoopOptions } from "../../../../lib/agent/loop/loop-options.ts";
 import type { AssistantReply, ContentBlock, ModelRequest, ToolResultContentBlock, ToolUseBlock } from "../../../../lib/agent/messages.ts";
-import type { ModelClient } from "../../../../lib/agent/model.ts";
+import type { ModelClient } from "../../../../lib/agent/model/model.ts";
 import { toolBugReport } from "../../../../lib/agent/turn/tool-bugs.ts";
 import type { Tool } from "../../../../lib/tools/tool.ts";
 import { ToolError } from "../../../../lib/tools/tool-error.ts";

@@ -1,18 +1,18 @@
 /** What the CLI hands the agent runtime (runtime.ts) for one run, and how it reports each MCP server. */
-import type { ServerConfig } from "../mcp/config/load.ts";
-import type { ClientFeatures } from "../mcp/session/features.ts";
-import type { RegistryOptions } from "../mcp/registry/registry.ts";
-import type { SdkHost } from "../mcp/transports/sdk.ts";
-import type { SamplingConsent } from "./mcp/sampling.ts";
-import { InputError } from "./input/input-shapes.ts";
-import type { FolderSources } from "./skills/folders.ts";
-import type { Skill } from "./skills/skill.ts";
-import type { ToolContext } from "../tools/tool.ts";
-import type { SettingsHooks } from "./policy/turn-hooks.ts";
-import type { OfferContext } from "./offered-tools.ts";
-import type { SubagentOptions } from "./subagents/options.ts";
-import type { RunSandbox } from "./sandboxing/run-sandbox.ts";
-import type { ServerSandboxFor } from "./sandboxing/mcp-servers.ts";
+import type { ServerConfig } from "../../mcp/config/load.ts";
+import type { ClientFeatures } from "../../mcp/session/features.ts";
+import type { RegistryOptions } from "../../mcp/registry/registry.ts";
+import type { SdkHost } from "../../mcp/transports/sdk.ts";
+import type { SamplingConsent } from "../mcp/sampling.ts";
+import { InputError } from "../input/input-shapes.ts";
+import type { FolderSources } from "../skills/folders.ts";
+import type { Skill } from "../skills/skill.ts";
+import type { ToolContext } from "../../tools/tool.ts";
+import type { SettingsHooks } from "../policy/turn-hooks.ts";
+import type { OfferContext } from "../offered-tools.ts";
+import type { SubagentOptions } from "../subagents/options.ts";
+import type { RunSandbox } from "../sandboxing/run-sandbox.ts";
+import type { ServerSandboxFor } from "../sandboxing/mcp-servers.ts";
 
 /** `--mcp-config` values that give no servers at all (a missing file, invalid JSON): a usage error, found before anything starts. */
 export class McpConfigFlagError extends InputError {

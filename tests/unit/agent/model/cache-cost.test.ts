@@ -2,10 +2,10 @@
  * The pure pieces of caching and cost: breakpoint placement, the model table's id matching, and pricing.
  */
 import { describe, expect, test } from "bun:test";
-import { withBreakpoints } from "../../../lib/agent/cache.ts";
-import type { MessageParam } from "../../../lib/agent/messages.ts";
-import { contextWindow, modelFacts } from "../../../lib/agent/model-table.ts";
-import { costUsd, UsageMeter } from "../../../lib/agent/usage.ts";
+import { withBreakpoints } from "../../../../lib/agent/model/cache.ts";
+import type { MessageParam } from "../../../../lib/agent/messages.ts";
+import { contextWindow, modelFacts } from "../../../../lib/agent/model/model-table.ts";
+import { costUsd, UsageMeter } from "../../../../lib/agent/model/usage.ts";
 
 const E = { type: "ephemeral" };
 

@@ -5,7 +5,7 @@
  * cache (its newest message is N+1's second newest), while the newest one writes the next entry.
  * Two breakpoints stay within the API's limit of four per request.
  */
-import type { ContentBlock, MessageParam, SystemMessageParam } from "./messages.ts";
+import type { ContentBlock, MessageParam, SystemMessageParam } from "../messages.ts";
 
 type AnyMessage = MessageParam | SystemMessageParam;
 

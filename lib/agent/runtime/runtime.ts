@@ -3,32 +3,32 @@
  * servers from the config, the tool list (built-in + MCP, minus --disallowedTools), the system prompt
  * and the input context. Shared by every mode.
  */
-import type { Tool } from "../tools/tool.ts";
-import { flagRuleWarnings } from "./permissions/flag-rules.ts";
-import { builtinTools } from "../tools/builtin.ts";
-import { NOTHING_ASKED, offeredTools, toolsFlagNames } from "./offered-tools.ts";
-import type { ServerConfig } from "../mcp/config/load.ts";
-import type { McpRegistry, ServerSnapshot } from "../mcp/registry/registry.ts";
-import type { McpToolset } from "./mcp/tools.ts";
-import { ruleNamesTool, serverRuleName } from "./mcp/names.ts";
-import { createModelClient, type ModelClient } from "./model.ts";
-import { buildSystemPrompt } from "./system-prompt.ts";
-import type { McpInput, SkillInput } from "./input/input-shapes.ts";
-import { mcpInputOf } from "./mcp-input.ts";
-import type { ToolRoute } from "./mcp/tools.ts";
-import type { Routes } from "./conversation.ts";
-import { pinToolNames } from "./tool-pins.ts";
-import { UsageMeter, type UsageTotals } from "./usage.ts";
-import { errorMessage } from "../shared/values.ts";
-import { ToolSearch, toolSearchMode, type ToolOffer } from "./tool-search/tool-search.ts";
-import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "./compact.ts";
-import type { Conversation } from "./conversation.ts";
+import type { Tool } from "../../tools/tool.ts";
+import { flagRuleWarnings } from "../permissions/flag-rules.ts";
+import { builtinTools } from "../../tools/builtin.ts";
+import { NOTHING_ASKED, offeredTools, toolsFlagNames } from "../offered-tools.ts";
+import type { ServerConfig } from "../../mcp/config/load.ts";
+import type { McpRegistry, ServerSnapshot } from "../../mcp/registry/registry.ts";
+import type { McpToolset } from "../mcp/tools.ts";
+import { ruleNamesTool, serverRuleName } from "../mcp/names.ts";
+import { createModelClient, type ModelClient } from "../model/model.ts";
+import { buildSystemPrompt } from "../system-prompt.ts";
+import type { McpInput, SkillInput } from "../input/input-shapes.ts";
+import { mcpInputOf } from "../mcp-input.ts";
+import type { ToolRoute } from "../mcp/tools.ts";
+import type { Routes } from "../conversation.ts";
+import { pinToolNames } from "../tool-pins.ts";
+import { UsageMeter, type UsageTotals } from "../model/usage.ts";
+import { errorMessage } from "../../shared/values.ts";
+import { ToolSearch, toolSearchMode, type ToolOffer } from "../tool-search/tool-search.ts";
+import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "../compact.ts";
+import type { Conversation } from "../conversation.ts";
 import type { RuntimeOptions, ServerSummary } from "./runtime-options.ts";
-import type { SkillCatalog } from "./skills/catalog.ts";
-import type { SystemMessageParam } from "./messages.ts";
-import { contextWindow } from "./model-table.ts";
-import type { Subagents } from "./subagents/setup.ts";
-import type { BackgroundWork } from "./background/tools.ts";
+import type { SkillCatalog } from "../skills/catalog.ts";
+import type { SystemMessageParam } from "../messages.ts";
+import { contextWindow } from "../model/model-table.ts";
+import type { Subagents } from "../subagents/setup.ts";
+import type { BackgroundWork } from "../background/tools.ts";
 
 export class AgentRuntime {
   /** Names a resumed conversation gave its MCP tools (tool-pins.ts). */

@@ -4,19 +4,19 @@
  * session starts them in the background), and the code of subagents, background work and skills loaded
  * only when this run offers them.
  */
-import type { Tool } from "../tools/tool.ts";
-import { NOTHING_ASKED, offers } from "./offered-tools.ts";
-import type { McpRegistry } from "../mcp/registry/registry.ts";
-import type { McpToolset } from "./mcp/tools.ts";
-import { createModelClient, optionalModel } from "./model.ts";
-import { onShutdown } from "./lifecycle.ts";
-import { configuredServers, startServers } from "./mcp/servers.ts";
-import { UsageMeter } from "./usage.ts";
-import { keepSpills, removeSpills } from "../files/spill.ts";
+import type { Tool } from "../../tools/tool.ts";
+import { NOTHING_ASKED, offers } from "../offered-tools.ts";
+import type { McpRegistry } from "../../mcp/registry/registry.ts";
+import type { McpToolset } from "../mcp/tools.ts";
+import { createModelClient, optionalModel } from "../model/model.ts";
+import { onShutdown } from "../lifecycle.ts";
+import { configuredServers, startServers } from "../mcp/servers.ts";
+import { UsageMeter } from "../model/usage.ts";
+import { keepSpills, removeSpills } from "../../files/spill.ts";
 import type { RuntimeOptions } from "./runtime-options.ts";
-import { openSkills } from "./skills/open.ts";
-import { optInTools } from "./opt-in-tools.ts";
-import type { setupSubagents, Subagents } from "./subagents/setup.ts";
+import { openSkills } from "../skills/open.ts";
+import { optInTools } from "../opt-in-tools.ts";
+import type { setupSubagents, Subagents } from "../subagents/setup.ts";
 import { AgentRuntime } from "./runtime.ts";
 
 /**
@@ -55,12 +55,12 @@ export async function startRuntime(opts: RuntimeOptions): Promise<AgentRuntime> 
     model.preload();
   }
   // The subagents' code (agent files, YAML) loads only when the one offer rule asks for Agent.
-  const setup = opts.subagents && offers("Agent", opts.offer ?? NOTHING_ASKED) ? (await import("./subagents/setup.ts")).setupSubagents : undefined;
+  const setup = opts.subagents && offers("Agent", opts.offer ?? NOTHING_ASKED) ? (await import("../subagents/setup.ts")).setupSubagents : undefined;
   session = new AgentRuntime(opts, model, registry, mcpTools, servers, meter, (self) => runtimeParts(self, setup));
   session.configProblems = problems;
   // Background work's code loads only when the one offer rule asks for it (TaskStop, Monitor).
   if (offers("TaskStop", opts.offer ?? NOTHING_ASKED) || offers("Monitor", opts.offer ?? NOTHING_ASKED)) {
-    session.backgroundWork = (await import("./background/tools.ts")).backgroundWork();
+    session.backgroundWork = (await import("../background/tools.ts")).backgroundWork();
   }
   session.skills = await openSkills({ cwd: opts.cwd, sources: opts.skillSources, only: opts.skills, log: opts.log, debug: opts.debug, registry });
   const made = session;

@@ -2,10 +2,10 @@
  * The only file that touches @anthropic-ai/sdk (Messages API). The SDK is imported lazily (at
  * preload() or the first call), so runs that never call the model (--help, mcp, mcp-init) skip it.
  */
-import type { AssistantReply, ModelRequest } from "./messages.ts";
+import type { AssistantReply, ModelRequest } from "../messages.ts";
 import { withBreakpoints } from "./cache.ts";
 import { StreamedUsage, type UsageMeter } from "./usage.ts";
-import { proxyFor } from "../shared/proxy.ts";
+import { proxyFor } from "../../shared/proxy.ts";
 import { modelForAlias } from "./model-table.ts";
 
 /** A family alias (`opus`, `sonnet[1m]`…) as the newest model id of that family; anything else as written. */

@@ -2,7 +2,7 @@
  * The run's token usage and cost: every Messages API call (turns, compaction, servers' sampling)
  * is recorded here with the model that answered it, and priced from model-table.ts.
  */
-import type { Usage } from "./messages.ts";
+import type { Usage } from "../messages.ts";
 import { modelFacts } from "./model-table.ts";
 
 /** Usage with all four counters present (Messages API `usage`, summed). */
