@@ -37,6 +37,14 @@ export const NON_INTERACTIVE_ENV = {
   TERM: "dumb",
 };
 
+/**
+ * A shell as Bash and a background shell (agent/background) start it: a session of its own (so its own
+ * process group), stdin /dev/null, its output on one pipe, and no pager or prompt to wait for.
+ */
+export function spawnShell(argv: string[], cwd: string): Bun.Subprocess<"ignore", "pipe", "ignore"> {
+  return Bun.spawn(argv, { cwd, env: { ...process.env, ...NON_INTERACTIVE_ENV }, stdin: "ignore", stdout: "pipe", stderr: "ignore", detached: true });
+}
+
 const INPUT = toolInput({
   command: { type: "string", required: true, description: "The command to run" },
   timeout: { type: "integer", minimum: 1, maximum: MAX_TIMEOUT_MS, description: `Timeout in milliseconds (default ${DEFAULT_TIMEOUT_MS})` },
@@ -189,14 +197,7 @@ export async function runCommand(
   }
   // --- end of the sandbox's part
   try {
-    proc = Bun.spawn(argv, {
-      cwd: opts.cwd,
-      env: { ...process.env, ...NON_INTERACTIVE_ENV },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "ignore",
-      detached: true,
-    });
+    proc = spawnShell(argv, opts.cwd);
   } catch (error) {
     release();
     throw new ToolError(`Cannot run the command in ${opts.cwd}: ${(error as Error).message}`);

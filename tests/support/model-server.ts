@@ -62,6 +62,15 @@ export const reply = (...content: Block[]): Step => ({
   stop_reason: content.some((b) => b.type === "tool_use") ? "tool_use" : "end_turn",
 });
 
+/** The text of the last user message of a request, tool results included (their text, or their JSON). */
+export const lastUserText = (req: RecordedRequest): string => {
+  const m = req.body.messages.at(-1);
+  if (typeof m.content === "string") return m.content;
+  return m.content
+    .map((b: { text?: string; content?: unknown }) => b.text ?? (typeof b.content === "string" ? b.content : JSON.stringify(b.content)))
+    .join("\n");
+};
+
 export function startModelServer(script: Step[]): ModelServer {
   const requests: RecordedRequest[] = [];
   let cursor = 0;

@@ -8,7 +8,7 @@
  */
 import { closeSync, constants, openSync, writeSync } from "node:fs";
 import { killProcessGroup, signalGroup, trackGroup } from "../../process/group.ts";
-import { NON_INTERACTIVE_ENV } from "../../tools/bash.ts";
+import { spawnShell } from "../../tools/bash.ts";
 import type { CommandSandbox } from "../../sandbox/sandbox.ts";
 
 /** The most bytes an output file holds; what comes after is read and dropped, and the file says so. */
@@ -55,14 +55,7 @@ export function startShell(o: ShellStart): ShellTask {
   let release = () => {};
   try {
     if (o.sandbox) ({ argv, release } = o.sandbox.wrap(argv, { cwd: o.cwd }));
-    proc = Bun.spawn(argv, {
-      cwd: o.cwd,
-      env: { ...process.env, ...NON_INTERACTIVE_ENV },
-      stdin: "ignore",
-      stdout: "pipe",
-      stderr: "ignore",
-      detached: true,
-    });
+    proc = spawnShell(argv, o.cwd);
   } catch (err) {
     release();
     closeSync(fd);

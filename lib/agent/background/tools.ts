@@ -24,20 +24,25 @@ export interface BackgroundWork {
   withBackgroundBash(offered: Tool[]): Tool[];
 }
 
+/** What a background shell and a monitor take from their tool's request: the call's id names the task's tool_use. */
+function commandStart<R extends { command: string; description?: string; cwd: string; timeoutMs: number; callId?: string; sandbox?: unknown }>(req: R) {
+  return {
+    command: req.command,
+    description: req.description as R["description"],
+    cwd: req.cwd,
+    timeoutMs: req.timeoutMs,
+    toolUseId: req.callId,
+    sandbox: req.sandbox as R["sandbox"],
+  };
+}
+
 const MB = (bytes: number) => `${Math.round(bytes / (1024 * 1024))} MB`;
 
 export function backgroundWork(registry: TaskRegistry = processTasks()): BackgroundWork {
   const bash = bashToolWithBackground((req) => {
     let task: ReturnType<TaskRegistry["startShell"]>;
     try {
-      task = registry.startShell({
-        command: req.command,
-        description: req.description,
-        cwd: req.cwd,
-        timeoutMs: req.timeoutMs,
-        toolUseId: req.callId,
-        sandbox: req.sandbox,
-      });
+      task = registry.startShell(commandStart(req));
     } catch (err) {
       throw new ToolError(`Could not start the command in the background: ${(err as Error).message}`);
     }
@@ -53,14 +58,7 @@ export function backgroundWork(registry: TaskRegistry = processTasks()): Backgro
   const monitor = monitorTool((req) => {
     let task: ReturnType<typeof startMonitor>;
     try {
-      task = startMonitor(registry, {
-        command: req.command,
-        description: req.description,
-        cwd: req.cwd,
-        timeoutMs: req.timeoutMs,
-        toolUseId: req.callId,
-        sandbox: req.sandbox,
-      });
+      task = startMonitor(registry, commandStart(req));
     } catch (err) {
       throw new ToolError(`Could not start the monitor: ${(err as Error).message}`);
     }

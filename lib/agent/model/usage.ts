@@ -27,6 +27,14 @@ export function normalizeUsage(u: Usage | undefined | null): UsageTotals {
 }
 
 /** The whole prompt of one request, in tokens: uncached input plus cache writes plus cache reads. */
+/** `a` less `b`, field by field: a turn's own usage, or a run's without its subagents'. */
+export const usageMinus = (a: UsageTotals, b: UsageTotals): UsageTotals => ({
+  input_tokens: a.input_tokens - b.input_tokens,
+  output_tokens: a.output_tokens - b.output_tokens,
+  cache_creation_input_tokens: a.cache_creation_input_tokens - b.cache_creation_input_tokens,
+  cache_read_input_tokens: a.cache_read_input_tokens - b.cache_read_input_tokens,
+});
+
 export const promptTokens = (u: UsageTotals): number => u.input_tokens + u.cache_creation_input_tokens + u.cache_read_input_tokens;
 
 /**

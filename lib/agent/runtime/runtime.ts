@@ -18,7 +18,7 @@ import { mcpInputOf } from "../mcp-input.ts";
 import type { ToolRoute } from "../mcp/tools.ts";
 import type { Routes } from "../conversation.ts";
 import { pinToolNames } from "../tool-pins.ts";
-import { UsageMeter, type UsageTotals } from "../model/usage.ts";
+import { UsageMeter, type UsageTotals, usageMinus } from "../model/usage.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { ToolSearch, toolSearchMode, type ToolOffer } from "../tool-search/tool-search.ts";
 import { AutoCompactor, autoCompactPercent, compact, type CompactInfo, type CompactRequest } from "../compact.ts";
@@ -92,14 +92,7 @@ export class AgentRuntime {
    * Claude Code's does (its cost, `total_cost_usd`, counts everything).
    */
   ownUsage(): UsageTotals {
-    const all = this.meter.total();
-    const sub = this.subagentMeter.total();
-    return {
-      input_tokens: all.input_tokens - sub.input_tokens,
-      output_tokens: all.output_tokens - sub.output_tokens,
-      cache_creation_input_tokens: all.cache_creation_input_tokens - sub.cache_creation_input_tokens,
-      cache_read_input_tokens: all.cache_read_input_tokens - sub.cache_read_input_tokens,
-    };
+    return usageMinus(this.meter.total(), this.subagentMeter.total());
   }
 
   /** The model client turns and MCP sampling use. */

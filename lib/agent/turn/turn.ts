@@ -17,7 +17,7 @@ import { runLoop, MaxTurnsError } from "../loop/loop.ts";
 import type { LoopOptions, PermissionDecision } from "../loop/loop-options.ts";
 import { ModelError } from "../model/model.ts";
 import { addUserInput, recordInterrupt } from "./interrupts.ts";
-import type { UsageTotals } from "../model/usage.ts";
+import { usageMinus } from "../model/usage.ts";
 import { shutdownSignal } from "../lifecycle.ts";
 import { toolBugReport } from "./tool-bugs.ts";
 import { runStopHooks } from "../policy/stop-hooks.ts";
@@ -43,7 +43,7 @@ export async function runTurn(mode: TurnMode, turn: TurnInput): Promise<TurnOutc
   const close = <T extends object>(outcome: T): T & TurnTotals => ({
     ...outcome,
     ...totals,
-    usage: minus(runtime.ownUsage(), before.usage),
+    usage: usageMinus(runtime.ownUsage(), before.usage),
     costUsd: (runtime.meter.totalCostUsd() ?? 0) - before.cost,
     apiMs: runtime.model.apiMs - before.api,
   });
@@ -181,10 +181,3 @@ function recordingDenials(ask: CanUseTool, denials: TurnTotals["denials"]): CanU
     return decision;
   };
 }
-
-const minus = (a: UsageTotals, b: UsageTotals): UsageTotals => ({
-  input_tokens: a.input_tokens - b.input_tokens,
-  output_tokens: a.output_tokens - b.output_tokens,
-  cache_creation_input_tokens: a.cache_creation_input_tokens - b.cache_creation_input_tokens,
-  cache_read_input_tokens: a.cache_read_input_tokens - b.cache_read_input_tokens,
-});

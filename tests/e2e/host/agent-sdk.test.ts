@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { createSdkMcpServer, query, tool, type Options, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { z } from "zod";
 import { reply, startModelServer, text, toolUse, type ModelServer, type Step } from "../../support/model-server.ts";
-import { baseEnv, fixtureServer, PROGRAM, tempDir } from "../../support/run.ts";
+import { fixtureServer, tempDir } from "../../support/run.ts";
+import { collect, sdkOptions } from "../../support/agent-sdk.ts";
 
 /** The conversation's own messages: not the system-role context (the skills and agent listings). */
 const conversational = (m: { role: string }) => m.role !== "system";
@@ -24,14 +25,7 @@ const TEST_TIMEOUT_MS = 60_000;
 
 /** Options for a query against `server` in `cwd`, with a config folder of its own. */
 function options(cwd: string, extra: Partial<Options> = {}, config = tempDir("agent-config-")): Options {
-  const env = { ...baseEnv(server!.url), CLAUDE_CONFIG_DIR: config } as Record<string, string>;
-  return { pathToClaudeCodeExecutable: PROGRAM, cwd, env, ...extra };
-}
-
-async function collect(q: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
-  const out: SDKMessage[] = [];
-  for await (const m of q) out.push(m);
-  return out;
+  return sdkOptions(server!.url, cwd, extra, config);
 }
 
 /** The result events; `any` so that success and error fields can both be read. */

@@ -7,9 +7,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { query, type Options, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
+import { query, type Options, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { reply, startModelServer, text, toolUse, withUsage, type ModelServer, type Step } from "../../support/model-server.ts";
 import { BUN, baseEnv, PROGRAM, ROOT, tempDir } from "../../support/run.ts";
+import { collect, sdkOptions } from "../../support/agent-sdk.ts";
 
 /** The conversation's own messages: not the system-role context (the skills and agent listings). */
 const conversational = (m: { role: string }) => m.role !== "system";
@@ -21,14 +22,7 @@ let server: ModelServer | undefined;
 afterEach(() => server?.stop());
 
 function options(cwd: string, extra: Partial<Options> = {}): Options {
-  const env = { ...baseEnv(server!.url), CLAUDE_CONFIG_DIR: tempDir("agent-config-") } as Record<string, string>;
-  return { pathToClaudeCodeExecutable: PROGRAM, cwd, env, ...extra };
-}
-
-async function collect(q: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
-  const out: SDKMessage[] = [];
-  for await (const m of q) out.push(m);
-  return out;
+  return sdkOptions(server!.url, cwd, extra);
 }
 
 const userMessage = (content: string): SDKUserMessage => ({ type: "user", message: { role: "user", content }, parent_tool_use_id: null });

@@ -7,9 +7,10 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { query, type Options, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { query, type Options } from "@anthropic-ai/claude-agent-sdk";
 import { type ModelServer, type RecordedRequest, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
-import { baseEnv, PROGRAM, tempDir } from "../../support/run.ts";
+import { tempDir } from "../../support/run.ts";
+import { collect, sdkOptions } from "../../support/agent-sdk.ts";
 
 const SKIP = process.env.SKIP_SLOW === "1" && !process.env.CI;
 
@@ -19,14 +20,7 @@ afterEach(() => server?.stop());
 const TEST_TIMEOUT_MS = 60_000;
 
 function options(cwd: string, extra: Partial<Options> = {}, config = tempDir("agent-config-")): Options {
-  const env = { ...baseEnv(server!.url), CLAUDE_CONFIG_DIR: config } as Record<string, string>;
-  return { pathToClaudeCodeExecutable: PROGRAM, cwd, env, ...extra };
-}
-
-async function collect(q: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
-  const out: SDKMessage[] = [];
-  for await (const m of q) out.push(m);
-  return out;
+  return sdkOptions(server!.url, cwd, extra, config);
 }
 
 function planFileOf(req: RecordedRequest): string {

@@ -5,9 +5,10 @@
  * them locally, never in CI.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { query } from "@anthropic-ai/claude-agent-sdk";
 import { reply, startModelServer, toolUse, type ModelServer } from "../../support/model-server.ts";
 import { baseEnv, PROGRAM, tempDir } from "../../support/run.ts";
+import { collect } from "../../support/agent-sdk.ts";
 
 const SKIP = process.env.SKIP_SLOW === "1" && !process.env.CI;
 const TEST_TIMEOUT_MS = 60_000;
@@ -15,12 +16,6 @@ const SCHEMA = { type: "object", properties: { city: { type: "string" }, populat
 
 let server: ModelServer | undefined;
 afterEach(() => server?.stop());
-
-async function collect(q: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
-  const out: SDKMessage[] = [];
-  for await (const m of q) out.push(m);
-  return out;
-}
 
 function run(schema: Record<string, unknown>) {
   const env = { ...baseEnv(server!.url), CLAUDE_CONFIG_DIR: tempDir("agent-config-") } as Record<string, string>;

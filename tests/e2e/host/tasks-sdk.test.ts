@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { type Options, query, type SDKMessage, type SDKUserMessage } from "@anthropic-ai/claude-agent-sdk";
 import { npmServer } from "../../support/mcp.ts";
 import { type ModelServer, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
-import { baseEnv, PROGRAM, tempDir } from "../../support/run.ts";
+import { tempDir } from "../../support/run.ts";
+import { sdkOptions } from "../../support/agent-sdk.ts";
 import { sent, taskServer } from "../../support/tasks.ts";
 import { until } from "../../support/wait.ts";
 
@@ -20,8 +21,7 @@ let server: ModelServer | undefined;
 afterEach(() => server?.stop());
 
 function options(cwd: string, extra: Partial<Options>): Options {
-  const env = { ...baseEnv(server!.url), CLAUDE_CONFIG_DIR: tempDir("agent-config-") } as Record<string, string>;
-  return { pathToClaudeCodeExecutable: PROGRAM, cwd, env, ...extra };
+  return sdkOptions(server!.url, cwd, extra);
 }
 
 const toolUseIds = (messages: SDKMessage[]) =>

@@ -4,9 +4,10 @@
  * allow fetches it, its deny refuses it. Slow (real processes): SKIP_SLOW=1 skips them locally, never in CI.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, test } from "bun:test";
-import { type Options, query, type SDKMessage } from "@anthropic-ai/claude-agent-sdk";
+import { type Options, query } from "@anthropic-ai/claude-agent-sdk";
 import { reply, startModelServer, text, toolUse, type ModelServer } from "../../support/model-server.ts";
 import { baseEnv, PROGRAM, tempDir } from "../../support/run.ts";
+import { collect } from "../../support/agent-sdk.ts";
 import { startWebPages, type WebPages } from "../../support/web-pages.ts";
 
 const SKIP = process.env.SKIP_SLOW === "1" && !process.env.CI;
@@ -19,12 +20,6 @@ beforeAll(() => {
 });
 afterAll(() => web.stop());
 afterEach(() => server?.stop());
-
-async function collect(q: AsyncIterable<SDKMessage>): Promise<SDKMessage[]> {
-  const out: SDKMessage[] = [];
-  for await (const m of q) out.push(m);
-  return out;
-}
 
 async function fetchWith(path: string, secondAnswer: "allow" | "deny") {
   server = startModelServer([

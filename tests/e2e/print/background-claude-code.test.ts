@@ -9,20 +9,11 @@
 import { describe, expect, test } from "bun:test";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { type RecordedRequest, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
+import { lastUserText, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { baseEnv, ROOT, runAgent, tempDir } from "../../support/run.ts";
 
 const CLAUDE = join(ROOT, "node_modules/@anthropic-ai/claude-agent-sdk-linux-x64/claude");
 const HAVE_CLAUDE = existsSync(CLAUDE);
-
-/** The text of the last user message of a request, tool results included. */
-const lastUser = (req: RecordedRequest): string => {
-  const m = req.body.messages.at(-1);
-  if (typeof m.content === "string") return m.content;
-  return m.content
-    .map((b: { text?: string; content?: unknown }) => b.text ?? (typeof b.content === "string" ? b.content : JSON.stringify(b.content)))
-    .join("\n");
-};
 
 /** What each program shows the model, reduced to its shape. */
 async function shape(
@@ -42,10 +33,10 @@ async function shape(
       const proc = Bun.spawn([CLAUDE, ...args, "--allowedTools", "Bash"], { cwd: dir, env, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
       code = await proc.exited;
     }
-    const launch = lastUser(server.requests[1]!);
+    const launch = lastUserText(server.requests[1]!);
     const id = launch.match(/ID: (b[a-z0-9]{8})\b/)?.[1];
     const file = launch.match(/(\/\S+\/tasks\/(b[a-z0-9]{8})\.output)/)?.[1];
-    const notice = server.requests[2] ? lastUser(server.requests[2]) : "";
+    const notice = server.requests[2] ? lastUserText(server.requests[2]) : "";
     const fields = [...notice.matchAll(/<([a-z-]+)>/g)].map((m) => m[1]).filter((f) => f !== "system-reminder");
     return {
       code,
@@ -87,7 +78,7 @@ describe.skipIf(!HAVE_CLAUDE)("a background command side by side with Claude Cod
       let unknown: { is_error: boolean; names: boolean } | undefined;
       const server = startModelServer([
         reply(toolUse("Bash", { command: "sleep 300", run_in_background: true, description: "to stop" })),
-        (req) => reply(toolUse("TaskStop", { task_id: lastUser(req).match(/ID: (b[a-z0-9]{8})\b/)![1] })),
+        (req) => reply(toolUse("TaskStop", { task_id: lastUserText(req).match(/ID: (b[a-z0-9]{8})\b/)![1] })),
         (req) => {
           const r = JSON.parse(req.body.messages.at(-1).content[0].content);
           stopped = { keys: Object.keys(r), task_type: r.task_type, command: r.command };

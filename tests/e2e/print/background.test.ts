@@ -7,7 +7,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { type ModelServer, type RecordedRequest, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
+import { lastUserText, type ModelServer, type RecordedRequest, reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { baseEnv, PROGRAM, runAgent, tempDir } from "../../support/run.ts";
 import { until } from "../../support/wait.ts";
 
@@ -15,14 +15,6 @@ let server: ModelServer | undefined;
 afterEach(() => server?.stop());
 
 const BG = { AGENT_BACKGROUND_TASKS: "1" };
-/** The text of the last user message of a request. */
-const lastUser = (req: RecordedRequest): string => {
-  const m = req.body.messages.at(-1);
-  if (typeof m.content === "string") return m.content;
-  return m.content
-    .map((b: { text?: string; content?: unknown }) => b.text ?? (typeof b.content === "string" ? b.content : JSON.stringify(b.content)))
-    .join("\n");
-};
 const pgrep = (marker: string) => Bun.spawnSync(["pgrep", "-f", marker]).stdout.toString().trim();
 
 test("a background command: the run waits, says for what, and its notice is a further turn", async () => {
@@ -32,7 +24,7 @@ test("a background command: the run waits, says for what, and its notice is a fu
     reply(toolUse("Bash", { command: "while [ ! -f go ]; do sleep 0.05; done; echo bg-finished", run_in_background: true, description: "wait for go" })),
     reply(text("started it")),
     (req) => {
-      expect(lastUser(req)).toContain("<task-notification>");
+      expect(lastUserText(req)).toContain("<task-notification>");
       return reply(text("all done"));
     },
   ]);
@@ -47,9 +39,9 @@ test("a background command: the run waits, says for what, and its notice is a fu
   const bash = first.tools.find((t: { name: string }) => t.name === "Bash");
   expect(Object.keys(bash.input_schema.properties)).toEqual(["command", "timeout", "description", "run_in_background", "dangerouslyDisableSandbox"]);
   expect(first.tools.map((t: { name: string }) => t.name)).toContain("TaskStop");
-  const started = lastUser(server.requests[1]!);
+  const started = lastUserText(server.requests[1]!);
   const [, id, file] = started.match(/ID: (b[a-z0-9]{8})\. .*written to: (\S+) /)!;
-  const notice = lastUser(server.requests[2]!);
+  const notice = lastUserText(server.requests[2]!);
   expect(notice).toContain(`<task-id>${id}</task-id>`);
   expect(notice).toContain(`<output-file>${file}</output-file>`);
   expect(notice).toContain("<status>completed</status>");
@@ -65,17 +57,17 @@ test("an HTTP server in the background: reached, then stopped by TaskStop, with 
   server = startModelServer([
     reply(toolUse("Bash", { command: `exec -a ${marker} ${process.execPath} serve.ts`, run_in_background: true })),
     async (req) => {
-      const [, id, file] = lastUser(req).match(/ID: (b[a-z0-9]{8})\. .*written to: (\S+) /)!;
+      const [, id, file] = lastUserText(req).match(/ID: (b[a-z0-9]{8})\. .*written to: (\S+) /)!;
       const port = await until(async () => (await Bun.file(file!).text()).match(/port (\d+)/)?.[1]);
       answer = await (await fetch(`http://127.0.0.1:${port}/`)).text();
       return reply(toolUse("TaskStop", { task_id: id }));
     },
     (req) => {
-      expect(lastUser(req)).toContain('"task_type":"local_bash"');
+      expect(lastUserText(req)).toContain('"task_type":"local_bash"');
       return reply(toolUse("TaskStop", { task_id: "../../etc/passwd" }));
     },
     (req) => {
-      expect(lastUser(req)).toContain("is not a task id");
+      expect(lastUserText(req)).toContain("is not a task id");
       return reply(text("served and stopped"));
     },
   ]);
@@ -105,7 +97,7 @@ test("stream-json: one result per turn; a time limit's stop is a notice turn", a
     reply(toolUse("Bash", { command: "sleep 300", run_in_background: true, timeout: 300 })),
     reply(text("waiting")),
     (req) => {
-      expect(lastUser(req)).toContain("<status>killed</status>");
+      expect(lastUserText(req)).toContain("<status>killed</status>");
       return reply(text("it was stopped"));
     },
   ]);
@@ -171,10 +163,10 @@ test("Monitor: its lines reach the model as notices, then the stream's end; a Ba
   ]);
   const r = await runAgent(["-p", "watch"], { cwd: dir, model: server.url, env: BG });
   expect(r.code).toBe(0);
-  const notices = server.requests.slice(2).map(lastUser).join("\n");
+  const notices = server.requests.slice(2).map(lastUserText).join("\n");
   expect(notices).toMatch(/<summary>Monitor event: "watch it"<\/summary>\n<event>READY(\nDONE)?<\/event>/);
   expect(notices).toContain('<summary>Monitor "watch it" stream ended</summary>');
-  expect(lastUser(server.requests[1]!)).toMatch(/^Monitor started \(task b[a-z0-9]{8};/);
+  expect(lastUserText(server.requests[1]!)).toMatch(/^Monitor started \(task b[a-z0-9]{8};/);
 
   mkdirSync(join(dir, ".claude"));
   writeFileSync(join(dir, ".claude", "settings.json"), JSON.stringify({ permissions: { deny: ["Bash(echo:*)"] } }));
@@ -192,15 +184,15 @@ test("Monitor: its lines reach the model as notices, then the stream's end; a Ba
 test("Agent with run_in_background: launched at once, its report comes as a notice turn", async () => {
   const isSub = (req: RecordedRequest) => JSON.stringify(req.body.system ?? "").includes("You were started by another agent");
   const route = (req: RecordedRequest) =>
-    isSub(req) ? reply(text("SUB_REPORT")) : lastUser(req).includes("<task-notification>") ? reply(text("got the report")) : reply(text("launched it"));
+    isSub(req) ? reply(text("SUB_REPORT")) : lastUserText(req).includes("<task-notification>") ? reply(text("got the report")) : reply(text("launched it"));
   server = startModelServer([reply(toolUse("Agent", { description: "bg check", prompt: "P-bg", run_in_background: true })), route, route, route]);
   const r = await runAgent(["-p", "delegate"], { cwd: tempDir(), model: server.url, env: { ...BG, AGENT_SUBAGENTS: "1" } });
   expect(r.code).toBe(0);
   expect(r.stdout).toBe("got the report\n");
   const main = server.requests.filter((q) => !isSub(q));
-  const launched = lastUser(main[1]!);
+  const launched = lastUserText(main[1]!);
   const [, id, file] = launched.match(/agentId: (a[0-9a-f]{16})\n[\s\S]*output_file: (\S+)/)!;
-  const notice = lastUser(main[2]!);
+  const notice = lastUserText(main[2]!);
   expect(notice).toContain(`<task-id>${id}</task-id>`);
   expect(notice).toContain('<summary>Agent "bg check" finished</summary>');
   expect(notice).toMatch(/<result>[\s\S]* {2}SUB_REPORT[\s\S]*<\/result>/);
