@@ -14,13 +14,11 @@ import type { Key } from "./key-decoder.ts";
 import { KeyInput } from "./raw-keyboard.ts";
 import { LineEditor } from "./line-editor.ts";
 import { applyEditingKey } from "./key-bindings.ts";
-import { DOUBLE_PRESS_MS, LiveView } from "./live-view.ts";
+import { CONTINUATION, DOUBLE_PRESS_MS, LiveView } from "./live-view.ts";
 import type { Style } from "../../ui/style.ts";
 import { type Ask, Questions } from "./questions.ts";
 
 export const PROMPT = "> ";
-/** Continuation lines of a multi-line input are indented under the prompt. */
-const CONTINUATION = "  ";
 
 export interface TerminalOptions {
   completer: Completer;
@@ -290,32 +288,16 @@ export class Terminal extends LiveView {
 
   protected redraw(): void {
     if (this.closed) return;
+    if (this.picker) return this.draw({ picker: this.picker.lines() });
     const { style } = this.opts;
     const q = this.questions.current;
-    const lines = [...this.pending, ...this.activity, ...this.tasks];
-    if (this.picker) {
-      const rows = this.picker.lines();
-      lines.push(...rows, ...[this.status, this.notice].filter((l) => l !== undefined));
-      this.area.render({ lines, cursor: { line: lines.length - 1, index: 0 } });
-      return;
-    }
-    // While a question shows, the status goes under it: what it printed (a form field's label) stays next to its input row.
-    const status = [this.status, this.notice, this.tasksLine].filter((l) => l !== undefined);
-    if (!q) lines.push(...status);
     // The permission mode, with the status lines just above the prompt (the prompt stays the last row).
     const mode = q ? undefined : this.opts.modeLine?.();
-    if (mode) lines.push(style.dim(mode));
-    for (const queued of this.queue) lines.push(style.dim(`  ↳ queued: ${queued.split("\n")[0]}${queued.includes("\n") ? " …" : ""}`));
+    const above = mode ? [style.dim(mode)] : [];
+    for (const queued of this.queue) above.push(style.dim(`  ↳ queued: ${queued.split("\n")[0]}${queued.includes("\n") ? " …" : ""}`));
     const editor = q?.editor ?? this.editor;
-    const first = q?.prompt ?? PROMPT;
-    const before = editor.text.slice(0, editor.cursor);
-    const row = before.split("\n").length - 1;
-    const cursorLine = lines.length + row;
-    const index = (row === 0 ? first.length : CONTINUATION.length) + before.length - (before.lastIndexOf("\n") + 1);
-    for (const [n, text] of editor.text.split("\n").entries()) lines.push((n === 0 ? first : CONTINUATION) + text);
-    lines.push(...this.tab.rows(process.stdout.columns ?? 80).map(style.dim));
-    if (this.hint) lines.push(style.dim(this.hint));
-    if (q) lines.push(...status);
-    this.area.render({ lines, cursor: { line: cursorLine, index } });
+    const below = this.tab.rows(process.stdout.columns ?? 80).map(style.dim);
+    if (this.hint) below.push(style.dim(this.hint));
+    this.draw({ question: q !== undefined, above, first: q?.prompt ?? PROMPT, text: editor.text, cursor: editor.cursor, below });
   }
 }
