@@ -12,7 +12,7 @@ import { onShutdown } from "../lifecycle.ts";
 import { workspaceTrusted, trustFile } from "../settings/workspace-trust.ts";
 import { printable } from "./parse.ts";
 import type { AgentDefinition } from "./types.ts";
-import type { ServerSandboxFor } from "../sandboxing/mcp-servers.ts";
+import type { CommandSandbox } from "../../sandbox/sandbox.ts";
 
 export interface InlineContext {
   cwd: string;
@@ -23,7 +23,7 @@ export interface InlineContext {
   configured(): string[];
   env?: Record<string, string | undefined>;
   /** The run's choice of OS sandbox for a stdio server (sandboxing/mcp-servers.ts): inline servers get the same. */
-  serverSandbox?: ServerSandboxFor;
+  serverSandbox?: (config: { name: string; type?: string }) => CommandSandbox | undefined;
 }
 
 export interface InlineServers {
