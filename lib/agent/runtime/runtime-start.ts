@@ -102,6 +102,7 @@ function runtimeParts(self: AgentRuntime, setup: typeof setupSubagents | undefin
             startInBackground: (o) => self.backgroundWork?.startAgent(o),
             skill: (name) => self.skills?.find(name),
             configured: () => self.configured.map((s) => s.name),
+            serverSandbox: opts.serverSandbox,
             cwd: opts.cwd,
             verbose: opts.verbose,
             debug: opts.debug,
