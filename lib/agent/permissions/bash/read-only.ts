@@ -9,9 +9,26 @@ import { analyzeBash, type ShellCommand } from "./tree.ts";
 import { parseOptions, type OptionSpec } from "./read-only/options.ts";
 import { GIT_SUBCOMMANDS, READ_ONLY_PROGRAMS } from "./read-only/programs.ts";
 import { sedScriptProblem } from "./read-only/sed-script.ts";
+import { unwrap } from "./wrappers.ts";
 
 /** Assignments before a program that change nothing it runs (GIT_PAGER and the like could). */
 const HARMLESS_ASSIGNS = /^(LANG|LC_[A-Z]+|TZ|NO_COLOR|TERM|COLUMNS)$/;
+
+/**
+ * The options a wrapper the tree looks through (wrappers.ts's TRANSPARENT) may be given here: after
+ * another wrapper `time` is /usr/bin/time, whose `-o`/`-a` write a file, and `ionice -p` changes
+ * another process. What is not listed refuses.
+ */
+const WRAPPER_OPTIONS: Record<string, OptionSpec> = {
+  time: { short: "pvq", shortValue: "f", long: ["portability", "verbose", "quiet", "format="] },
+  timeout: { short: "v", shortValue: "sk", long: ["preserve-status", "foreground", "verbose", "signal=", "kill-after="] },
+  nice: { shortValue: "n", long: ["adjustment="], numeric: true },
+  stdbuf: { shortValue: "ioe", long: ["input=", "output=", "error="] },
+  command: { short: "pvV" },
+  builtin: {},
+  noglob: {},
+  ionice: { short: "t", shortValue: "cn", long: ["ignore", "class=", "classdata="] },
+};
 
 /** find's tests and actions that only read and print, with how many words each takes. */
 const FIND_PRIMARIES: Record<string, number> = {
@@ -102,11 +119,22 @@ export function readOnlyProblem(command: string): string | undefined {
   }
   if (!analysis.parts.length) return "there is no command";
   for (const part of analysis.parts) {
-    if (part.transparent) continue;
-    const problem = partProblem(part);
+    const problem = part.transparent ? wrapperProblem(part) : partProblem(part);
     if (problem) return problem;
   }
   return undefined;
+}
+
+/** A wrapper's own options (the command it runs is a part of its own). */
+function wrapperProblem(part: ShellCommand): string | undefined {
+  const values = part.words.map((w) => w.value);
+  const name = values[0]?.split("/").at(-1) ?? "";
+  const spec = WRAPPER_OPTIONS[name];
+  if (!spec) return `${name} is not a wrapper known to only read`;
+  const r = unwrap(name, values);
+  if (!("at" in r)) return `${name}: its options cannot be read`;
+  const parsed = parseOptions(name, values.slice(1, r.at) as string[], spec);
+  return "refused" in parsed ? parsed.refused : undefined;
 }
 
 function partProblem(part: ShellCommand): string | undefined {
@@ -147,6 +175,8 @@ function optionsProblem(program: string, args: string[], spec: OptionSpec, expan
       if (problem) return problem;
     }
   }
+  // printf -v sets a shell variable: PATH or HOME, and the next program is one the repository ships.
+  if (program === "printf" && /^-[^-]*v/.test(args[0] ?? "")) return "printf -v sets a shell variable";
   if (program === "date" && parsed.operands.some((o) => !o.startsWith("+"))) return "date: an operand that is not a +format sets the clock";
   return undefined;
 }
