@@ -10,6 +10,8 @@ import { parseOptions, type OptionSpec } from "./read-only/options.ts";
 import { GIT_SUBCOMMANDS, READ_ONLY_PROGRAMS } from "./read-only/programs.ts";
 import { sedScriptProblem } from "./read-only/sed-script.ts";
 import { unwrap } from "./wrappers.ts";
+import { gitConfigProblem } from "./read-only/git-config.ts";
+import { resolve } from "node:path";
 
 /** Assignments before a program that change nothing it runs (GIT_PAGER and the like could). */
 const HARMLESS_ASSIGNS = /^(LANG|LC_[A-Z]+|TZ|NO_COLOR|TERM|COLUMNS)$/;
@@ -106,8 +108,12 @@ const FIND_PRIMARIES: Record<string, number> = {
   ),
 };
 
-/** Undefined when plan mode may run `command`; else why not, in a few words. Fails closed without the grammar. */
-export function readOnlyProblem(command: string): string | undefined {
+/**
+ * Undefined when plan mode may run `command` in `cwd` (the directory the shell is in); else why not,
+ * in a few words. Fails closed without the grammar. Without `cwd` only the words are checked, not
+ * the config of the repository a git command would read (read-only/git-config.ts).
+ */
+export function readOnlyProblem(command: string, cwd?: string): string | undefined {
   const analysis = analyzeBash(command);
   if (!analysis) return "the shell grammar is not loaded, so the command cannot be checked";
   if (analysis.opaque) return analysis.opaque;
@@ -120,6 +126,21 @@ export function readOnlyProblem(command: string): string | undefined {
   if (!analysis.parts.length) return "there is no command";
   for (const part of analysis.parts) {
     const problem = part.transparent ? wrapperProblem(part) : partProblem(part);
+    if (problem) return problem;
+  }
+  return cwd === undefined ? undefined : repositoryProblem(analysis.parts, cwd);
+}
+
+/** Each git command's repository (after its `-C`s) must name no program in its config; a `cd` before git is its own call. */
+function repositoryProblem(parts: ShellCommand[], cwd: string): string | undefined {
+  const gits = parts.filter((p) => !p.transparent && p.words[0]?.value === "git");
+  if (!gits.length) return undefined;
+  if (parts.some((p) => p.words[0]?.value === "cd")) return "git after a cd in the same command: run the cd on its own first";
+  for (const part of gits) {
+    let dir = cwd;
+    const values = part.words.map((w) => w.value ?? "");
+    for (let i = 1; i < values.length - 1 && values[i]!.startsWith("-"); i++) if (values[i] === "-C") dir = resolve(dir, values[++i]!);
+    const problem = gitConfigProblem(dir);
     if (problem) return problem;
   }
   return undefined;
