@@ -9,10 +9,9 @@
  */
 import { existsSync, lstatSync, unlinkSync } from "node:fs";
 import { basename, dirname, join, relative } from "node:path";
-import type { PathKind } from "./bwrap.ts";
 
 /** The `.git` folders among `protectedPaths`' parents (a path's folder named `.git` that exists as a folder). */
-export function gitDirsOf(protectedPaths: readonly string[], kind: (path: string) => PathKind): string[] {
+export function gitDirsOf(protectedPaths: readonly string[], kind: (path: string) => "dir" | "file" | "missing"): string[] {
   const dirs = new Set<string>();
   for (const path of protectedPaths) {
     const parent = dirname(path);
