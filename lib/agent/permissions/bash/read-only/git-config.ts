@@ -10,9 +10,36 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 
-/** Keys whose value is a program git may run, or a file it reads more config from (`include.path`). */
-const RUNS = /^\s*(fsmonitor|external|textconv|command|clean|smudge|process|program|pager|sshcommand|showsignature|askpass|editor|path)\s*(=|$)/im;
-const INCLUDE = /^\s*\[\s*include(if)?\b/im;
+/** Keys whose value is a program git may run, or a file it reads more config from (`include.path`), by their last part. */
+const RUNS = new Set([
+  "fsmonitor",
+  "external",
+  "textconv",
+  "command",
+  "clean",
+  "smudge",
+  "process",
+  "program",
+  "pager",
+  "sshcommand",
+  "showsignature",
+  "askpass",
+  "editor",
+  "path",
+]);
+
+/**
+ * The key names of one config file, as git itself reads them (`[core] fsmonitor = x` on one line
+ * included): `git config --list` parses and runs nothing. Undefined when git cannot parse it.
+ */
+function configKeys(file: string): string[] | undefined {
+  const r = Bun.spawnSync(["git", "config", "--no-includes", "--file", file, "--list", "--name-only"], {
+    stdout: "pipe",
+    stderr: "ignore",
+    env: { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", HOME: "/nonexistent" },
+  });
+  return r.exitCode === 0 ? r.stdout.toString().split("\n").filter(Boolean) : undefined;
+}
 
 const isDir = (path: string): boolean => {
   try {
@@ -55,8 +82,10 @@ export function gitConfigProblem(cwd: string): string | undefined {
     if (isFile(join(gitDir, "commondir"))) files.push(join(resolve(gitDir, readFileSync(join(gitDir, "commondir"), "utf8").trim()), "config"));
     for (const file of files) {
       if (!existsSync(file)) continue;
-      const text = readFileSync(file, "utf8");
-      if (RUNS.test(text) || INCLUDE.test(text)) return `the git config at ${file} names a program git may run, or includes another file`;
+      const keys = configKeys(file);
+      if (!keys) return `the git config at ${file} could not be read as git reads it`;
+      const bad = keys.find((k) => RUNS.has(k.toLowerCase().split(".").at(-1)!) || /^include(if)?\./i.test(k));
+      if (bad) return `the git config at ${file} sets ${bad}, which names a program git may run or another file to read`;
     }
   } catch (error) {
     return `the git config of ${gitDir} could not be read (${(error as Error).message})`;
