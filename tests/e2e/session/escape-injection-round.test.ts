@@ -1,7 +1,8 @@
 /**
  * Escape injection through a real terminal (tmux with `set-clipboard on`) by what this round draws
  * from a model's tool calls: task subjects and active forms, AskUserQuestion's question, header and
- * options, a background command's description and output in /tasks and the status line. Each
+ * options, a background command's description and output in /tasks and the status line, a
+ * Monitor's events and the turn they start. Each
  * carries a clipboard write, a title, a hidden link and cursor codes (hostile-codes.ts); the
  * terminal's own state is the proof: no paste buffer appears, the pane keeps its title.
  */
@@ -75,6 +76,31 @@ describe.skipIf(!TMUX)("this round's drawings take nothing raw from a model's ca
       await t.waitFor((s) => s.includes("started") && atPrompt(s));
       await submit(t, "/tasks");
       await t.waitFor("serve");
+      await untouched(t);
+      await t.keys("Escape");
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "a Monitor's event lines and description, and the turn its notice starts",
+    async () => {
+      const printf = CODES.replace(/\x1b/g, "\\033").replace(/\x07/g, "\\007").replace(/\\\\/g, "\\\\\\\\");
+      const { term } = await launchAgent(
+        [
+          reply(toolUse("Monitor", { command: `printf 'event${printf}\\n'; sleep 60`, description: `watch${CODES}`, timeout_ms: 60000 })),
+          reply(text("watching")),
+          reply(text("heard the event")),
+        ],
+        { clipboard: true, env: { NO_COLOR: "" }, args: ["--allowedTools", "Bash"] },
+      );
+      const t = term as TmuxSession;
+      await t.waitFor(atPrompt);
+      await submit(t, "watch it");
+      await t.waitFor((s) => s.includes("heard the event") && atPrompt(s));
+      await untouched(t);
+      await submit(t, "/tasks");
+      await t.waitFor("watch");
       await untouched(t);
       await t.keys("Escape");
     },
