@@ -6,7 +6,7 @@
  * still works inside.
  */
 import { describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolUse } from "../../support/model-server.ts";
 import { sandboxRuns } from "../../support/sandbox.ts";
@@ -85,5 +85,25 @@ describe.skipIf(!runs)("sandboxed Bash cannot plant git config for later", () =>
     expect(run.code).toBe(0);
     expect(resultsOf(run, 0)[0]?.is_error).toBeFalsy();
     expect(String(resultsOf(run, 0)[0]?.content)).toContain("2");
+  });
+
+  test("a hard link, a symbolic link, a rename over, and git config itself cannot change a protected file", async () => {
+    const p = place();
+    projectSettings(p, { sandbox: { enabled: true } });
+    gitRepo(p.dir);
+    writeFileSync(join(p.dir, ".mcp.json"), '{"mcpServers":{}}\n');
+    const config = readFileSync(join(p.dir, ".git", "config"), "utf8");
+    const run = await runPrint(p, [
+      bash(`ln .mcp.json hard && echo '{"mcpServers":{"x":{"command":"evil"}}}' > hard`),
+      bash(`ln -s .git/config soft && printf '[core]\\n\\tfsmonitor = evil\\n' >> soft`),
+      bash(`echo 'export EVIL=1' > staged && mv staged .envrc`),
+      bash("git config core.fsmonitor evil"),
+      bash(`echo '{}' > m && mv -f m .mcp.json`),
+    ]);
+    expect(run.code).toBe(0);
+    for (let i = 0; i < 5; i++) expect(resultsOf(run, i)[0]?.is_error).toBe(true);
+    expect(readFileSync(join(p.dir, ".mcp.json"), "utf8")).toBe('{"mcpServers":{}}\n');
+    expect(readFileSync(join(p.dir, ".git", "config"), "utf8")).toBe(config);
+    expect(existsSync(join(p.dir, ".envrc"))).toBe(false);
   });
 });
