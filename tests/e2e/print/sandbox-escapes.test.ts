@@ -3,13 +3,15 @@
  * renaming `.git` (whose protected children are mounts, but which is not one itself) or by a
  * `commondir` file pointing git at a config of the command's own. After the call, git outside must
  * run nothing the command wrote; a nested repository's folders cannot be renamed away either, and git
- * still works inside.
+ * still works inside. Links, renames and git config cannot change a protected file, and a
+ * denyRead file read by another path (/proc/…/root, a link made in the call) shows nothing.
  */
 import { describe, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { reply, toolUse } from "../../support/model-server.ts";
 import { sandboxRuns } from "../../support/sandbox.ts";
+import { tempDir } from "../../support/run.ts";
 import { place, projectSettings, resultsOf, runPrint } from "./settings-support.ts";
 
 const runs = sandboxRuns("the sandbox escape tests");
@@ -29,7 +31,7 @@ function gitRepo(dir: string): void {
 /** `git status` outside the sandbox, as the user runs it after the call. */
 const gitStatusOutside = (dir: string) => Bun.spawnSync(["git", "status", "--short"], { cwd: dir, stderr: "pipe", stdout: "pipe" });
 
-describe.skipIf(!runs)("sandboxed Bash cannot plant git config for later", () => {
+describe.skipIf(!runs)("sandboxed Bash cannot escape", () => {
   test("renaming .git and making a new one with core.fsmonitor", async () => {
     const p = place();
     projectSettings(p, { sandbox: { enabled: true } });
@@ -105,5 +107,19 @@ describe.skipIf(!runs)("sandboxed Bash cannot plant git config for later", () =>
     expect(readFileSync(join(p.dir, ".mcp.json"), "utf8")).toBe('{"mcpServers":{}}\n');
     expect(readFileSync(join(p.dir, ".git", "config"), "utf8")).toBe(config);
     expect(existsSync(join(p.dir, ".envrc"))).toBe(false);
+  });
+
+  test("a denyRead file read by another path: /proc/self/root, /proc/1/root, a symbolic or hard link made in the call", async () => {
+    const p = place();
+    const secretDir = tempDir("agent-secret-");
+    const secret = join(secretDir, "key.txt");
+    writeFileSync(secret, "DEEPSECRET\n");
+    projectSettings(p, { sandbox: { enabled: true, filesystem: { denyRead: [secretDir] } } });
+    const run = await runPrint(p, [
+      bash(`cat /proc/self/root${secret}; cat /proc/1/root${secret}; ln -s ${secret} s && cat s; ln ${secret} h; cat h; ls -la ${secretDir}; echo end`),
+    ]);
+    expect(run.code).toBe(0);
+    expect(JSON.stringify(run.requests.map((r) => r.body.messages))).not.toContain("DEEPSECRET");
+    expect(String(resultsOf(run, 0)[0]?.content)).toContain("end");
   });
 });
