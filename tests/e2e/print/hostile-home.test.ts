@@ -10,6 +10,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { BUN, FIXTURE_SERVER, ROOT, runAgent, tempDir } from "../../support/run.ts";
@@ -144,6 +145,8 @@ describe("a hostile home moves nothing the course checks", () => {
     }
     expect(existsSync(join(home, ".claude", "file-history"))).toBe(false);
     expect(existsSync(join(home, ".claude", "tasks"))).toBe(false);
+    // Nor the background tasks' output folder, `<tmp>/claude-<uid>/<project slug>/`.
+    expect(existsSync(join(tmpdir(), `claude-${process.getuid?.() ?? 0}`, cwd.replace(/[^A-Za-z0-9]/g, "-")))).toBe(false);
   });
 
   test("mcp-init prints its exact frame", async () => {
