@@ -93,4 +93,14 @@ describe("plan mode in a hostile repository", () => {
     expect(result!.is_error).toBeFalsy();
     expect(JSON.stringify(result!.content)).toContain("+b");
   });
+
+  test("a cd and git in one command: git is checked from where the cd leads (and a clean one runs)", async () => {
+    const { dir, marker } = hostileProject();
+    const [hostile, clean] = await planRun(dir, [bash("cd vendor.git/refs && git log -p"), bash("cd src && git log --oneline")]);
+    expect(hostile!.is_error).toBe(true);
+    expect(JSON.stringify(hostile!.content)).toContain("git config");
+    expect(existsSync(marker)).toBe(false);
+    expect(clean!.is_error).toBeFalsy();
+    expect(JSON.stringify(clean!.content)).toContain("two");
+  });
 });

@@ -11,7 +11,8 @@ import { GIT_SUBCOMMANDS, READ_ONLY_PROGRAMS } from "./read-only/programs.ts";
 import { sedScriptProblem } from "./read-only/sed-script.ts";
 import { unwrap } from "./wrappers.ts";
 import { gitConfigProblem } from "./read-only/git-config.ts";
-import { resolve } from "node:path";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 
 /** Assignments before a program that change nothing it runs (GIT_PAGER and the like could). */
 const HARMLESS_ASSIGNS = /^(LANG|LC_[A-Z]+|TZ|NO_COLOR|TERM|COLUMNS)$/;
@@ -131,17 +132,40 @@ export function readOnlyProblem(command: string, cwd?: string): string | undefin
   return cwd === undefined ? undefined : repositoryProblem(analysis.parts, cwd);
 }
 
-/** Each git command's repository (after its `-C`s) must name no program in its config; a `cd` before git is its own call. */
+/** `to` from `from` as the shell reads it: `~` and `~/x` are the home; `~user` is not followed (undefined). */
+function folder(from: string, to: string): string | undefined {
+  if (to === "~" || to.startsWith("~/")) return join(homedir(), to.slice(1));
+  if (to.startsWith("~")) return undefined;
+  return resolve(from, to);
+}
+
+/**
+ * Each git command's repository (after its `-C`s) must name no program in its config. Where a `cd`
+ * in the same command leaves the shell is not followed through pipes and subshells, so git is
+ * checked from every folder it may start in: the shell's, and each `cd`'s (a `cd` to somewhere not
+ * plainly written refuses).
+ */
 function repositoryProblem(parts: ShellCommand[], cwd: string): string | undefined {
   const gits = parts.filter((p) => !p.transparent && p.words[0]?.value === "git");
   if (!gits.length) return undefined;
-  if (parts.some((p) => p.words[0]?.value === "cd")) return "git after a cd in the same command: run the cd on its own first";
+  const starts = [cwd];
+  for (const p of parts) {
+    if (p.transparent || p.words[0]?.value !== "cd") continue;
+    const target = p.words.slice(1).find((w) => !(w.value ?? "").startsWith("-") || w.value === "-");
+    if (!target) continue; // `cd` alone: the home, which is the user's own
+    const to = target.value === undefined || target.value === "-" ? undefined : folder(starts.at(-1)!, target.value);
+    if (to === undefined) return "git after a cd whose folder is not plainly written: run the cd on its own first";
+    starts.push(to);
+  }
   for (const part of gits) {
-    let dir = cwd;
     const values = part.words.map((w) => w.value ?? "");
-    for (let i = 1; i < values.length - 1 && values[i]!.startsWith("-"); i++) if (values[i] === "-C") dir = resolve(dir, values[++i]!);
-    const problem = gitConfigProblem(dir);
-    if (problem) return problem;
+    for (const start of starts) {
+      let dir: string | undefined = start;
+      for (let i = 1; i < values.length - 1 && values[i]!.startsWith("-") && dir !== undefined; i++) if (values[i] === "-C") dir = folder(dir, values[++i]!);
+      if (dir === undefined) return "git -C with a folder that is not plainly written";
+      const problem = gitConfigProblem(dir);
+      if (problem) return problem;
+    }
   }
   return undefined;
 }
