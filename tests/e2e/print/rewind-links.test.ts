@@ -3,7 +3,8 @@
  * link since the snapshot: a (perhaps sandboxed) command that replaces `sub/` by a link to a folder
  * outside the project would otherwise have the rewind, which runs outside any sandbox, write the
  * snapshot's `sub/note.txt` into that folder, or delete a file there. The rewind refuses with one
- * line, and the outside folder is unchanged.
+ * line, and the outside folder is unchanged. Nor does a repository whose `core.worktree` points
+ * above the project make the rewind delete what the user saved there.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -54,5 +55,23 @@ describe("a rewind of Bash's changes and a folder turned into a link", () => {
     expect(rewound.code).not.toBe(0);
     expect(rewound.stderr).toContain(`${join(dir, "sub")} is now a symbolic link; not writing or deleting through it`);
     expect(rewound.stderr.trim().split("\n")).toHaveLength(1);
+  });
+
+  test("a repository whose core.worktree points above it (a downloaded .git/config): nothing outside the project is tracked or deleted", async () => {
+    const outside = tempDir("agent-outside-");
+    const dir = join(outside, "project");
+    mkdirSync(dir);
+    git(dir, "init", "-q");
+    writeFileSync(join(dir, "a.txt"), "a\n");
+    git(dir, "add", "-A");
+    git(dir, "commit", "-qm", "one");
+    git(dir, "config", "core.worktree", outside);
+    const config = tempDir("agent-config-");
+    const { id, message } = await bashTurn(dir, config, "echo made > ../made-by-bash.txt");
+    // The user saves a file there after the turn.
+    writeFileSync(join(outside, "users-own.txt"), "mine\n");
+    await runAgent(["-p", "--resume", id, "--rewind-files", message], { cwd: dir, env: { CLAUDE_CONFIG_DIR: config } });
+    expect(readFileSync(join(outside, "users-own.txt"), "utf8")).toBe("mine\n");
+    expect(readFileSync(join(outside, "made-by-bash.txt"), "utf8")).toBe("made\n");
   });
 });
