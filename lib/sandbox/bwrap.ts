@@ -7,6 +7,7 @@
 import { dirname, join } from "node:path";
 import { proxyEnv } from "./network.ts";
 import { PROTECTED_FOLDERS, protectedPaths, type SandboxPolicy, within } from "./policy.ts";
+import { gitDirsOf, selfBinds } from "./git-dirs.ts";
 
 export type PathKind = "dir" | "file" | "missing";
 
@@ -21,6 +22,8 @@ export interface BwrapPlan {
   args: string[];
   /** Mount points that bwrap creates inside writable paths, to remove once the call is over. */
   placeholders: Placeholder[];
+  /** The `.git` folders kept from being renamed (git-dirs.ts): a `commondir` a call plants in one is removed after it. */
+  gitDirs: string[];
 }
 
 export interface BwrapOptions {
@@ -60,6 +63,9 @@ export function bwrapPlan(policy: SandboxPolicy, opts: BwrapOptions): BwrapPlan 
   // In the other writable folders (allowWrite), the protected names that exist stay read-only too (a home's .bashrc).
   const elsewhere = policy.allowWrite.filter((dir) => opts.kind(dir) === "dir").flatMap((dir) => protectedPaths(dir).filter((p) => opts.kind(p) !== "missing"));
   const readOnly = [...projectProtected(policy.projectDir, opts), ...[...policy.denyWrite, ...elsewhere].map((path) => ({ path, folder: false }))];
+  // A .git folder and the folders above it, bound onto themselves so none can be renamed away and replaced.
+  const gitDirs = gitDirsOf(readOnly.map((r) => r.path).filter(isWritable), opts.kind);
+  for (const dir of selfBinds(policy.projectDir, gitDirs)) args.push("--bind", dir, dir);
   for (const { path, folder } of uniqueBy(readOnly)) {
     if (!isWritable(path)) continue;
     const kind = opts.kind(path);
@@ -88,7 +94,7 @@ export function bwrapPlan(policy: SandboxPolicy, opts: BwrapOptions): BwrapPlan 
   const proxy = net.kind === "proxy" ? proxyEnv(net.port) : {};
   for (const [name, value] of Object.entries({ TMPDIR: policy.tempDir, ...proxy, ...opts.env })) args.push("--setenv", name, value);
   args.push("--chdir", opts.cwd, "--");
-  return { args, placeholders };
+  return { args, placeholders, gitDirs };
 }
 
 /** The project's protected paths, with `.git` as it is: a missing one masked whole, a `.git` file (a worktree's link) kept read-only. */

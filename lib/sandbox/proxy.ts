@@ -5,7 +5,9 @@
  * body names the host, so the command's own error tells the model what was refused. Inside the
  * namespace the bridge (bridge.ts) is the only way out to this socket.
  */
+import { lookup } from "node:dns/promises";
 import { connect, createServer, type Server, type Socket } from "node:net";
+import { addressKind } from "../shared/ip-address.ts";
 import { normalHost } from "./domains.ts";
 
 /** The longest request head read before a request is refused (bytes). */
@@ -16,6 +18,12 @@ export interface ProxyOptions {
   socket: string;
   /** Whether a connection to `host` (normalised) may go through. */
   decide(host: string, port: number): Promise<boolean>;
+  /**
+   * Whether `host`, once allowed, may lead to a loopback, private or link-local address: only a name
+   * the user gave exactly (not `*` or `*.example.com`), so a wildcard never opens the host's own
+   * services or a cloud metadata endpoint. Absent: never.
+   */
+  reachesPrivate?(host: string): boolean;
 }
 
 export interface FilteringProxy {
@@ -84,7 +92,23 @@ async function forward(client: Socket, head: string, rest: Buffer, opts: ProxyOp
     allowed = false;
   }
   if (!allowed) return refuse(client, 403, `the sandbox refused ${target.host}: not among its allowed domains`);
-  const upstream = connect(target.port, target.host);
+  // The address is resolved once, checked, and connected to: a second lookup cannot switch it.
+  let address: string;
+  try {
+    address = (await lookup(target.host)).address;
+  } catch (err) {
+    return refuse(client, 502, `cannot resolve ${target.host} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  const kind = addressKind(address);
+  if (kind !== "public" && !opts.reachesPrivate?.(target.host)) {
+    const what = kind === "metadata" ? "a link-local or cloud metadata address" : "a loopback or private address";
+    return refuse(
+      client,
+      403,
+      `the sandbox refused ${target.host}: it leads to ${address}, ${what}, which only a domain named exactly in allowedDomains may reach`,
+    );
+  }
+  const upstream = connect(target.port, address);
   upstream.once("error", (err) => refuse(client, 502, `cannot reach ${target.host}:${target.port} (${(err as NodeJS.ErrnoException).code ?? err.message})`));
   upstream.once("connect", () => {
     upstream.removeAllListeners("error");

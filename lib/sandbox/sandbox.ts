@@ -9,6 +9,7 @@ import { type BwrapPlan, bwrapPlan, type PathKind } from "./bwrap.ts";
 import { gitHooksPath } from "./git-hooks-path.ts";
 import { withBridge } from "./network.ts";
 import { holdPlaceholders, isPlaceholder } from "./placeholders.ts";
+import { guardCommonDirs } from "./git-dirs.ts";
 import type { SandboxPolicy } from "./policy.ts";
 
 /** A command line made ready to spawn; `release` after the process ended (removes masks bwrap created). */
@@ -41,9 +42,14 @@ export class Sandbox implements CommandSandbox {
   /** `argv` under bubblewrap with this sandbox's policy. */
   wrap(argv: string[], opts: WrapOptions): WrappedCommand {
     const plan = this.plan(opts);
-    const release = holdPlaceholders(plan.placeholders);
+    const releasePlaceholders = holdPlaceholders(plan.placeholders);
+    const unguard = guardCommonDirs(plan.gitDirs);
     const net = this.policy.network;
     const command = net.kind === "proxy" ? withBridge(argv, net.bridge, net.port, net.socket) : argv;
+    const release = () => {
+      releasePlaceholders();
+      unguard();
+    };
     return { argv: [this.bwrap, ...plan.args, ...command], release };
   }
 

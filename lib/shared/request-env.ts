@@ -13,6 +13,16 @@ export const REQUEST_SHAPING_ENV: readonly string[] = [
   "ENABLE_TOOL_SEARCH",
   // Drops the cache_control breakpoints.
   "DISABLE_PROMPT_CACHING",
+  // This round's opt-in tools (offered-tools.ts reads them from the launch environment already;
+  // listed so nothing that reads process.env later sees a home's value).
+  "AGENT_WEB_TOOLS",
+  "AGENT_SUBAGENTS",
+  "AGENT_BACKGROUND_TASKS",
+  "CLAUDE_CODE_ENABLE_TODO_TOOLS",
+  // `0` swaps the four Task tools for TodoWrite.
+  "CLAUDE_CODE_ENABLE_TASKS",
+  // Turns on file checkpoints in -p and host mode: files under ~/.claude/file-history.
+  "CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING",
 ];
 
 /** The current values of the list in `env` (undefined for unset ones), to put back with `restoreRequestEnv`. */

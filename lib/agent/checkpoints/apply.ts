@@ -14,7 +14,7 @@
  * file holds either its old or its new content.
  */
 import { existsSync, fsyncSync, lstatSync, mkdirSync, openSync, closeSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from "node:fs";
-import { basename, dirname, join } from "node:path";
+import { basename, dirname, join, relative } from "node:path";
 import { type FileStep, readTarget, type RewindPlan } from "./plan.ts";
 import { type BackupStore, realParent } from "./store.ts";
 
@@ -51,6 +51,10 @@ function stepProblem(step: FileStep, store: BackupStore): string | undefined {
   if (typeof now === "string" && now !== "symlink" && (lstatSync(path).mode & 0o200) === 0) return `${path} is read-only; not replacing it`;
   const parent = realParent(path);
   if (target.realParentDir && parent && parent !== target.realParentDir) return `the folder of ${path} now leads to ${parent}; not writing through it`;
+  // A file from the git tree: no folder between the repository's top and it may have become a link
+  // (a command replacing sub/ by a link to elsewhere would have the rewind write or delete there).
+  const link = target.root ? linkedFolder(path, target.root) : undefined;
+  if (link) return `${link} is now a symbolic link; not writing or deleting through it`;
   if (target.backupFileName !== null) {
     try {
       readTarget(target, store);
@@ -122,6 +126,20 @@ function commit(files: Journal["files"]): void {
       for (;;) Bun.sleepSync(1000);
     }
   });
+}
+
+/** The first folder between `root` and `path` (exclusive) that is a symbolic link, outermost first. */
+function linkedFolder(path: string, root: string): string | undefined {
+  const rel = relative(root, dirname(path));
+  if (!rel || rel.startsWith("..")) return undefined;
+  let at = root;
+  for (const part of rel.split("/")) {
+    at = join(at, part);
+    const st = lstatSync(at, { throwIfNoEntry: false });
+    if (!st) return undefined;
+    if (st.isSymbolicLink()) return at;
+  }
+  return undefined;
 }
 
 function tempBeside(path: string): string {

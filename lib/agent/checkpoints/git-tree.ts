@@ -150,6 +150,10 @@ function indexEntries(index: string): number {
 export function snapshotTree(cwd: string, store: string, debug: (line: string) => void = () => {}): TreeSnapshot {
   const repo = findRepo(cwd);
   if (!repo) return { root: cwd, skipped: "not a git work tree", time: new Date().toISOString() };
+  // A work tree moved by the repository's config (core.worktree: a downloaded .git/config can point
+  // it at a home) is not scanned and copied: its top must hold the repository's .git (folder or link file).
+  if (!existsSync(join(repo.top, ".git")))
+    return { root: cwd, skipped: "the work tree is not where its repository lives (core.worktree)", time: new Date().toISOString() };
   const time = new Date().toISOString();
   const entries = indexEntries(repo.index);
   if (entries > MAX_TREE_FILES) {

@@ -127,7 +127,12 @@ export class ToolGate {
       mode,
       plan:
         mode === "plan"
-          ? planCheck(judged.tool, judged.input, { mcp: route !== undefined, cwd: this.opts.cwd ?? process.cwd(), planFile: planFilePath() })
+          ? planCheck(judged.tool, judged.input, {
+              mcp: route !== undefined,
+              cwd: this.opts.cwd ?? process.cwd(),
+              shellCwd: this.opts.shellCwd?.(),
+              planFile: planFilePath(),
+            })
           : undefined,
       sandbox: this.opts.sandbox?.(judged.tool.name, judged.input),
     });

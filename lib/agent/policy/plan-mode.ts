@@ -38,6 +38,8 @@ export interface PlanFacts {
   mcp: boolean;
   /** The working directory relative paths resolve against. */
   cwd: string;
+  /** The directory the next Bash call runs in (a `cd` in an earlier call stays); `cwd` when absent. */
+  shellCwd?: string;
   /** This run's plan file (plan/plan-file.ts). */
   planFile: string;
 }
@@ -53,7 +55,7 @@ export function planCheck(tool: Pick<Tool, "name" | "readOnly">, input: Record<s
   }
   if (ALWAYS.has(tool.name)) return { allowed: true };
   if (tool.name === "Bash") {
-    const problem = readOnlyProblem(String(input.command ?? ""));
+    const problem = readOnlyProblem(String(input.command ?? ""), facts.shellCwd ?? facts.cwd);
     return problem === undefined ? { allowed: true } : refuse(`${ON}: only commands that read run now, and this one may not (${problem}). It was not run.`);
   }
   if (tool.name === "Write" || tool.name === "Edit") {

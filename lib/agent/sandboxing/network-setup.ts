@@ -8,7 +8,7 @@
 import { mkdtempSync, realpathSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type DomainLists, domainVerdict } from "../../sandbox/domains.ts";
+import { type DomainLists, domainVerdict, normalHost } from "../../sandbox/domains.ts";
 import { ownBridgeCommand } from "../../sandbox/network.ts";
 import type { ProxyNetwork } from "../../sandbox/policy.ts";
 import { startFilteringProxy } from "../../sandbox/proxy.ts";
@@ -35,15 +35,22 @@ export function domainLists(s: SandboxSettings, rules: RuleText[]): DomainLists 
 export async function startSandboxNetwork(lists: DomainLists, ask: DomainQuestion | undefined): Promise<ProxyNetwork> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-sandbox-net-")));
   const answers = new Map<string, Promise<boolean>>();
+  /** Hosts the user said yes to by name at the question. */
+  const named = new Set<string>();
+  const exact = new Set(lists.allowed.map(normalHost));
   const proxy = await startFilteringProxy({
     socket: join(dir, "proxy.sock"),
+    reachesPrivate: (host) => exact.has(host) || named.has(host),
     decide: (host) => {
       const verdict = domainVerdict(host, lists);
       if (verdict !== "unknown") return Promise.resolve(verdict === "allow");
       if (!ask) return Promise.resolve(false);
       let answer = answers.get(host);
       if (!answer) {
-        answer = ask(host).catch(() => false);
+        answer = ask(host).then(
+          (yes) => (yes && named.add(host), yes),
+          () => false,
+        );
         answers.set(host, answer);
       }
       return answer;

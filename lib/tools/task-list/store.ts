@@ -58,7 +58,10 @@ export class TaskStore {
     } catch {
       return undefined;
     }
-    return parseTask(text, file);
+    const task = parseTask(text, file);
+    // The file's own id names the file every later write goes to: one that is not this file's is refused.
+    if (task.id !== id) throw new ToolError(`The task file ${file} holds the id "${task.id}", not ${id} (was it edited by hand?); fix it or delete it.`);
+    return task;
   }
 
   /** Every task, by id; `broken` names the files that are not tasks. */
@@ -121,6 +124,8 @@ export class TaskStore {
   }
 
   private file(id: string): string {
+    // Ids are decimal numbers: anything else would name a path, never a task of this folder.
+    if (!/^\d+$/.test(id)) throw new ToolError(`"${id.slice(0, 40)}" is not a task id`);
     return join(this.dir, `${id}.json`);
   }
 

@@ -15,7 +15,7 @@ import type { IncomingMessage } from "node:http";
 import type { Readable } from "node:stream";
 import { proxyFor } from "../../shared/proxy.ts";
 import { ToolError } from "../tool-error.ts";
-import { addressKind, isLoopback } from "./address.ts";
+import { addressKind, isLoopback } from "../../shared/ip-address.ts";
 
 export interface GetOptions {
   /** An allow rule names this host (`WebFetch(domain:host)`): private and metadata addresses are then allowed. */

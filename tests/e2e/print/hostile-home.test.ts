@@ -9,9 +9,10 @@
  * exact frame. Later features add what they bring to the fixture home and to HOME_EXTRAS below.
  */
 import { describe, expect, test } from "bun:test";
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { reply, startModelServer, text } from "../../support/model-server.ts";
+import { reply, startModelServer, text, toolUse } from "../../support/model-server.ts";
 import { BUN, FIXTURE_SERVER, ROOT, runAgent, tempDir } from "../../support/run.ts";
 
 const HOME_FIXTURE = join(ROOT, "fixtures", "hostile-home");
@@ -121,6 +122,31 @@ describe("a hostile home moves nothing the course checks", () => {
     expect(tools.filter((t) => t.name.startsWith("mcp__fx__"))).toEqual(golden);
     expect(tools.some((t) => t.name === "ToolSearch")).toBe(true);
     expect(tools.filter((t) => t.name.startsWith("mcp__personal__"))).toEqual([]);
+  });
+
+  test("its env asking for the task list in the other form (CLAUDE_CODE_ENABLE_TASKS=0): -p with the process's CLAUDE_CODE_ENABLE_TODO_TOOLS offers the process's form", async () => {
+    const r = await firstRequest(hostileHome("default"), { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1" });
+    expect(r.code).toBe(0);
+    const names = (JSON.parse(r.request).tools as { name: string }[]).map((t) => t.name);
+    expect(names).toContain("TaskCreate");
+    expect(names).not.toContain("TodoWrite");
+  });
+
+  test("defaultMode plan, checkpointing and the task list asked for by its env: -p's Write runs, and -p writes no file-history or tasks folder", async () => {
+    const home = hostileHome("plan");
+    const cwd = tempDir();
+    const model = startModelServer([reply(toolUse("Write", { file_path: "made.txt", content: "new\n" })), reply(text("done"))]);
+    try {
+      const r = await runAgent(["-p", "make a file"], { cwd, model: model.url, env: { HOME: home } });
+      expect([r.code, r.stdout]).toEqual([0, "done\n"]);
+      expect(readFileSync(join(cwd, "made.txt"), "utf8")).toBe("new\n");
+    } finally {
+      model.stop();
+    }
+    expect(existsSync(join(home, ".claude", "file-history"))).toBe(false);
+    expect(existsSync(join(home, ".claude", "tasks"))).toBe(false);
+    // Nor the background tasks' output folder, `<tmp>/claude-<uid>/<project slug>/`.
+    expect(existsSync(join(tmpdir(), `claude-${process.getuid?.() ?? 0}`, cwd.replace(/[^A-Za-z0-9]/g, "-")))).toBe(false);
   });
 
   test("mcp-init prints its exact frame", async () => {

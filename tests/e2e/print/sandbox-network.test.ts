@@ -40,7 +40,10 @@ describe.skipIf(!runs)("the sandbox's network", () => {
 
   test("a WebFetch(domain:…) allow rule opens a domain; deniedDomains closes it, whatever the allow list says", async () => {
     const p = place();
-    projectSettings(p, { sandbox: { enabled: true, network: { deniedDomains: ["127.0.0.1"], allowedDomains: ["*"] } }, permissions: { allow: [] } });
+    projectSettings(p, {
+      sandbox: { enabled: true, network: { deniedDomains: ["127.0.0.1"], allowedDomains: ["*", "localhost"] } },
+      permissions: { allow: [] },
+    });
     const q = place();
     projectSettings(q, { sandbox: { enabled: true }, permissions: { allow: ["WebFetch(domain:localhost)"] } });
     trust(p);
@@ -50,6 +53,23 @@ describe.skipIf(!runs)("the sandbox's network", () => {
     expect(contentOf(denied, 1)).toBe("PAGE-FROM-HOST");
     const viaRule = await runPrint(q, [bash(curl("localhost"))]);
     expect(contentOf(viaRule, 0)).toBe("PAGE-FROM-HOST");
+  });
+
+  test("a wildcard allowed domain does not lead into the host's own services: a loopback or link-local address needs its exact name", async () => {
+    const p = place();
+    projectSettings(p, { sandbox: { enabled: true, network: { allowedDomains: ["*"] } } });
+    trust(p);
+    const run = await runPrint(p, [
+      bash(`${curl("localhost")}; echo "exit=$?"`),
+      bash(`${curl("127.0.0.1")}; echo "exit=$?"`),
+      bash(`curl -sS -m 20 http://169.254.169.254/latest/meta-data/; echo "exit=$?"`),
+      bash(`curl -sSk -m 20 https://localhost:${page.port}/; echo "exit=$?"`),
+    ]);
+    for (let i = 0; i < 4; i++) expect(contentOf(run, i)).not.toContain("PAGE-FROM-HOST");
+    expect(contentOf(run, 0)).toContain("the sandbox refused localhost: it leads to");
+    expect(contentOf(run, 1)).toContain("the sandbox refused 127.0.0.1: it leads to");
+    expect(contentOf(run, 3)).toMatch(/exit=[1-9]/);
+    expect(contentOf(run, 2)).toContain("the sandbox refused 169.254.169.254: it leads to");
   });
 
   test.skipIf(!OPENSSL)("HTTPS goes through the proxy as a CONNECT tunnel: allowed by name, refused by another", async () => {

@@ -3,6 +3,7 @@
  * writable paths, protected paths kept read-only (existing) or masked (missing), unreadable paths.
  */
 import { describe, expect, test } from "bun:test";
+import { selfBinds } from "../../../lib/sandbox/git-dirs.ts";
 import { bwrapPlan, type PathKind } from "../../../lib/sandbox/bwrap.ts";
 import type { SandboxPolicy } from "../../../lib/sandbox/policy.ts";
 import { coreHooksPath } from "../../../lib/sandbox/git-hooks-path.ts";
@@ -34,6 +35,8 @@ describe("bwrapPlan", () => {
       ...["--new-session", "--die-with-parent", "--unshare-user", "--unshare-pid", "--unshare-net", "--cap-drop", "ALL"],
       ...["--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"],
       ...["--bind", "/t", "/t", "--bind", "/p", "/p", "--bind", "/tmp/cwd-1", "/tmp/cwd-1"],
+      // .git onto itself: a mount cannot be renamed away and replaced by a .git of the command's own.
+      ...["--bind", "/p/.git", "/p/.git"],
       ...["--ro-bind", "/p/.claude", "/p/.claude"],
       ...["--tmpfs", "/p/.vscode", "--remount-ro", "/p/.vscode", "--tmpfs", "/p/.idea", "--remount-ro", "/p/.idea"],
       ...["--ro-bind", "/p/.mcp.json", "/p/.mcp.json"],
@@ -46,6 +49,7 @@ describe("bwrapPlan", () => {
       ...["--tmpfs", "/p/.git/hooks", "--remount-ro", "/p/.git/hooks", "--ro-bind", "/p/.git/config", "/p/.git/config"],
       ...["--setenv", "TMPDIR", "/t", "--chdir", "/p/sub", "--"],
     ]);
+    expect(plan.gitDirs).toEqual(["/p/.git"]);
     expect(plan.placeholders.map((p) => `${p.path}${p.folder ? "/" : ""}`)).toEqual([
       "/p/.vscode/",
       "/p/.idea/",
@@ -120,5 +124,11 @@ describe("coreHooksPath", () => {
       "tools/hooks",
     );
     expect(coreHooksPath('[remote "origin"]\n\thooksPath = x\n')).toBeUndefined();
+  });
+});
+
+describe("selfBinds", () => {
+  test("a nested repository's .git and every folder between it and the project, outermost first", () => {
+    expect(selfBinds("/p", ["/p/vendor/lib/.git", "/p/.git"])).toEqual(["/p/vendor", "/p/.git", "/p/vendor/lib", "/p/vendor/lib/.git"]);
   });
 });

@@ -120,6 +120,7 @@ function operands(words: Word[], valueOpts: Set<string> = new Set()): { operands
 
 function commandFiles(part: ShellCommand, use: FileUse): void {
   const program = part.words[0]?.value?.split("/").at(-1);
+  if (program === "time") use.writes.push(...timeOutputs(part.words));
   if (program === undefined || part.transparent) return;
   const files = (ws: Word[]) => ws.filter((w) => !isDevice(w));
   if (READERS.has(program)) {
@@ -199,4 +200,35 @@ export function directories(analysis: BashAnalysis, start: string, home: string)
     for (const d of [...dirs]) dirs.push(value.startsWith("/") ? value : `${d}/${value}`);
   }
   return dirs;
+}
+
+/**
+ * `time`'s own output files: after another wrapper (`nice time -o f cmd`) it is /usr/bin/time,
+ * which writes its `-o`/`--output` file itself. Read up to the command it runs.
+ */
+export function timeOutputs(words: readonly Word[]): Word[] {
+  const out: Word[] = [];
+  for (let i = 1; i < words.length; i++) {
+    const w = words[i]!;
+    const v = w.value;
+    // A word that is not a plain literal may be an option: its file is unknown (the caller fails closed).
+    if (v === undefined) return [...out, w];
+    if (v === "--" || !v.startsWith("-") || v === "-") break;
+    if (v.startsWith("--")) {
+      const [name, value] = v.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
+      const takes = name === "output" || name === "format";
+      if (takes && value === undefined) i++;
+      if (name === "output") out.push(value === undefined ? (words[i] ?? w) : { raw: value, value });
+      continue;
+    }
+    for (let k = 1; k < v.length; k++) {
+      const letter = v[k]!;
+      if (letter !== "o" && letter !== "f") continue;
+      const rest = v.slice(k + 1);
+      const value: Word | undefined = rest ? { raw: rest, value: rest } : words[++i];
+      if (letter === "o") out.push(value ?? w);
+      break;
+    }
+  }
+  return out;
 }

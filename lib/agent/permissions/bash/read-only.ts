@@ -9,9 +9,29 @@ import { analyzeBash, type ShellCommand } from "./tree.ts";
 import { parseOptions, type OptionSpec } from "./read-only/options.ts";
 import { GIT_SUBCOMMANDS, READ_ONLY_PROGRAMS } from "./read-only/programs.ts";
 import { sedScriptProblem } from "./read-only/sed-script.ts";
+import { unwrap } from "./wrappers.ts";
+import { gitConfigProblem } from "./read-only/git-config.ts";
+import { homedir } from "node:os";
+import { join, resolve } from "node:path";
 
 /** Assignments before a program that change nothing it runs (GIT_PAGER and the like could). */
 const HARMLESS_ASSIGNS = /^(LANG|LC_[A-Z]+|TZ|NO_COLOR|TERM|COLUMNS)$/;
+
+/**
+ * The options a wrapper the tree looks through (wrappers.ts's TRANSPARENT) may be given here: after
+ * another wrapper `time` is /usr/bin/time, whose `-o`/`-a` write a file, and `ionice -p` changes
+ * another process. What is not listed refuses.
+ */
+const WRAPPER_OPTIONS: Record<string, OptionSpec> = {
+  time: { short: "pvq", shortValue: "f", long: ["portability", "verbose", "quiet", "format="] },
+  timeout: { short: "v", shortValue: "sk", long: ["preserve-status", "foreground", "verbose", "signal=", "kill-after="] },
+  nice: { shortValue: "n", long: ["adjustment="], numeric: true },
+  stdbuf: { shortValue: "ioe", long: ["input=", "output=", "error="] },
+  command: { short: "pvV" },
+  builtin: {},
+  noglob: {},
+  ionice: { short: "t", shortValue: "cn", long: ["ignore", "class=", "classdata="] },
+};
 
 /** find's tests and actions that only read and print, with how many words each takes. */
 const FIND_PRIMARIES: Record<string, number> = {
@@ -89,8 +109,12 @@ const FIND_PRIMARIES: Record<string, number> = {
   ),
 };
 
-/** Undefined when plan mode may run `command`; else why not, in a few words. Fails closed without the grammar. */
-export function readOnlyProblem(command: string): string | undefined {
+/**
+ * Undefined when plan mode may run `command` in `cwd` (the directory the shell is in); else why not,
+ * in a few words. Fails closed without the grammar. Without `cwd` only the words are checked, not
+ * the config of the repository a git command would read (read-only/git-config.ts).
+ */
+export function readOnlyProblem(command: string, cwd?: string): string | undefined {
   const analysis = analyzeBash(command);
   if (!analysis) return "the shell grammar is not loaded, so the command cannot be checked";
   if (analysis.opaque) return analysis.opaque;
@@ -102,11 +126,60 @@ export function readOnlyProblem(command: string): string | undefined {
   }
   if (!analysis.parts.length) return "there is no command";
   for (const part of analysis.parts) {
-    if (part.transparent) continue;
-    const problem = partProblem(part);
+    const problem = part.transparent ? wrapperProblem(part) : partProblem(part);
     if (problem) return problem;
   }
+  return cwd === undefined ? undefined : repositoryProblem(analysis.parts, cwd);
+}
+
+/** `to` from `from` as the shell reads it: `~` and `~/x` are the home; `~user` is not followed (undefined). */
+function folder(from: string, to: string): string | undefined {
+  if (to === "~" || to.startsWith("~/")) return join(homedir(), to.slice(1));
+  if (to.startsWith("~")) return undefined;
+  return resolve(from, to);
+}
+
+/**
+ * Each git command's repository (after its `-C`s) must name no program in its config. Where a `cd`
+ * in the same command leaves the shell is not followed through pipes and subshells, so git is
+ * checked from every folder it may start in: the shell's, and each `cd`'s (a `cd` to somewhere not
+ * plainly written refuses).
+ */
+function repositoryProblem(parts: ShellCommand[], cwd: string): string | undefined {
+  const gits = parts.filter((p) => !p.transparent && p.words[0]?.value === "git");
+  if (!gits.length) return undefined;
+  const starts = [cwd];
+  for (const p of parts) {
+    if (p.transparent || p.words[0]?.value !== "cd") continue;
+    const target = p.words.slice(1).find((w) => !(w.value ?? "").startsWith("-") || w.value === "-");
+    if (!target) continue; // `cd` alone: the home, which is the user's own
+    const to = target.value === undefined || target.value === "-" ? undefined : folder(starts.at(-1)!, target.value);
+    if (to === undefined) return "git after a cd whose folder is not plainly written: run the cd on its own first";
+    starts.push(to);
+  }
+  for (const part of gits) {
+    const values = part.words.map((w) => w.value ?? "");
+    for (const start of starts) {
+      let dir: string | undefined = start;
+      for (let i = 1; i < values.length - 1 && values[i]!.startsWith("-") && dir !== undefined; i++) if (values[i] === "-C") dir = folder(dir, values[++i]!);
+      if (dir === undefined) return "git -C with a folder that is not plainly written";
+      const problem = gitConfigProblem(dir);
+      if (problem) return problem;
+    }
+  }
   return undefined;
+}
+
+/** A wrapper's own options (the command it runs is a part of its own). */
+function wrapperProblem(part: ShellCommand): string | undefined {
+  const values = part.words.map((w) => w.value);
+  const name = values[0]?.split("/").at(-1) ?? "";
+  const spec = WRAPPER_OPTIONS[name];
+  if (!spec) return `${name} is not a wrapper known to only read`;
+  const r = unwrap(name, values);
+  if (!("at" in r)) return `${name}: its options cannot be read`;
+  const parsed = parseOptions(name, values.slice(1, r.at) as string[], spec);
+  return "refused" in parsed ? parsed.refused : undefined;
 }
 
 function partProblem(part: ShellCommand): string | undefined {
@@ -147,6 +220,8 @@ function optionsProblem(program: string, args: string[], spec: OptionSpec, expan
       if (problem) return problem;
     }
   }
+  // printf -v sets a shell variable: PATH or HOME, and the next program is one the repository ships.
+  if (program === "printf" && /^-[^-]*v/.test(args[0] ?? "")) return "printf -v sets a shell variable";
   if (program === "date" && parsed.operands.some((o) => !o.startsWith("+"))) return "date: an operand that is not a +format sets the clock";
   return undefined;
 }

@@ -86,6 +86,19 @@ describe("a background shell", () => {
     await expect(registry.stop("/tmp/x.output")).rejects.toThrow(/not a path/);
   });
 
+  test("TaskStop of a process id, a task list's id or a session id stops nothing", async () => {
+    const other = Bun.spawn(["sleep", "300"]);
+    try {
+      for (const id of [String(other.pid), String(process.pid), "1", "-1", "0", "b1a2b3c4d", "00000000-0000-0000-0000-000000000000"]) {
+        await expect(registry.stop(id)).rejects.toBeInstanceOf(TaskStopError);
+      }
+      expect(other.killed).toBe(false);
+      expect(other.exitCode).toBeNull();
+    } finally {
+      other.kill("SIGKILL");
+    }
+  });
+
   test("stopAll stops every running task with one line each", async () => {
     const a = registry.startShell({ command: "sleep 300", cwd: tempDir(), timeoutMs: 60_000 });
     await registry.stopAll("test over");

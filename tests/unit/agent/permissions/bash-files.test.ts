@@ -31,6 +31,11 @@ describe("redirections are writes: an allow rule for the program does not carry 
     "cp a /tmp/b",
     "sed -i s/a/b/ /etc/hosts",
     "echo x > $OUT",
+    // /usr/bin/time after a wrapper writes its -o file itself.
+    "nice time -o ~/.bashrc echo x",
+    "command time --output=/etc/motd echo x",
+    "timeout 5 time -ao /tmp/log echo x",
+    "stdbuf -oL time --output /tmp/log echo x",
   ])("%p is not allowed", (c) => expect(bash(r, c)).toBeUndefined());
   test.each([
     "echo x > notes.txt",
@@ -63,6 +68,7 @@ describe("Edit deny rules cover Bash writes", () => {
     "dd if=a of=protected/f",
     "echo x > $F",
     "> protected/a true",
+    "nice time -o protected/a true",
   ])("%p is denied", (c) => expect(bash(r, c)).toBe("deny"));
   test.each(["cat protected/a", "echo x > other.txt", "cp protected/a b", "echo protected/a"])("%p is not", (c) => expect(bash(r, c)).toBeUndefined());
 });

@@ -54,6 +54,9 @@ const ALLOWED = [
   "timeout 5 ls",
   "LC_ALL=C sort a.txt",
   "tree -L 2",
+  "printf '%s\\n' a b",
+  "nice -n 5 time -p ls",
+  "timeout -s KILL 5 ls",
 ];
 
 const REFUSED: [string, RegExp][] = [
@@ -125,6 +128,16 @@ const REFUSED: [string, RegExp][] = [
   ["head -n", /value/],
   ["", /no command/],
   ["ls 'unterminated", /./],
+  // printf -v sets a shell variable: PATH or HOME then makes the next program one of the repository's.
+  ["printf -v PATH . ; ls", /printf -v/],
+  ["printf -vHOME . && git diff", /printf -v/],
+  ["builtin printf -v PATH %s .", /printf -v/],
+  ["command printf -v PATH .", /printf -v/],
+  // After a wrapper, time is /usr/bin/time, whose -o writes a file.
+  ["nice time -o out.txt ls", /time: option -o/],
+  ["timeout 5 time --output=out.txt ls", /time: option --output/],
+  ["command time -ao out.txt ls", /time: option -a/],
+  ["ionice -c 3 -p 1", /ionice: option -p/],
 ];
 
 describe("read-only classifier", () => {

@@ -28,6 +28,12 @@ describe("excludedFromSandbox", () => {
     expect(excludedFromSandbox("docker ps (", patterns)).toBe(false);
     expect(excludedFromSandbox("docker ps", [])).toBe(false);
   });
+
+  test("a looked-through wrapper that writes a file itself (time -o after another wrapper) stays sandboxed", () => {
+    expect(excludedFromSandbox("nice docker ps", patterns)).toBe(true);
+    expect(excludedFromSandbox("nice time -o ~/.bashrc docker ps", patterns)).toBe(false);
+    expect(excludedFromSandbox("command time --output=/etc/motd docker ps", patterns)).toBe(false);
+  });
 });
 
 describe("decide with the sandbox's facts", () => {

@@ -2,7 +2,7 @@
  * address.ts: every spelling of loopback, private and metadata addresses is judged as what it is.
  */
 import { expect, test } from "bun:test";
-import { addressKind, isLoopback } from "../../../../lib/tools/web/address.ts";
+import { addressKind, isLoopback } from "../../../../lib/shared/ip-address.ts";
 
 test.each([
   ["127.0.0.1", "private"],

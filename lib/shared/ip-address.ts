@@ -1,5 +1,6 @@
 /**
- * What kind of place an IP address is, for WebFetch's guard against server-side request forgery:
+ * What kind of place an IP address is, for WebFetch's guard against server-side request forgery
+ * and the sandbox's proxy (a wildcard allowed domain must not lead into the host's own services):
  * `metadata` (link-local and the cloud metadata ranges: refused unless a rule names the host),
  * `private` (loopback, private ranges, unique-local IPv6, the unspecified address: allowed only
  * by a rule) or `public`. Works on the address as connected to, so every spelling of it counts:
