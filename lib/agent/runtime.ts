@@ -113,6 +113,7 @@ export class AgentRuntime {
               startInBackground: (o) => this.backgroundWork?.startAgent(o),
               skill: (name) => this.skills?.find(name),
               configured: () => this.configured.map((s) => s.name),
+              serverSandbox: opts.serverSandbox,
               cwd: opts.cwd,
               verbose: opts.verbose,
               debug: opts.debug,

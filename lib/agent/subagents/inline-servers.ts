@@ -12,6 +12,7 @@ import { onShutdown } from "../lifecycle.ts";
 import { workspaceTrusted, trustFile } from "../settings/workspace-trust.ts";
 import { printable } from "./parse.ts";
 import type { AgentDefinition } from "./types.ts";
+import type { CommandSandbox } from "../../sandbox/sandbox.ts";
 
 export interface InlineContext {
   cwd: string;
@@ -21,6 +22,8 @@ export interface InlineContext {
   /** Names of the servers the run has configured (shared, never started again). */
   configured(): string[];
   env?: Record<string, string | undefined>;
+  /** The run's choice of OS sandbox for a stdio server (sandboxing/mcp-servers.ts): inline servers get the same. */
+  serverSandbox?: (config: { name: string; type?: string }) => CommandSandbox | undefined;
 }
 
 export interface InlineServers {
@@ -62,7 +65,14 @@ export async function startInlineServers(def: AgentDefinition, c: InlineContext)
     notes.push(line);
   }
   if (!loaded.servers.length) return { ...NONE, shared, notes };
-  const registry = McpRegistry.open({ cwd: c.cwd, ...timeouts(readMcpEnv(c.env)), log: c.log, verbose: c.verbose, debug: c.debug });
+  const registry = McpRegistry.open({
+    cwd: c.cwd,
+    ...timeouts(readMcpEnv(c.env)),
+    log: c.log,
+    verbose: c.verbose,
+    debug: c.debug,
+    sandboxFor: c.serverSandbox,
+  });
   const unregister = onShutdown(() => registry.shutdown());
   await registry.connect(loaded.servers);
   for (const s of registry.snapshot()) {

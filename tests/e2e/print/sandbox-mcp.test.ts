@@ -7,7 +7,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { reply, toolUse } from "../../support/model-server.ts";
+import { reply, text, toolUse } from "../../support/model-server.ts";
 import { BUN, ROOT, tempDir } from "../../support/run.ts";
 import { npmServer } from "../../support/mcp.ts";
 import { sandboxRuns } from "../../support/sandbox.ts";
@@ -95,5 +95,21 @@ describe.skipIf(!runs)("sandboxed MCP servers", () => {
     const run = await runPrint(p, [reply(toolUse("mcp__web__fetch_url", { url: `http://127.0.0.1:${page.port}/` }))]);
     expect(run.code).toBe(0);
     expect(contentOf(run, 0)).toContain("200 PAGE-FROM-HOST");
+  });
+
+  test("a subagent's inline server runs in the same sandbox: it may not write outside the project and its state folder", async () => {
+    const p = place();
+    const outside = join(tempDir("agent-outside-"), "escaped.txt");
+    const state = join(p.config, "mcp-sandbox", "own");
+    const script = `echo x > ${outside}; echo "outside=$?" > ${state}/note.txt; exec ${BUN} ${FETCH_SERVER}`;
+    const agents = JSON.stringify({ worker: { description: "d", prompt: "p", mcpServers: [{ own: { command: "sh", args: ["-c", script] } }] } });
+    const run = await runPrint(
+      p,
+      [reply(toolUse("Agent", { description: "work", prompt: "work", subagent_type: "worker" })), reply(text("worker done"))],
+      [...sandboxFlag({ enabled: true }), "--agents", agents],
+    );
+    expect(run.code).toBe(0);
+    expect(existsSync(outside)).toBe(false);
+    expect(readFileSync(join(state, "note.txt"), "utf8")).toBe("outside=2\n");
   });
 });
