@@ -2,10 +2,11 @@
  * Runs the real agent (`your_program.sh`, which uses the compiled executable when it is fresh)
  * in a given directory, with a scripted model, and collects its output.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { SILENT_END } from "../../lib/agent/lifecycle.ts";
+import { projectSlug } from "../../lib/agent/background/tasks-folder.ts";
 
 export const ROOT = resolve(import.meta.dir, "../..");
 export const PROGRAM = join(ROOT, "your_program.sh");
@@ -44,9 +45,19 @@ export interface RunOptions {
 const made: string[] = [];
 let configDir: string | undefined;
 
-/** Removes every folder `tempDir` made (tests/support/cleanup.ts runs it after the whole run). */
+/**
+ * Removes every folder `tempDir` made (tests/support/cleanup.ts runs it after the whole run), and
+ * the background tasks' output folders the runs in them left in `<tmp>/claude-<uid>/` (named after
+ * the project folder, lib/agent/background/tasks-folder.ts), which would otherwise pile up there.
+ */
 export function removeTempDirs(): void {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+  const tasksRoot = join(tmpdir(), `claude-${process.getuid?.() ?? 0}`);
+  const slugs = existsSync(tasksRoot) ? readdirSync(tasksRoot) : [];
+  for (const dir of made.splice(0)) {
+    rmSync(dir, { recursive: true, force: true });
+    const slug = projectSlug(dir);
+    for (const name of slugs) if (name === slug || name.startsWith(`${slug}-`)) rmSync(join(tasksRoot, name), { recursive: true, force: true });
+  }
   configDir = undefined;
 }
 

@@ -34,7 +34,13 @@ export interface RewindPlan {
  * @throws Error (one line) when no checkpoint has that id.
  */
 export function planRewind(snapshots: ReadonlyMap<string, Snapshot>, messageId: string, store?: BackupStore, debug?: (line: string) => void): RewindPlan {
-  if (!snapshots.has(messageId)) throw new Error(`no checkpoint for message ${messageId} in this session`);
+  if (!snapshots.has(messageId)) {
+    // No snapshot at all: checkpointing was off for the session (-p's default), not a mistyped id.
+    const why = snapshots.size
+      ? " in this session"
+      : ": this session kept no file checkpoints (-p and host mode keep them only with CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=1)";
+    throw new Error(`no checkpoint for message ${messageId}${why}`);
+  }
   const all = [...snapshots.values()];
   const from = all.findIndex((s) => s.messageId === messageId);
   const targets = new Map<string, TrackedFile>();

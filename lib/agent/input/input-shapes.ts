@@ -6,6 +6,16 @@ import type { TextBlock } from "../messages.ts";
 /** Input that cannot become a message: an unknown command, a missing argument, a failed read. One line, fit for stderr. */
 export class InputError extends Error {}
 
+/** A `/name` that no command, skill or prompt answers: the mode may say more about `command` (print mode names the session's). */
+export class UnknownCommandError extends InputError {
+  constructor(
+    readonly command: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
 /**
  * What the input layer needs of the run's skills (lib/agent/skills): `/name args` as the blocks
  * of the user message, or undefined when no skill has that name.

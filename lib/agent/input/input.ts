@@ -11,10 +11,10 @@ import type { ContentBlock, TextBlock } from "../messages.ts";
 import { expandCommand, findCustomCommand } from "./custom-commands.ts";
 import { shellWords } from "./shell-words.ts";
 import { mentionAttachments } from "./mentions.ts";
-import { InputError, type McpInput, type SkillInput } from "./input-shapes.ts";
+import { type McpInput, type SkillInput, UnknownCommandError } from "./input-shapes.ts";
 import { expandMcpPrompt } from "./mcp-prompts.ts";
 
-export { InputError, type McpInput } from "./input-shapes.ts";
+export { InputError, type McpInput, UnknownCommandError } from "./input-shapes.ts";
 
 export type ParsedInput = { kind: "message"; content: ContentBlock[] } | { kind: "builtin"; name: string; args: string };
 
@@ -49,7 +49,7 @@ export async function parseInput(text: string, ctx: InputContext): Promise<Parse
       if (blocks) return { kind: "message", content: blocks };
     }
     const custom = findCustomCommand(name, ctx.cwd);
-    if (!custom) throw new InputError(`unknown command: /${name} (try /help)`);
+    if (!custom) throw new UnknownCommandError(name, `unknown command: /${name} (try /help)`);
     prompt = expandCommand(custom.body, args, shellWords(args));
   }
   const attachments = await mentionAttachments(prompt, ctx.cwd, ctx.mcp, ctx.warn, ctx.readDenied);

@@ -61,15 +61,22 @@ const PATH_FIELD: Record<string, string> = {
   Glob: "path",
 };
 
+/**
+ * Claude Code's older tool names, read in a rule as the tool they became (Claude Code's rule parser
+ * does the same), so a deny rule written for an older release (`Task`) still denies the Agent tool.
+ */
+const LEGACY_TOOL_NAMES: Record<string, string> = { Task: "Agent", KillShell: "TaskStop", KillBash: "TaskStop" };
+
 /** `Tool` or `Tool(spec)`, with the specifier's parentheses balanced at the end; undefined when malformed. */
 export function parseRuleText(text: string): { tool: string; spec?: string } | undefined {
   const m = /^([^()]+?)(?:\((.*)\))?$/s.exec(text.trim());
   // MCP names are as the config and server wrote them (spaces, dots); other tool names are plain words.
   if (!m || (!m[1]!.startsWith("mcp__") && !/^[A-Za-z0-9_*.-]+$/.test(m[1]!))) return undefined;
+  const tool = Object.hasOwn(LEGACY_TOOL_NAMES, m[1]!) ? LEGACY_TOOL_NAMES[m[1]!]! : m[1]!;
   // A Bash specifier's stray spaces (`Bash( rm :*)`) must not turn a deny rule into one that matches nothing.
-  const spec = m[1] === "Bash" && m[2] !== undefined ? m[2].trim().replace(/\s+/g, " ").replace(/ :\*$/, ":*") : m[2];
-  if (spec === undefined || spec === "" || spec === "*") return { tool: m[1]! };
-  return { tool: m[1]!, spec };
+  const spec = tool === "Bash" && m[2] !== undefined ? m[2].trim().replace(/\s+/g, " ").replace(/ :\*$/, ":*") : m[2];
+  if (spec === undefined || spec === "" || spec === "*") return { tool };
+  return { tool, spec };
 }
 
 /** The rules of `texts` that parse, in order; each malformed one is one `warn` line naming it and its file. */

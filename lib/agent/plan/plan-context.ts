@@ -2,7 +2,7 @@
  * What the model is told while plan mode is on: a text block of the system-role context message
  * every request carries after its first message (where Claude Code puts it), in our words. It
  * names the plan file and how the plan ends: ExitPlanMode where it is offered (the session, host
- * mode), else the turn's final answer (-p).
+ * mode), else the turn's final answer (-p), where nobody is there to answer a question either.
  */
 import type { SystemMessageParam } from "../messages.ts";
 import type { PermissionMode } from "../permissions/modes.ts";
@@ -12,7 +12,10 @@ import { planFilePath } from "./plan-file.ts";
 export function planModeNote(planFile: string, exitTool: boolean): string {
   return [
     "Plan mode is on. The user wants a plan before anything changes, so do not edit files, run commands that change anything, or use tools with side effects: such calls are refused.",
-    "You may read and search (Read, Glob, Grep, read-only shell commands such as ls, cat, grep, find, git log and git diff), use subagents to explore, and ask the user questions when something is unclear.",
+    exitTool
+      ? "You may read and search (Read, Glob, Grep, read-only shell commands such as ls, cat, grep, find, git log and git diff), use subagents to explore, and ask the user questions when something is unclear."
+      : // -p: nobody answers AskUserQuestion there (it is not offered), so the model is not told to ask.
+        "You may read and search (Read, Glob, Grep, read-only shell commands such as ls, cat, grep, find, git log and git diff). Nobody can answer questions during this run: where something is unclear, say in the plan what you assumed.",
     `Write the plan to ${planFile}, the only file you may write now: create it with Write, then refine it with Edit.`,
     "Work in steps: understand the code the request concerns, weigh the ways to do it, then write a plan that names the files to change, the changes in order, the risks, and how to check the result.",
     exitTool

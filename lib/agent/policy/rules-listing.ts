@@ -4,8 +4,13 @@
  */
 import type { RunSettings } from "./run-settings.ts";
 
-/** Tools a rule may name here; any other name (WebFetch, Task, Agent…) is kept but never matches. */
-const OURS = /^(Bash|Read|Edit|Write|Glob|Grep|ToolSearch|WebFetch|WebSearch|NotebookEdit|mcp__.*|\*)$/;
+/**
+ * Tools a rule may name here, every tool of ours whether or not this run offers it (a rule's
+ * `Monitor` or `TaskCreate` also asks -p to offer it); any other name (Claude Code's `Task`,
+ * `LSP`…) is kept but never matches.
+ */
+const OURS =
+  /^(Bash|Read|Edit|Write|Glob|Grep|ToolSearch|WebFetch|WebSearch|NotebookEdit|Skill|Agent|TaskStop|Monitor|TaskCreate|TaskGet|TaskList|TaskUpdate|TodoWrite|AskUserQuestion|ExitPlanMode|StructuredOutput|mcp__.*|\*)$/;
 
 const where = (path: string, cwd: string) => (path.startsWith(`${cwd}/`) ? path.slice(cwd.length + 1) : path);
 

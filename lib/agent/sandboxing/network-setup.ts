@@ -31,20 +31,30 @@ export function domainLists(s: SandboxSettings, rules: RuleText[]): DomainLists 
   return { allowed: [...s.allowedDomains, ...webFetch("allow")], denied: [...s.deniedDomains, ...webFetch("deny")] };
 }
 
-/** Starts the proxy for `lists`; the network every sandboxed command gets. */
-export async function startSandboxNetwork(lists: DomainLists, ask: DomainQuestion | undefined): Promise<ProxyNetwork> {
+/**
+ * Starts the proxy for `lists`; the network every sandboxed command gets. `refused`, when given,
+ * hears once per host of each refusal nobody was asked about (a deny list, or no question to ask).
+ */
+export async function startSandboxNetwork(lists: DomainLists, ask: DomainQuestion | undefined, refused?: (line: string) => void): Promise<ProxyNetwork> {
   const dir = realpathSync(mkdtempSync(join(tmpdir(), "agent-sandbox-net-")));
   const answers = new Map<string, Promise<boolean>>();
   /** Hosts the user said yes to by name at the question. */
   const named = new Set<string>();
   const exact = new Set(lists.allowed.map(normalHost));
+  const said = new Set<string>();
+  const refuse = (host: string, why: string) => {
+    if (refused && !said.has(host)) refused(`sandbox: refused a command's connection to ${host}: ${why}`);
+    said.add(host);
+    return Promise.resolve(false);
+  };
   const proxy = await startFilteringProxy({
     socket: join(dir, "proxy.sock"),
     reachesPrivate: (host) => exact.has(host) || named.has(host),
     decide: (host) => {
       const verdict = domainVerdict(host, lists);
-      if (verdict !== "unknown") return Promise.resolve(verdict === "allow");
-      if (!ask) return Promise.resolve(false);
+      if (verdict === "deny") return refuse(host, "sandbox.network.deniedDomains or a WebFetch deny rule names it");
+      if (verdict === "allow") return Promise.resolve(true);
+      if (!ask) return refuse(host, `not in sandbox.network.allowedDomains (add it there, or a WebFetch(domain:${host}) allow rule)`);
       let answer = answers.get(host);
       if (!answer) {
         answer = ask(host).then(

@@ -91,7 +91,12 @@ export async function setupSandbox(settings: SettingsHooks | undefined, opts: Sa
     allowRead: s.allowRead.map(path),
     hiddenDirs,
     // strictAllowlist: an unlisted domain is refused without a question.
-    network: await startSandboxNetwork(domainLists(s, settings!.settings.effective.rules), s.strictAllowlist ? undefined : opts.askDomain),
+    // Where nobody is asked (-p) a refused domain is one stderr line, so a script's failing download says why.
+    network: await startSandboxNetwork(
+      domainLists(s, settings!.settings.effective.rules),
+      s.strictAllowlist ? undefined : opts.askDomain,
+      opts.askDomain ? undefined : opts.warn,
+    ),
   };
   // excludedCommands are matched on the shell grammar; without it every command stays sandboxed.
   if (s.excludedCommands.length) await loadBashGrammar().catch(() => opts.warn("sandbox: cannot load the shell grammar; excludedCommands stay sandboxed"));

@@ -120,14 +120,21 @@ function flagObject(value: string, fileAllowed: boolean): Record<string, unknown
     try {
       text = readFileSync(value, "utf8");
     } catch (err) {
-      throw new AgentsFlagError(`--agents: cannot read ${printable(value)}: ${(err as Error).message}`);
+      const missing = (err as NodeJS.ErrnoException).code === "ENOENT";
+      throw new AgentsFlagError(
+        missing
+          ? `--agents ${printable(value)}: no such file (give the agents as JSON text or a file's path)`
+          : `--agents: cannot read ${printable(value)}: ${(err as Error).message}`,
+      );
     }
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (err) {
-    throw new AgentsFlagError(`--agents: not valid JSON: ${(err as Error).message.split("\n")[0]}`);
+    // A path where only JSON is read (the session, host mode): say so rather than only "Unrecognized token".
+    const path = !fileAllowed && !value.trim().startsWith("{") ? " (a file's path is read only with -p; give the JSON itself)" : "";
+    throw new AgentsFlagError(`--agents: not valid JSON${path}: ${(err as Error).message.split("\n")[0]}`);
   }
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
     throw new AgentsFlagError('--agents: expected a JSON object of agents ({"name": {"description": …, "prompt": …}})');

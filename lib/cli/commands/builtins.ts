@@ -6,9 +6,48 @@ import type { AgentRuntime } from "../../agent/runtime/runtime.ts";
 import { listCustomCommands } from "../../agent/input/custom-commands.ts";
 import { promptCommands } from "../../agent/mcp/names.ts";
 import { skillsList } from "./skills-list.ts";
+import { type InputError, UnknownCommandError } from "../../agent/input/input.ts";
 
 /** Built-in command names print mode answers itself, without the slash. */
 export const PRINT_BUILTINS: ReadonlySet<string> = new Set(["help", "mcp", "tools", "skills"]);
+
+/** Built-in command names of the interactive session, without the slash (print mode's and its own). */
+export const SESSION_BUILTINS: ReadonlySet<string> = new Set([
+  "help",
+  "clear",
+  "exit",
+  "mcp",
+  "tools",
+  "skills",
+  "model",
+  "cost",
+  "compact",
+  "permissions",
+  "hooks",
+  "agents",
+  "rewind",
+  "plan",
+  "todos",
+  "status",
+  "tasks",
+]);
+
+/** What -p offers instead of a session command, where it has something. */
+const PRINT_INSTEAD: Readonly<Record<string, string>> = {
+  rewind: "-p puts files back with --resume <session id> --rewind-files <message id>",
+  plan: "-p plans with --permission-mode plan",
+  model: "-p takes --model <id>",
+};
+
+/**
+ * Print mode's line for input it cannot run: an unknown `/name` that is a command of the
+ * interactive session says so (and what -p has instead) rather than only "unknown command".
+ */
+export function printInputErrorLine(err: InputError): string {
+  if (!(err instanceof UnknownCommandError) || !SESSION_BUILTINS.has(err.command)) return err.message;
+  const instead = PRINT_INSTEAD[err.command];
+  return `/${err.command} is a command of the interactive session, not of -p${instead ? ` (${instead})` : ""}`;
+}
 
 /** The text a built-in command prints, ending with a newline. */
 export function printBuiltin(name: string, runtime: AgentRuntime, interactive = false): string {

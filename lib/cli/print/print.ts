@@ -13,7 +13,7 @@ import { describeCompaction } from "../../agent/compact.ts";
 import { fatalLine, shutdownSignal } from "../../agent/lifecycle.ts";
 import { readPipedStdin, STDIN_GRACE_MS } from "../io/stdin.ts";
 import { OutputWriter, type ResultEvent } from "./output.ts";
-import { printBuiltin, PRINT_BUILTINS } from "../commands/builtins.ts";
+import { printBuiltin, PRINT_BUILTINS, printInputErrorLine } from "../commands/builtins.ts";
 import { flagsAllow } from "../../agent/policy/gate.ts";
 import { StartupStatus } from "../ui/startup-status.ts";
 import { colorEnabled, createStyle } from "../ui/style.ts";
@@ -207,8 +207,9 @@ export async function runPrint(args: CliArgs): Promise<number> {
       // A signal is shutting the run down; its handler sets the exit code and says nothing more.
     } else if (isStartError(err) || err instanceof InputError) {
       code = err instanceof NoPromptError ? 2 : startExitCode(err);
-      stderr(`error: ${err.message}`);
-      finish({ subtype: "error_during_execution", result: err.message, errors: [err.message] });
+      const message = err instanceof InputError ? printInputErrorLine(err) : err.message;
+      stderr(`error: ${message}`);
+      finish({ subtype: "error_during_execution", result: message, errors: [message] });
     } else {
       // Unexpected (a malformed reply, a bug): still one line, and still a result object for scripts.
       stderr(fatalLine(err));
@@ -253,8 +254,9 @@ function report(outcome: TurnOutcome, finish: (r: Result) => void, builtin: (nam
       const err = outcome.error;
       if (shutdownSignal.aborted) return 1;
       if (err instanceof ModelError || err instanceof InputError) {
-        stderr(`error: ${err.message}`);
-        finish({ subtype: "error_during_execution", result: err.message, errors: [err.message] });
+        const message = err instanceof InputError ? printInputErrorLine(err) : err.message;
+        stderr(`error: ${message}`);
+        finish({ subtype: "error_during_execution", result: message, errors: [message] });
       } else {
         stderr(fatalLine(err));
         finish({ subtype: "error_during_execution", result: errorMessage(err), errors: [errorMessage(err)] });

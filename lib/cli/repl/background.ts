@@ -62,8 +62,19 @@ export function followTasks(registry: TaskRegistry, term: Terminal, style: Style
 export function noticeTurn(registry: TaskRegistry | undefined, style: Style): { input: ContentBlock[]; line: string } | undefined {
   const notices = registry?.takeNotices() ?? [];
   if (!notices.length) return undefined;
-  const what = notices.map((n) => `${n.taskId}: ${oneLine(n.summary)}`).join("; ");
+  const what = notices.map((n) => `${n.taskId}: ${oneLine(n.summary)}${eventGist(n.event)}`).join("; ");
   return { input: [{ type: "text", text: noticeText(notices) }], line: style.dim(`⎿ background notice for the model: ${what}`) };
+}
+
+/**
+ * A Monitor event's first line, so the user sees what the model heard (` — tick 1 (+2 lines)`);
+ * empty for other notices. Through oneLine: the line is a command's output, never a terminal code.
+ */
+export function eventGist(event: string | undefined): string {
+  const lines = (event ?? "").split("\n").filter((l) => l.trim());
+  if (!lines.length) return "";
+  const more = lines.length > 1 ? ` (+${lines.length - 1} ${lines.length === 2 ? "line" : "lines"})` : "";
+  return ` — ${oneLine(lines[0]!)}${more}`;
 }
 
 /** `/exit` while tasks run: asks whether to stop them and leave. True to leave. */

@@ -10,7 +10,7 @@ import { ToolState } from "../../tools/tool-state.ts";
 import { ModelError } from "../../agent/model/model.ts";
 import { listCustomCommands } from "../../agent/input/custom-commands.ts";
 import { promptCommands, resourceMention } from "../../agent/mcp/names.ts";
-import { printBuiltin } from "../commands/builtins.ts";
+import { printBuiltin, SESSION_BUILTINS } from "../commands/builtins.ts";
 import { mcpStatus } from "./servers.ts";
 import { describeUsage } from "../../agent/model/usage.ts";
 import { describeCompaction } from "../../agent/compact.ts";
@@ -24,26 +24,8 @@ import { taskListChanged } from "../../agent/task-list/task-list.ts";
 import { describeStatus } from "./status.ts";
 import { tasksCommand } from "./background.ts";
 
-/** Built-in command names of the interactive session, without the slash. */
-export const REPL_BUILTINS: ReadonlySet<string> = new Set([
-  "help",
-  "clear",
-  "exit",
-  "mcp",
-  "tools",
-  "skills",
-  "model",
-  "cost",
-  "compact",
-  "permissions",
-  "hooks",
-  "agents",
-  "rewind",
-  "plan",
-  "todos",
-  "status",
-  "tasks",
-]);
+/** Built-in command names of the interactive session, without the slash (one list, commands/builtins.ts). */
+export const REPL_BUILTINS: ReadonlySet<string> = SESSION_BUILTINS;
 
 /** What the session carries between turns (the model is the AgentRuntime's, so sampling follows /model). */
 export interface ReplState {

@@ -33,6 +33,7 @@ import { ourColoursOnly } from "../../shared/terminal-text.ts";
 import { runCheckpoints } from "../../agent/checkpoints/open.ts";
 import { domainQuestion } from "./domain-question.ts";
 import { confirmExit, followTasks, noticeTurn } from "./background.ts";
+import { sessionIgnoredFlagLines } from "../flags/print-only.ts";
 
 /**
  * Runs the session until the user leaves. Returns 0 after a normal exit (servers shut down),
@@ -40,6 +41,7 @@ import { confirmExit, followTasks, noticeTurn } from "./background.ts";
  */
 export async function runRepl(args: CliArgs): Promise<number> {
   const cwd = process.cwd();
+  for (const line of sessionIgnoredFlagLines(args)) process.stderr.write(`${line}\n`);
   const style = createStyle(colorEnabled(process.stderr));
   const status = new StartupStatus(process.stderr, style);
   let log = status.log;

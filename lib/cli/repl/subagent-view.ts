@@ -23,7 +23,11 @@ export function subagentView(view: View, status: Status, dim: (s: string) => str
       status.set(tool ? `Agent ${who} · ${preview(tool.name, 60)}…` : `Agent ${who}…`);
     } else if (e.type === "finished") {
       const { total_tokens, tool_uses, duration_ms } = e.usage;
-      view.line(dim(`  ⎿ Agent ${who} ${e.status} · ${total_tokens} tokens · ${tool_uses} tool uses · ${(duration_ms / 1000).toFixed(1)}s`));
+      view.line(
+        dim(
+          `  ⎿ Agent ${who} ${e.status} · ${total_tokens} tokens · ${tool_uses} ${tool_uses === 1 ? "tool use" : "tool uses"} · ${(duration_ms / 1000).toFixed(1)}s`,
+        ),
+      );
       status.set("Thinking…");
     }
   };

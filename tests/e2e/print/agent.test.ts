@@ -268,6 +268,25 @@ describe("input", () => {
     expect(r.stderr).toContain("unknown command: /nosuch");
     expect(server.requests.length).toBe(0);
   });
+
+  test("a command of the interactive session says so in -p, with what -p has instead; a project's own command of that name still runs", async () => {
+    server = startModelServer([reply(text("ran the project's /status"))]);
+    const dir = tempDir();
+    const rewind = await runAgent(["-p", "/rewind"], { cwd: dir, model: server.url });
+    expect(rewind.code).toBe(1);
+    expect(rewind.stderr.trim()).toBe(
+      "error: /rewind is a command of the interactive session, not of -p (-p puts files back with --resume <session id> --rewind-files <message id>)",
+    );
+    const todos = await runAgent(["-p", "/todos", "--output-format", "json"], { cwd: dir, model: server.url });
+    expect(todos.code).toBe(1);
+    expect(JSON.parse(todos.stdout).errors).toEqual(["/todos is a command of the interactive session, not of -p"]);
+    expect(server.requests.length).toBe(0);
+    mkdirSync(join(dir, ".claude", "commands"), { recursive: true });
+    writeFileSync(join(dir, ".claude", "commands", "status.md"), "Report the status");
+    const own = await runAgent(["-p", "/status"], { cwd: dir, model: server.url });
+    expect(own.code).toBe(0);
+    expect(own.stdout.trim()).toBe("ran the project's /status");
+  });
 });
 
 describe("flags", () => {

@@ -33,6 +33,11 @@ describe.skipIf(!runs)("the sandbox's network", () => {
     ]);
     expect(contentOf(run, 0)).toBe("PAGE-FROM-HOST");
     expect(contentOf(run, 1)).toContain("the sandbox refused 127.0.0.1: not among its allowed domains");
+    // -p asks nobody: the refusal is also one stderr line, once per host, naming the key that opens it.
+    const lines = run.stderr.split("\n").filter((l) => l.startsWith("sandbox: refused"));
+    expect(lines).toEqual([
+      "sandbox: refused a command's connection to 127.0.0.1: not in sandbox.network.allowedDomains (add it there, or a WebFetch(domain:127.0.0.1) allow rule)",
+    ]);
     expect(contentOf(run, 1)).not.toContain("PAGE-FROM-HOST");
     expect(contentOf(run, 2)).not.toContain("PAGE-FROM-HOST");
     expect(contentOf(run, 2)).toMatch(/exit=[1-9]/);
@@ -50,6 +55,7 @@ describe.skipIf(!runs)("the sandbox's network", () => {
     trust(q);
     const denied = await runPrint(p, [bash(curl("127.0.0.1")), bash(curl("localhost"))]);
     expect(contentOf(denied, 0)).toContain("the sandbox refused 127.0.0.1");
+    expect(denied.stderr).toContain("sandbox: refused a command's connection to 127.0.0.1: sandbox.network.deniedDomains or a WebFetch deny rule names it");
     expect(contentOf(denied, 1)).toBe("PAGE-FROM-HOST");
     const viaRule = await runPrint(q, [bash(curl("localhost"))]);
     expect(contentOf(viaRule, 0)).toBe("PAGE-FROM-HOST");

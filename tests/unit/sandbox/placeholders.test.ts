@@ -3,13 +3,13 @@
  * them, removed by the last release only while still empty, so nothing a person wrote is deleted.
  */
 import { expect, test } from "bun:test";
-import { existsSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { holdPlaceholders, isPlaceholder } from "../../../lib/sandbox/placeholders.ts";
+import { tempDir } from "../../support/run.ts";
 
 test("made on hold, kept while another call holds them, removed by the last release; a file with content stays", () => {
-  const dir = mkdtempSync(join(tmpdir(), "agent-placeholders-"));
+  const dir = tempDir("agent-placeholders-");
   const file = { path: join(dir, ".envrc"), folder: false };
   const folder = { path: join(dir, ".claude"), folder: true };
   const first = holdPlaceholders([file, folder]);
@@ -29,7 +29,7 @@ test("made on hold, kept while another call holds them, removed by the last rele
 test("nestedProtected: existing protected names in subfolders down to the depth, not in node_modules, not the top's", async () => {
   const { nestedProtected } = await import("../../../lib/sandbox/nested.ts");
   const { mkdirSync } = await import("node:fs");
-  const dir = mkdtempSync(join(tmpdir(), "agent-nested-"));
+  const dir = tempDir("agent-nested-");
   for (const d of [".claude", "a/.git/hooks", "a/b/.claude", "a/b/c/d/.claude", "node_modules/x/.claude"]) mkdirSync(join(dir, d), { recursive: true });
   writeFileSync(join(dir, "a", "b", ".mcp.json"), "{}");
   mkdirSync(join(dir, "e/.git"), { recursive: true });

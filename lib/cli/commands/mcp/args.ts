@@ -77,6 +77,9 @@ const ARITY: Record<InspectorCommand, [number, number, string]> = {
   logout: [1, 1, "logout <server>"],
 };
 
+/** Every `mcp` command, as the usage errors list them (`approve` and the scope edits are dispatched before this parser). */
+const COMMAND_LIST = "add, add-json, remove, approve, list, get, tools, prompts, resources, call, prompt, read, tasks, task, skills, skill, login or logout";
+
 export interface InspectorArgs {
   help: boolean;
   command: InspectorCommand;
@@ -146,14 +149,8 @@ export function parseInspectorArgs(argv: string[]): InspectorArgs {
     cancel: Boolean(values.cancel),
   };
   if (values.help) return { help: true, command: "list", operands: [], ...common };
-  if (name === undefined)
-    throw new UsageError(
-      "missing command (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, tasks, task, skills, skill, login or logout)",
-    );
-  if (!Object.hasOwn(ARITY, name))
-    throw new UsageError(
-      `unknown command "${name}" (add, add-json, remove, list, get, tools, prompts, resources, call, prompt, read, tasks, task, skills, skill, login or logout)`,
-    );
+  if (name === undefined) throw new UsageError(`missing command (${COMMAND_LIST})`);
+  if (!Object.hasOwn(ARITY, name)) throw new UsageError(`unknown command "${name}" (${COMMAND_LIST})`);
   const command = name as InspectorCommand;
   const [min, max] = ARITY[command];
   if (operands.length < min || operands.length > max) throw new UsageError(commandUsage(command));

@@ -58,6 +58,14 @@ describe("checkpoints", () => {
     expect(() => previewRewind(c, "nope")).toThrow("no checkpoint for message nope in this session");
   });
 
+  test("a session that kept no checkpoint at all says so, and how -p keeps them", () => {
+    const { tracker } = setup();
+    const c = tracker();
+    expect(() => previewRewind(c, "m1")).toThrow(
+      "no checkpoint for message m1: this session kept no file checkpoints (-p and host mode keep them only with CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=1)",
+    );
+  });
+
   test("a resumed session rebuilds the index from its rows, and compaction keeps them", () => {
     const { records, conversation, tracker, dir } = setup();
     const a = join(dir, "a.txt");

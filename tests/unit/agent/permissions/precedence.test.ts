@@ -6,12 +6,12 @@
  * an ask refuses in Claude Code's words, and the mode's fallback refuses what no allow covers.
  */
 import { describe, expect, test } from "bun:test";
-import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { RunSettings } from "../../../../lib/agent/policy/run-settings.ts";
 import { ToolGate } from "../../../../lib/agent/policy/gate.ts";
 import { bashTool } from "../../../../lib/tools/bash.ts";
+import { tempDir } from "../../../support/run.ts";
 
 type Hook = "allow" | "deny" | "ask" | undefined;
 interface Row {
@@ -43,7 +43,7 @@ const ROWS: [string, Row][] = [
 ];
 
 function place(row: Row): string {
-  const dir = mkdtempSync(join(tmpdir(), "agent-precedence-"));
+  const dir = tempDir("agent-precedence-");
   const doc: Record<string, unknown> = {};
   if (row.settings) doc.permissions = row.settings;
   if (row.hook) {

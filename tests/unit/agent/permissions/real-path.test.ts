@@ -1,11 +1,11 @@
 /** Paths resolved before matching: a new file through a linked folder or a dangling link lands where the link leads. */
 import { expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, symlinkSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { realPath } from "../../../../lib/agent/permissions/real-path.ts";
+import { tempDir } from "../../../support/run.ts";
 
-const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-real-")));
+const root = tempDir("agent-real-");
 mkdirSync(join(root, "protected"));
 symlinkSync(join(root, "protected"), join(root, "linkdir"));
 symlinkSync("protected/new.txt", join(root, "dangling"));

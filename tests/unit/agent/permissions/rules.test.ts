@@ -196,6 +196,16 @@ describe("MCP and bare names", () => {
     expect(rules({ deny: ["Bash(rm:*)"] }).removes("Bash")).toBe(false);
   });
 
+  test("Claude Code's older tool names name the tools they became: Task the Agent tool, KillShell and KillBash TaskStop", () => {
+    expect(parseRuleText("Task")).toEqual({ tool: "Agent" });
+    expect(parseRuleText("KillShell")).toEqual({ tool: "TaskStop" });
+    const r = rules({ deny: ["Task", "KillBash"] });
+    expect(r.removes("Agent")).toBe(true);
+    expect(r.decide("Agent", { description: "d", prompt: "p" })?.behavior).toBe("deny");
+    expect(r.decide("TaskStop", { task_id: "b1" })?.behavior).toBe("deny");
+    expect(r.decide("Bash", { command: "ls" })).toBeUndefined();
+  });
+
   test("rules for tools we lack are kept and never match ours", () => {
     const r = rules({ deny: ["WebFetch(domain:x.com)", "Task", "Agent(Explore)"] });
     expect(r.size).toBe(3);

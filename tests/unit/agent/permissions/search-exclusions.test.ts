@@ -3,13 +3,13 @@
  * on PATH, and the fallback walk) and Glob leaving denied files out of the search itself.
  */
 import { describe, expect, test } from "bun:test";
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { exclusionBelow, searchExclusions } from "../../../../lib/agent/permissions/search-exclusions.ts";
 import { compilePathPattern } from "../../../../lib/agent/permissions/path-rules.ts";
 import { globTool } from "../../../../lib/tools/glob.ts";
 import { createGrepTool } from "../../../../lib/tools/grep/grep.ts";
+import { tempDir } from "../../../support/run.ts";
 
 test.each([
   ["/p/secrets/**", "/p", "secrets/**"],
@@ -22,7 +22,7 @@ test.each([
   ["/p/a.txt", "/p/b", undefined],
 ])("%p below %p is %p", (glob, dir, rel) => expect(exclusionBelow(glob, dir)).toBe(rel));
 
-const root = realpathSync(mkdtempSync(join(tmpdir(), "agent-excl-")));
+const root = tempDir("agent-excl-");
 mkdirSync(join(root, "secrets"));
 writeFileSync(join(root, "secrets", "evil\nopen.txt:1:x"), "NEEDLE in a weird name\n");
 writeFileSync(join(root, "secrets", "key.txt"), "NEEDLE secret\n");

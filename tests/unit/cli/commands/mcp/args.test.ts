@@ -23,6 +23,8 @@ describe("command line", () => {
   test("usage errors name the problem", () => {
     expect(() => parseInspectorArgs([])).toThrow(UsageError);
     expect(() => parseInspectorArgs(["frob"])).toThrow('unknown command "frob"');
+    // Every command the help lists, approve included.
+    expect(() => parseInspectorArgs([])).toThrow("missing command (add, add-json, remove, approve, list,");
     expect(() => parseInspectorArgs(["get"])).toThrow("usage: agent mcp get <server>");
     expect(() => parseInspectorArgs(["read", "fx", "u", "extra"])).toThrow("usage: agent mcp read <server> <uri>");
     expect(() => parseInspectorArgs(["list", "--nope"])).toThrow(UsageError);
