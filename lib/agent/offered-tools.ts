@@ -32,11 +32,11 @@ export const OPT_IN: Readonly<Record<string, OptIn>> = {
   // Plan mode, the task list and questions (Claude Code's switch for its todo tools).
   ExitPlanMode: { interactiveOnly: true },
   AskUserQuestion: { interactiveOnly: true },
-  TaskCreate: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
-  TaskGet: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
-  TaskList: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
-  TaskUpdate: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
-  TodoWrite: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS" },
+  TaskCreate: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS", group: "task-list" },
+  TaskGet: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS", group: "task-list" },
+  TaskList: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS", group: "task-list" },
+  TaskUpdate: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS", group: "task-list" },
+  TodoWrite: { env: "CLAUDE_CODE_ENABLE_TODO_TOOLS", group: "task-list" },
   // Background work (agent/background): with TaskStop offered, Bash takes its form with run_in_background.
   TaskStop: { env: "AGENT_BACKGROUND_TASKS", group: "background" },
   Monitor: { env: "AGENT_BACKGROUND_TASKS", group: "background" },

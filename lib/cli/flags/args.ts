@@ -173,6 +173,7 @@ export function parseCliArgs(argv: string[]): CliArgs {
     throw new UsageError(`--permission-prompt-tool: only "stdio" is supported (got "${promptTool}")`);
   }
   if (promptTool !== undefined && inputFormat !== "stream-json") throw new UsageError("--permission-prompt-tool stdio needs --input-format stream-json");
+  if (values["rewind-overwrite"] && values["rewind-files"] === undefined) throw new UsageError("--rewind-overwrite needs --rewind-files <message uuid>");
   if (values["rewind-files"] !== undefined && !values.print)
     throw new UsageError("--rewind-files works with -p (agent -p --resume <session id> --rewind-files <message id>)");
   const list = (...keys: string[]) => keys.flatMap((k) => ((values[k] as string[] | undefined) ?? []).flatMap(splitRuleList));

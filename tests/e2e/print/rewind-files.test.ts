@@ -111,6 +111,8 @@ describe("checkpoints in -p", () => {
     const unknown = await runAgent(["-p", "--resume", id, "--rewind-files", "no-such-message"], { cwd: dir, env });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe("error: no checkpoint for message no-such-message in this session");
+    const overwriteAlone = await runAgent(["-p", "--resume", id, "--rewind-overwrite", "hello"], { cwd: dir, env });
+    expect([overwriteAlone.code, overwriteAlone.stderr.trim()]).toEqual([2, "error: --rewind-overwrite needs --rewind-files <message uuid>"]);
     expect(readFileSync(join(dir, "a.txt"), "utf8")).toBe("changed twice\n");
   });
 

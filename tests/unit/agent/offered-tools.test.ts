@@ -115,7 +115,8 @@ describe("this round's tools are registered with the one rule", () => {
     expect(real({})).toEqual(["Read"]);
     expect(real({ env: { CLAUDE_CODE_ENABLE_TODO_TOOLS: "1" } })).toEqual(["Read", "TaskCreate", "TaskList"]);
     expect(real({ env: { CLAUDE_CODE_ENABLE_TODO_TOOLS: "0" } })).toEqual(["Read"]);
-    expect(real({ allowedTools: ["TaskCreate"] })).toEqual(["Read", "TaskCreate"]);
+    // The task list's tools come together: a model that can create tasks can also update them.
+    expect(real({ allowedTools: ["TaskCreate"] })).toEqual(["Read", "TaskCreate", "TaskList"]);
     expect(real({ tools: "Read,TaskList" })).toEqual(["Read", "TaskList"]);
     expect(real({ mode: "session" })).toEqual(["Read", "TaskCreate", "TaskList"]);
   });
