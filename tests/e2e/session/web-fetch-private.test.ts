@@ -26,15 +26,12 @@ describe("WebFetch of a private address in the session", () => {
       await term.waitFor("Allow WebFetch(");
       await term.type("y");
       await term.keys("Enter");
-      const asked = await term.waitFor("WebFetch would connect to");
+      // The reason is printed above the second question, which is drawn just after it: wait for both.
+      const questions = (screen: string) => screen.split("\n").filter((l) => l.includes("Allow WebFetch("));
+      const asked = await term.waitFor((s) => s.includes("WebFetch would connect to") && questions(s).length === 2);
       expect(asked).toContain("WebFetch would connect to 127.0.0.1, a loopback or private-network address");
       // The second question offers no always: the yes is for this fetch only.
-      expect(
-        asked
-          .split("\n")
-          .filter((l) => l.includes("Allow WebFetch("))
-          .at(-1),
-      ).not.toContain("[a]lways");
+      expect(questions(asked)[1]).not.toContain("[a]lways");
       await term.type("y");
       await term.keys("Enter");
       await term.waitFor((s) => s.includes("fetched it") && atPrompt(s));
@@ -53,7 +50,7 @@ describe("WebFetch of a private address in the session", () => {
       await term.waitFor("Allow WebFetch(");
       await term.type("y");
       await term.keys("Enter");
-      await term.waitFor("WebFetch would connect to");
+      await term.waitFor((s) => s.includes("WebFetch would connect to") && s.split("\n").filter((l) => l.includes("Allow WebFetch(")).length === 2);
       await term.type("n");
       await term.keys("Enter");
       await term.waitFor((s) => s.includes("could not read it") && atPrompt(s));
