@@ -48,7 +48,7 @@ Options:
 In the session Shift+Tab cycles default, accept edits and plan mode; the model keeps a task list
 (TaskCreate…; in -p with CLAUDE_CODE_ENABLE_TODO_TOOLS=1, TodoWrite with CLAUDE_CODE_ENABLE_TASKS=0)
 and may ask you multiple-choice questions (AskUserQuestion; not in -p).
-In -p this round's tools join only when asked: AGENT_BACKGROUND_TASKS=1 (background Bash, Monitor,
+In -p the opt-in tools join only when asked: AGENT_BACKGROUND_TASKS=1 (background Bash, Monitor,
 TaskStop), AGENT_SUBAGENTS=1 or --agents (Agent), AGENT_WEB_TOOLS=1 (WebFetch, WebSearch), or a
 flag naming them (--tools, --allowedTools). CLAUDE_CODE_ENABLE_SDK_FILE_CHECKPOINTING=1 keeps
 checkpoints for --rewind-files. The OS sandbox is the settings' "sandbox": {"enabled": true}.`;
