@@ -1,6 +1,7 @@
 /**
- * Escape injection through a real terminal (tmux with `set-clipboard on`) by what a repository
- * brings rather than a server: a project agent's and a project skill's description (names with
+ * Escape injection through a real terminal (tmux with `set-clipboard on`) by what a repository or
+ * a saved conversation brings rather than a server: the `--resume` picker's first prompts (a
+ * scripted -p run may have been handed any text); a project agent's and a project skill's description (names with
  * codes are refused at load and have tests of their own) in
  * /agents, /skills, /help and Tab completion). Each carries a clipboard write, a title, a hidden
  * link and cursor codes (hostile-codes.ts); the terminal's own state is the proof: no paste buffer
@@ -10,9 +11,10 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CODES } from "../../../fixtures/servers/hostile-codes.ts";
-import { reply, text } from "../../support/model-server.ts";
-import { atPrompt, launchAgent, stopAgent, submit, TEST_TIMEOUT_MS } from "../../support/repl.ts";
-import { TMUX, type TmuxSession } from "../../support/tmux.ts";
+import { reply, startModelServer, text } from "../../support/model-server.ts";
+import { PROGRAM, runAgent, tempDir } from "../../support/run.ts";
+import { atPrompt, launchAgent, stopAgent, submit, TEST_TIMEOUT_MS, terminalEnv } from "../../support/repl.ts";
+import { TMUX, TmuxSession } from "../../support/tmux.ts";
 
 afterEach(stopAgent);
 
@@ -31,7 +33,7 @@ function hostileRepo(dir: string): void {
   writeFileSync(join(dir, ".claude", "skills", "sneak", "SKILL.md"), `---\nname: sneak\ndescription: ${quoted(`Sneaks${CODES} around`)}\n---\nSneak.\n`);
 }
 
-describe.skipIf(!TMUX)("a repository's agents and skills reach the terminal without their codes", () => {
+describe.skipIf(!TMUX)("a repository's agents and skills and a saved prompt reach the terminal without their codes", () => {
   test(
     "/agents, /skills, /help and Tab completion with a hostile project agent and skill",
     async () => {
@@ -49,6 +51,33 @@ describe.skipIf(!TMUX)("a repository's agents and skills reach the terminal with
       await t.keys("Tab");
       await t.waitFor("sneak");
       await untouched(t);
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  test(
+    "the --resume picker with a saved first prompt carrying codes",
+    async () => {
+      const dir = tempDir();
+      const config = tempDir("agent-config-");
+      const model = startModelServer([reply(text("answered"))]);
+      let t: TmuxSession | undefined;
+      try {
+        const run = await runAgent(["-p", `pasted${CODES} text`], { cwd: dir, model: model.url, env: { CLAUDE_CONFIG_DIR: config } });
+        expect(run.code).toBe(0);
+        t = await TmuxSession.start({
+          command: [PROGRAM, "--resume"],
+          cwd: dir,
+          env: { ...terminalEnv(tempDir("agent-home-"), model.url), CLAUDE_CONFIG_DIR: config, NO_COLOR: "" },
+          clipboard: true,
+        });
+        const screen = await t.waitFor("Number (1-1");
+        expect(screen).toContain("pastedHOSTILE text");
+        await untouched(t);
+      } finally {
+        await t?.kill();
+        model.stop();
+      }
     },
     TEST_TIMEOUT_MS,
   );
