@@ -81,4 +81,18 @@ describe.skipIf(!TMUX)("a repository's agents and skills and a saved prompt reac
     },
     TEST_TIMEOUT_MS,
   );
+
+  test(
+    "a home's server whose name carries codes and which fails to start, in the start-up lines",
+    async () => {
+      const home = tempDir("agent-home-");
+      writeFileSync(join(home, ".claude.json"), JSON.stringify({ mcpServers: { [`bad${CODES}`]: { command: join(home, "no-such-server") } } }));
+      const { term } = await launchAgent([reply(text("ok"))], { clipboard: true, env: { NO_COLOR: "" }, home, args: ["--verbose"] });
+      const t = term as TmuxSession;
+      const screen = await t.waitFor((s) => /^MCP: /m.test(s) && atPrompt(s));
+      expect(screen).toContain('MCP server "badHOSTILE" failed to start');
+      await untouched(t);
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
