@@ -2,8 +2,9 @@
  * Deny rules hold for background work, through the real program in -p: a subagent started with
  * Agent's run_in_background meets the project's deny rules on Bash, Read and Edit as the parent
  * does; a background Bash command meets a Bash deny rule; a deny rule that cannot be parsed denies
- * the background command and a Monitor's too (fail closed); a server-wide MCP deny rule holds for
- * an agent's own inline server. The file each refused call aims at survives.
+ * the background command and a Monitor's too (fail closed); a server-wide MCP deny rule and
+ * --disallowedTools naming a server hold for an agent's own inline server. The file each refused
+ * call aims at survives.
  */
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -98,6 +99,34 @@ test("a server-wide MCP deny rule refuses a subagent's call to its own inline se
   };
   server = startModelServer(Array(10).fill(step));
   const r = await runAgent(["-p", "go", "--agents", agents, "--permission-mode", "bypassPermissions"], {
+    cwd: dir,
+    model: server.url,
+    env: { AGENT_SUBAGENTS: "1" },
+  });
+  expect(r.code).toBe(0);
+  expect(r.stdout).toBe("done\n");
+  const result = server.requests
+    .filter(isSub)[1]
+    ?.body.messages.at(-1)
+    .content.find((c: { type: string }) => c.type === "tool_result");
+  expect(result?.is_error).toBe(true);
+  expect(existsSync(log) ? readFileSync(log, "utf8") : "").not.toContain("tools/call");
+});
+
+test("--disallowedTools naming the server refuses a subagent's call to its own inline server's tool; the server never sees it", async () => {
+  const dir = project([]);
+  const log = join(dir, "inl.log");
+  const agents = JSON.stringify({
+    withserver: { description: "d", prompt: "p", mcpServers: [{ inl: { command: BUN, args: [FIXTURE_SERVER, "--log-file", log] } }] },
+  });
+  let parent = 0;
+  let sub = 0;
+  const step = (req: RecordedRequest) => {
+    if (isSub(req)) return sub++ === 0 ? reply(toolUse("mcp__inl__echo", { text: "INLINE_ECHO" })) : reply(text("SUB"));
+    return parent++ === 0 ? reply(toolUse("Agent", { description: "x", prompt: "use it", subagent_type: "withserver" })) : reply(text("done"));
+  };
+  server = startModelServer(Array(10).fill(step));
+  const r = await runAgent(["-p", "go", "--agents", agents, "--permission-mode", "bypassPermissions", "--disallowedTools", "mcp__inl"], {
     cwd: dir,
     model: server.url,
     env: { AGENT_SUBAGENTS: "1" },
