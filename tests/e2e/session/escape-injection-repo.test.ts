@@ -95,4 +95,26 @@ describe.skipIf(!TMUX)("a repository's agents and skills and a saved prompt reac
     },
     TEST_TIMEOUT_MS,
   );
+
+  test(
+    "a start-up error quoting an --mcp-config name with codes (a script may pass a repository's file)",
+    async () => {
+      const dir = tempDir();
+      let t: TmuxSession | undefined;
+      try {
+        t = await TmuxSession.start({
+          command: [PROGRAM, "--mcp-config", `ci${CODES}.json`],
+          cwd: dir,
+          env: { ...terminalEnv(tempDir("agent-home-"), "http://127.0.0.1:9"), NO_COLOR: "" },
+          clipboard: true,
+        });
+        expect(await t.waitForExit()).not.toBe(0);
+        expect(await t.screen()).toContain("HOSTILE");
+        await untouched(t);
+      } finally {
+        await t?.kill();
+      }
+    },
+    TEST_TIMEOUT_MS,
+  );
 });
