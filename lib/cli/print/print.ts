@@ -24,8 +24,6 @@ import { isStartError, Run, startExitCode } from "../run.ts";
 import { ourColoursOnly } from "../../shared/terminal-text.ts";
 import { MaxTurnsError } from "../../agent/loop/loop.ts";
 import type { TurnInput, TurnMode, TurnOutcome } from "../../agent/turn/turn-shapes.ts";
-import { waitForBackground } from "./background-wait.ts";
-import { taskEvents } from "../../agent/background/stream-events.ts";
 import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
 import { runCheckpoints } from "../../agent/checkpoints/open.ts";
 
@@ -125,7 +123,9 @@ export async function runPrint(args: CliArgs): Promise<number> {
     const registry = s.backgroundWork?.registry;
     registry?.useSession(cwd, conversation.sessionId);
     // stream-json: each task's task_started, task_updated and task_notification, as Claude Code's -p prints them.
+    // Background work's modules load only in a run that has it: a plain -p run never reads them.
     if (registry && args.outputFormat === "stream-json") {
+      const { taskEvents } = await import("../../agent/background/stream-events.ts");
       registry.listen((e) => {
         for (const event of taskEvents(e, conversation.sessionId)) writer.system(event);
       });
@@ -179,6 +179,7 @@ export async function runPrint(args: CliArgs): Promise<number> {
     const noticeFinish = (r: Result) => finish(byNotice && args.outputFormat === "stream-json" ? { ...r, origin: { kind: "task-notification" } } : r);
     if (registry && first) {
       const [mode, input] = first;
+      const { waitForBackground } = await import("./background-wait.ts");
       outcome = await waitForBackground(outcome, {
         registry,
         // --max-turns is the run's: a notice turn gets what the earlier turns left, and a stop names the flag's value.
