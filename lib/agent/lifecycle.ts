@@ -4,6 +4,7 @@
  */
 import { writeSync } from "node:fs";
 import { pendingWork } from "../shared/pending-work.ts";
+import { ourColoursOnly } from "../shared/terminal-text.ts";
 
 type Cleanup = () => Promise<void>;
 const cleanups = new Set<Cleanup>();
@@ -52,8 +53,9 @@ export function setInterruptHandler(fn: (() => void) | undefined): void {
  */
 export function fatalLine(err: unknown): string {
   const debug = process.argv.includes("--debug");
-  if (!(err instanceof Error)) return `error: ${String(err)}`;
-  return `error: ${debug ? (err.stack ?? err.message) : err.message}`;
+  // The message may quote a server, a file or a hook: only our colours reach the terminal.
+  if (!(err instanceof Error)) return ourColoursOnly(`error: ${String(err)}`);
+  return ourColoursOnly(`error: ${debug ? (err.stack ?? err.message) : err.message}`);
 }
 
 const SIGNAL_CODES = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 } as const;

@@ -95,6 +95,11 @@ export interface Tool {
    */
   asBash?: boolean;
   /**
+   * For an MCP server's tool: its server and the tool's own name, so rules naming the server
+   * (`mcp__srv`, `mcp__srv__*`) hold for it wherever it is offered, a subagent's own server too.
+   */
+  mcpRoute?: { server: string; tool: string };
+  /**
    * The call's input in a few words for a display line (`npm test`, `src/a.ts`); undefined (or
    * no `summary`) shows `key: value` pairs instead.
    */

@@ -7,6 +7,7 @@
  * `additionalContext`), and PreToolUse's deprecated `decision: "approve"|"block"`. The texts the
  * model reads are Claude Code's, verified with 2.1.328.
  */
+import { terminalText } from "../../shared/terminal-text.ts";
 import type { HookEvent, HookRun } from "./hooks.ts";
 
 export interface HookOutcome {
@@ -77,6 +78,9 @@ export function hookOutcome(event: HookEvent, query: string | undefined, runs: H
     if (text && event === "SessionStart") out.context.push(`${label} hook success: ${text}`);
   }
   if (blocks.length) out.block = blocks.join("\n");
+  // A hook's text for the user goes to a terminal: no code of its own, not even a colour (a conceal
+  // code would hide what follows it), whichever screen or stream shows it.
+  out.notices = out.notices.map((line) => terminalText(line));
   return out;
 }
 

@@ -128,6 +128,7 @@ function adaptTools(
         description: mcpTool.description ?? mcpTool.title ?? "",
         inputSchema,
         readOnly: mcpTool.annotations?.readOnlyHint === true,
+        mcpRoute: route,
         run: (input, ctx) => run(route, input, ctx),
       });
     }

@@ -116,7 +116,8 @@ export class ToolGate {
     // Plan mode's read-only classifier reads Bash through the shell grammar too.
     if (judged.tool.name === "Bash" && (mode === "plan" || settings?.rules.parsesBash || hasScopedBash(permissions.flagRules?.() ?? []))) await this.grammar();
     await permissions.prepare?.(judged.tool);
-    const route = this.opts.route(judged.tool.name);
+    // A subagent's inline server is not in the run's routes: its tool carries its own.
+    const route = this.opts.route(judged.tool.name) ?? judged.tool.mcpRoute;
     const match = settings?.rules.decide(judged.tool.name, judged.input, route, this.opts.shellCwd?.());
     const verdict = decide({
       tool: judged.tool,

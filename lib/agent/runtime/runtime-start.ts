@@ -95,6 +95,7 @@ function runtimeParts(self: AgentRuntime, setup: typeof setupSubagents | undefin
             createModel: (id) => self.createModel(id),
             log: opts.log,
             matches: (name, rule) => self.matchesRule(name, rule),
+            excludes: (tool) => self.excludes(tool),
             server: (name) => self.route(name)?.server,
             ready: () => self.connected,
             recordUsage: (model, usage) => self.subagentMeter.record(model, usage),

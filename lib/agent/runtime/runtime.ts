@@ -144,6 +144,16 @@ export class AgentRuntime {
     return ruleNamesTool(rule, toolName, this.route(toolName));
   }
 
+  /**
+   * Whether --disallowedTools or a bare settings deny takes `tool` off every list: for a tool
+   * outside tools(), a subagent's own inline server's, whose route it carries itself.
+   */
+  excludes(tool: Tool): boolean {
+    const route = this.route(tool.name) ?? tool.mcpRoute;
+    if (this.opts.settings?.removes?.(tool.name, route)) return true;
+    return this.opts.disallowedTools.some((rule) => ruleNamesTool(rule, tool.name, route));
+  }
+
   /** Keeps the API names a resumed conversation used for its MCP tools (see tool-pins.ts). */
   pinRoutes(routes: Readonly<Routes>): void {
     this.pins = routes;

@@ -26,6 +26,8 @@ export interface ToolMatch {
   matches(toolName: string, rule: string): boolean;
   /** The MCP server a tool's API name leads to, if any. */
   server(toolName: string): string | undefined;
+  /** Whether the run's --disallowedTools or a bare settings deny removes the tool (AgentRuntime.excludes). */
+  excludes?(tool: Tool): boolean;
 }
 
 /** A `tools` entry as a rule: `Agent(Explore)` and `Task` both name the Agent tool. */
@@ -50,7 +52,8 @@ export function subagentTools(def: AgentDefinition, parentTools: readonly Tool[]
       const server = m.server(t.name);
       return server === undefined || limitTo.includes(server);
     });
-  tools = [...tools, ...extra.filter((e) => !tools.some((t) => t.name === e.name))];
+  // The agent's own servers' tools meet the run's exclusions as the parent's tools already did.
+  tools = [...tools, ...extra.filter((e) => !tools.some((t) => t.name === e.name) && !m.excludes?.(e))];
   if (def.disallowedTools?.length) tools = tools.filter((t) => !named(t, def.disallowedTools!));
   if (depth >= MAX_DEPTH) tools = tools.filter((t) => t.name !== AGENT_TOOL);
   return tools;

@@ -31,6 +31,7 @@ import { errorMessage } from "../../shared/values.ts";
 import { runTurn } from "../../agent/turn/turn.ts";
 import type { TurnOutcome } from "../../agent/turn/turn-shapes.ts";
 import { sandboxInitField } from "../../agent/sandboxing/run-sandbox.ts";
+import { ourColoursOnly } from "../../shared/terminal-text.ts";
 
 /** A `user` line of stdin (the SDK's `SDKUserMessage`). */
 export interface UserLine {
@@ -40,7 +41,8 @@ export interface UserLine {
   message?: { role?: string; content?: unknown };
 }
 
-const stderr = (line: string) => process.stderr.write(`${line}\n`);
+// A host may show these lines: a quoted server or file keeps no code of its own.
+const stderr = (line: string) => process.stderr.write(`${ourColoursOnly(line)}\n`);
 
 /** Runs one turn to its result event. Never throws: every failure ends in an error result. */
 export async function runHostTurn(

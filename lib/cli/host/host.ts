@@ -23,8 +23,10 @@ import { ToolState } from "../../tools/tool-state.ts";
 import { runCheckpoints } from "../../agent/checkpoints/open.ts";
 import { hostDomainQuestion } from "./domain-question.ts";
 import { forwardTaskEvents, nextInput } from "./background.ts";
+import { ourColoursOnly } from "../../shared/terminal-text.ts";
 
-const stderr = (line: string) => process.stderr.write(`${line}\n`);
+// A host may show these lines: a quoted server or file keeps no code of its own.
+const stderr = (line: string) => process.stderr.write(`${ourColoursOnly(line)}\n`);
 
 interface ControlLine {
   type: "control_request";

@@ -4,6 +4,7 @@
  */
 import * as readline from "node:readline/promises";
 import { userConfigDir } from "../../shared/claude-home.ts";
+import { terminalText } from "../../shared/terminal-text.ts";
 import { listSessions, SessionError } from "../../agent/sessions/sessions.ts";
 
 const SHOWN = 20;
@@ -18,7 +19,10 @@ export async function pickSession(cwd: string): Promise<string | null> {
   const width = Math.max(20, (process.stdout.columns ?? 80) - 34);
   const lines = sessions.map((s, i) => {
     const when = s.modified.toISOString().slice(0, 16).replace("T", " ");
-    const prompt = s.firstPrompt.length > width ? `${s.firstPrompt.slice(0, width - 1)}…` : s.firstPrompt;
+    // A saved prompt may hold any text (a scripted -p run's, a home's transcript): none of its codes
+    // reach the terminal, and the width is counted on what shows.
+    const shown = terminalText(s.firstPrompt, { oneLine: true });
+    const prompt = shown.length > width ? `${shown.slice(0, width - 1)}…` : shown;
     return `${String(i + 1).padStart(3)}. ${when}  ${String(s.turns).padStart(3)} ${s.turns === 1 ? "turn " : "turns"}  ${prompt || "(no prompt)"}`;
   });
   process.stdout.write(`Resume a conversation:\n${lines.join("\n")}\n`);

@@ -51,7 +51,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
     resume = args.resume === "" ? await (await import("./picker.ts")).pickSession(cwd) : args.resume;
   } catch (err) {
     if (!(err instanceof SessionError)) throw err;
-    process.stderr.write(`error: ${err.message}\n`);
+    process.stderr.write(`${ourColoursOnly(`error: ${err.message}`)}\n`);
     return startExitCode(err);
   }
   if (resume === null) return 0;
@@ -96,7 +96,7 @@ export async function runRepl(args: CliArgs): Promise<number> {
     started = runtime;
   } catch (err) {
     if (!isStartError(err)) throw err;
-    process.stderr.write(`error: ${err.message}\n`);
+    process.stderr.write(`${ourColoursOnly(`error: ${err.message}`)}\n`);
     await run.end();
     return startExitCode(err);
   }

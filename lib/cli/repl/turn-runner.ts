@@ -27,6 +27,7 @@ import { subagentView } from "./subagent-view.ts";
 import { errorMessage } from "../../shared/values.ts";
 import { runTurn } from "../../agent/turn/turn.ts";
 import type { ContentBlock } from "../../agent/messages.ts";
+import { ourColoursOnly } from "../../shared/terminal-text.ts";
 
 /** The abort reason of a turn the user interrupted with Ctrl-C. */
 class TurnInterrupted extends Error {
@@ -59,7 +60,7 @@ export class TurnRunner {
     this.always = new AlwaysStore(
       runtime.opts.cwd,
       (name) => runtime.route(name),
-      (line) => process.stderr.write(`${line}\n`),
+      (line) => process.stderr.write(`${ourColoursOnly(line)}\n`),
     );
   }
 

@@ -8,10 +8,12 @@ import { Lexer, type Token, type Tokens } from "marked";
 import type { Style } from "./style.ts";
 import { highlightLine } from "./highlight.ts";
 import { wrapLine } from "./live-area.ts";
+import { terminalText } from "../../shared/terminal-text.ts";
 
 /** Renders `markdown` to terminal lines (no trailing newline) at `width` columns. */
 export function renderMarkdown(markdown: string, width: number, style: Style): string[] {
-  return blocks(Lexer.lex(markdown, { gfm: true }), Math.max(20, width), style);
+  // The model's text may carry codes a page fed it: none of them, not even a colour, is drawn.
+  return blocks(Lexer.lex(terminalText(markdown), { gfm: true }), Math.max(20, width), style);
 }
 
 function blocks(tokens: Token[], width: number, style: Style): string[] {

@@ -10,7 +10,7 @@ import { structuredPatch } from "diff";
 import { replaceInText } from "../../tools/edit-text.ts";
 import type { Style } from "./style.ts";
 import { shortArgs } from "./tool-lines.ts";
-import { visibleText } from "../../shared/terminal-text.ts";
+import { terminalText, visibleText } from "../../shared/terminal-text.ts";
 
 /** Lines of a preview before the rest is counted instead of shown. */
 export const MAX_PREVIEW_LINES = 40;
@@ -39,13 +39,13 @@ export function permissionPreview(name: string, input: Record<string, unknown>, 
   const path = typeof input.file_path === "string" ? input.file_path : undefined;
   const title = `${visibleText(name)}(${shortArgs(name, input, ctx.cwd)})`;
   if (name === "Bash" && typeof input.command === "string") {
-    const description = typeof input.description === "string" ? [ctx.style.dim(input.description)] : [];
+    const description = typeof input.description === "string" ? [ctx.style.dim(terminalText(input.description, { oneLine: true }))] : [];
     return {
       title,
       body: [
         ...description,
         ...capped(
-          input.command.split("\n").map((l) => `  ${visibleText(l.replace(/\t/g, "  "))}`),
+          input.command.split("\n").map((l) => `  ${shown(l)}`),
           ctx.style,
         ),
       ],
@@ -77,7 +77,7 @@ function writePreview(path: string, input: Record<string, unknown>, ctx: Preview
   if (before !== undefined) return diffLines(before, content, ctx);
   const lines = content.split("\n");
   if (lines.at(-1) === "") lines.pop();
-  const head = lines.slice(0, NEW_FILE_HEAD).map((l) => ctx.style.green(`+ ${l}`));
+  const head = lines.slice(0, NEW_FILE_HEAD).map((l) => ctx.style.green(`+ ${shown(l)}`));
   const rest = lines.length - head.length;
   return [ctx.style.dim(`new file, ${lines.length} line${lines.length === 1 ? "" : "s"}`), ...head, ...(rest > 0 ? [ctx.style.dim(`… +${rest} lines`)] : [])];
 }
@@ -92,11 +92,18 @@ export function diffLines(before: string, after: string, ctx: Pick<PreviewContex
     lines.push(style.cyan(`@@ -${h.oldStart},${h.oldLines} +${h.newStart},${h.newLines} @@`));
     for (const l of h.lines) {
       if (l.startsWith("\\")) continue; // "\ No newline at end of file"
-      lines.push(l.startsWith("+") ? style.green(l) : l.startsWith("-") ? style.red(l) : l);
+      const text = shown(l);
+      lines.push(l.startsWith("+") ? style.green(text) : l.startsWith("-") ? style.red(text) : text);
     }
   }
   return capped(lines, style);
 }
+
+/**
+ * One line of what the user approves (a command, a file's text) with its codes written out: a
+ * conceal colour or a cursor move would otherwise hide the rest from the person deciding.
+ */
+const shown = (line: string) => visibleText(line.replace(/\t/g, "  "));
 
 function argumentLines(input: Record<string, unknown>): string[] {
   if (!Object.keys(input).length) return ["  (no arguments)"];

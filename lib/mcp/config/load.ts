@@ -6,6 +6,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { jsonErrorOffset, lineColumn } from "../../files/json-position.ts";
+import { visibleText } from "../../shared/terminal-text.ts";
 import { isObject } from "../../shared/values.ts";
 import { readJsonFile, readScope, SCOPES, scopeLabel, scopePaths, valueAt } from "./scopes.ts";
 import { validateEntry } from "./entries.ts";
@@ -131,12 +132,14 @@ function parseServers(
   const out: ServerConfig[] = [];
   for (const [name, entry] of Object.entries(servers)) {
     const result = validateEntry(name, entry, env, cwd);
-    if (typeof result === "string") warnings.push(`${label}: server "${name}": ${result}`);
+    // A repository writes these names; a warning shows their codes written out, as `mcp list` does.
+    const shown = visibleText(name);
+    if (typeof result === "string") warnings.push(`${label}: server "${shown}": ${visibleText(result)}`);
     else {
       out.push(result.server);
       if (result.unset.length) {
         const vars = result.unset.join(", ");
-        warnings.push(`${label}: server "${name}": environment variable${result.unset.length > 1 ? "s" : ""} ${vars} not set (left as written)`);
+        warnings.push(`${label}: server "${shown}": environment variable${result.unset.length > 1 ? "s" : ""} ${visibleText(vars)} not set (left as written)`);
       }
     }
   }

@@ -39,3 +39,12 @@ test("mcp tools on a pipe: the server's codes are removed from text output; --js
   const names = (JSON.parse(json.stdout) as { name: string }[]).map((t) => t.name);
   expect(names).toContain(`echo${CODES}`);
 });
+
+test("mcp list: a config warning naming a server with terminal codes shows them written out on stderr, never raw", async () => {
+  const dir = tempDir();
+  // An unusable entry is skipped with a warning that names it: the name must not set the clipboard.
+  writeMcpConfig(dir, { db: fixtureServer(), "x\x1b]52;c;aGk=\x07": { type: "weird" } as never });
+  const r = await runAgent(["mcp", "list"], { cwd: dir, projectServers: "as-is" });
+  expect(r.stderr).not.toMatch(RAW_CODES);
+  expect(r.stderr).toContain('server "x\\x1b]52;c;aGk=\\x07"');
+});

@@ -2,7 +2,7 @@
  * The grader's ground: a hostile home (fixtures/hostile-home, copied into a temporary HOME) moves
  * nothing the course checks. Its settings `env` sets every variable of lib/shared/request-env.ts
  * to a value that would move something, its hooks print to stdout, it has a `defaultMode` (each
- * one is tried), `outputStyle`, `sandbox` (on, failIfUnavailable, every key loosened; a test makes it unable to start), plugins, an agent and allow rules for tools that may
+ * one is tried; SubagentStart/SubagentStop too, one test runs a subagent under them), `outputStyle`, `sandbox` (on, failIfUnavailable, every key loosened; a test makes it unable to start), plugins, an agent and allow rules for tools that may
  * come later; one test adds a user-scope server, a skill and a CLAUDE.md. Against it: -p's first request is the first-request golden (the `model`
  * aside: the user's model choice is theirs), stdout is only the answer, the exit code is 0, a
  * 2025 server's first frame is initialize with exactly {roots, sampling}, and mcp-init prints its
@@ -147,6 +147,33 @@ describe("a hostile home moves nothing the course checks", () => {
     expect(existsSync(join(home, ".claude", "tasks"))).toBe(false);
     // Nor the background tasks' output folder, `<tmp>/claude-<uid>/<project slug>/`.
     expect(existsSync(join(tmpdir(), `claude-${process.getuid?.() ?? 0}`, cwd.replace(/[^A-Za-z0-9]/g, "-")))).toBe(false);
+  });
+
+  test("a subagent run under its SubagentStart/SubagentStop/PostToolUse/SessionEnd hooks (chatter on stdout, broken JSON, non-zero exits): stdout only the answer, exit 0", async () => {
+    // Its deny of `Task` (the Agent tool's old name) is the user's to make; lifted here so the subagent runs.
+    const home = hostileHome("default", (h) => {
+      const settings = join(h, ".claude", "settings.json");
+      const doc = JSON.parse(readFileSync(settings, "utf8"));
+      doc.permissions.deny = doc.permissions.deny.filter((r: string) => r !== "Task");
+      writeFileSync(settings, JSON.stringify(doc, null, 2));
+    });
+    const cwd = tempDir();
+    writeFileSync(join(cwd, "a.txt"), "hello\n");
+    const agents = JSON.stringify({ checker: { description: "Checks files", prompt: "CHECK", tools: ["Read"] } });
+    const model = startModelServer([
+      reply(toolUse("Agent", { description: "check", prompt: "read a.txt", subagent_type: "checker" })),
+      reply(toolUse("Read", { file_path: join(cwd, "a.txt") })),
+      reply(text("SUB")),
+      reply(text("fine")),
+    ]);
+    try {
+      const r = await runAgent(["-p", "check it", "--agents", agents], { cwd, model: model.url, env: { HOME: home } });
+      expect([r.code, r.stdout]).toEqual([0, "fine\n"]);
+    } finally {
+      model.stop();
+    }
+    expect(existsSync(join(home, "subagent-start-ran"))).toBe(true);
+    expect(existsSync(join(home, "subagent-stop-ran"))).toBe(true);
   });
 
   test("mcp-init prints its exact frame", async () => {

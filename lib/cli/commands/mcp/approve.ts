@@ -6,11 +6,12 @@
  */
 import { loadMcpConfig } from "../../../mcp/config/load.ts";
 import { writeStdout } from "../../io/stdout.ts";
-import { visibleText } from "../../../shared/terminal-text.ts";
+import { ourColoursOnly, visibleText } from "../../../shared/terminal-text.ts";
 
 export const APPROVE_USAGE = "usage: agent mcp approve <name>…  (project servers of .mcp.json in this folder)";
 
-const stderr = (line: string) => process.stderr.write(`${line}\n`);
+// The last filter: a message may quote a config file or a server; only our colours reach the terminal.
+const stderr = (line: string) => process.stderr.write(`${ourColoursOnly(line)}\n`);
 
 /** Runs `mcp approve …argv`; returns the exit code. */
 export async function runApprove(argv: string[]): Promise<number> {

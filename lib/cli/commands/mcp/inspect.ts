@@ -18,14 +18,15 @@ import * as fmt from "./format.ts";
 import { mcpReporter, NO_SERVERS } from "../../ui/server-lines.ts";
 import { writeStdout } from "../../io/stdout.ts";
 import { colorEnabled, plainUnlessColor } from "../../ui/style.ts";
-import { terminalText, visibleText } from "../../../shared/terminal-text.ts";
+import { ourColoursOnly, terminalText, visibleText } from "../../../shared/terminal-text.ts";
 import type { Task } from "../../../mcp/tasks/task.ts";
 import { errorMessage } from "../../../shared/values.ts";
 
 /** A failure of the command (exit 1), printed as `mcp <command>: <message>`. */
 class CommandError extends Error {}
 
-const stderr = (line: string) => process.stderr.write(line + "\n");
+// The last filter: a message may quote a config file or a server; only our colours reach the terminal.
+const stderr = (line: string) => process.stderr.write(`${ourColoursOnly(line)}\n`);
 
 /**
  * Runs `mcp …` (argv after `mcp`). Returns the exit code: 0 success; 1 a server failed or is

@@ -13,8 +13,10 @@ import { UsageError } from "../../flags/args.ts";
 import { type ManageArgs, type ManageCommandName, parseManageArgs } from "./manage-args.ts";
 import { writeStdout } from "../../io/stdout.ts";
 import { readMcpEnv } from "../../../mcp/config/env.ts";
+import { ourColoursOnly } from "../../../shared/terminal-text.ts";
 
-const stderr = (line: string) => process.stderr.write(line + "\n");
+// The last filter: a message may quote a config file or a server; only our colours reach the terminal.
+const stderr = (line: string) => process.stderr.write(`${ourColoursOnly(line)}\n`);
 
 /** Runs `mcp <command> …argv`; returns the exit code. */
 export async function runManage(command: ManageCommandName, argv: string[]): Promise<number> {
